@@ -1,0 +1,172 @@
+//! Documents: what an archive reader produces and every later stage consumes.
+//!
+//! A [`Document`] is one HTML page: its identity the way the web-archiving field names it
+//! (`WARC-Record-ID`, target URL, capture date), where its record lives (file, byte offset,
+//! length — the raw page is re-read on demand through [`crate::archive::read_raw`], never kept in
+//! a project), its site by two rules, its title and the decoded page.
+//!
+//! Sites: [`henzinger_site`] is the rule of henzinger §3 ("the domain name if it has at most one
+//! dot, else the domain name minus the string before the first dot"), [`registrable_domain`] is
+//! the public-suffix-list rule most tools use today.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Index of a document inside one loaded [`crate::archive::Collection`]. Stable for a given
+/// set of input files: collections are sorted by (input order, byte offset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct DocId(pub u32);
+
+impl DocId {
+    /// The index as `usize`, for slices.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// How the bytes of a record are stored in its file, so it can be read again by offset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Storage {
+    /// Plain bytes at `offset..offset+length` of the file.
+    Plain,
+    /// One gzip member that starts at `offset` (compressed length `length`).
+    GzipMember,
+    /// A gzip stream covering the whole file; `offset`/`length` are in the *decompressed* stream.
+    GzipWhole,
+    /// An entry of a zip file (WACZ or zip of pages): `entry` names it, and `inner` says how the
+    /// record is stored inside the entry (offsets are relative to the entry's data).
+    ZipEntry {
+        /// Name of the entry inside the zip.
+        entry: String,
+        /// Storage of the record inside that entry.
+        inner: Box<Storage>,
+    },
+}
+
+/// Where a document's record lives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordLocation {
+    /// The file that was opened.
+    pub file: PathBuf,
+    /// Byte offset of the record (see [`Storage`] for what it is relative to).
+    pub offset: u64,
+    /// Length in bytes of the record (compressed length for a gzip member).
+    pub length: u64,
+    /// How the record is stored.
+    pub storage: Storage,
+}
+
+/// The two site rules of a page's host.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Site {
+    /// henzinger §3's rule, e.g. `cs.berkeley.edu` for `www.cs.berkeley.edu`.
+    pub henzinger: String,
+    /// Registrable domain (public suffix + 1), e.g. `berkeley.edu`.
+    pub registrable: String,
+}
+
+impl Site {
+    /// Both site rules for a URL; empty strings when the URL has no host.
+    pub fn of_url(url: &str) -> Site {
+        match host_of(url) {
+            Some(host) => Site {
+                henzinger: henzinger_site(&host),
+                registrable: registrable_domain(&host),
+            },
+            None => Site::default(),
+        }
+    }
+}
+
+/// Lowercased host of a URL, without port or credentials.
+pub fn host_of(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url.trim()).ok()?;
+    let host = parsed.host_str()?.trim_end_matches('.').to_ascii_lowercase();
+    (!host.is_empty()).then_some(host)
+}
+
+/// henzinger §3: "the domain name of the page if the domain name has at most one dot ... it is
+/// the domain name minus the string before the first dot, if the domain name has two or more dots".
+pub fn henzinger_site(host: &str) -> String {
+    let host = host.trim_end_matches('.');
+    if host.matches('.').count() >= 2 {
+        match host.split_once('.') {
+            Some((_, rest)) => rest.to_string(),
+            None => host.to_string(),
+        }
+    } else {
+        host.to_string()
+    }
+}
+
+/// The registrable domain by the public suffix list (`news.bbc.co.uk` -> `bbc.co.uk`); the host
+/// itself when it has none (an IP address, `localhost`).
+pub fn registrable_domain(host: &str) -> String {
+    let host = host.trim_end_matches('.');
+    match psl::domain_str(host) {
+        Some(domain) => domain.to_string(),
+        None => host.to_string(),
+    }
+}
+
+/// One HTML page read from an archive.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Document {
+    /// The key a person and the CLI's TSV files use: the `WARC-Record-ID` for WARC, the ARC's
+    /// `URL date` pair for ARC, the path relative to the input folder (or zip) for loose pages.
+    pub key: String,
+    /// Where the record lives.
+    pub location: RecordLocation,
+    /// `WARC-Record-ID`, when the archive has one.
+    pub record_id: Option<String>,
+    /// Target URL of the capture (`WARC-Target-URI`, ARC URL); none for loose files.
+    pub url: Option<String>,
+    /// Capture date as written in the archive (`WARC-Date`, ARC 14-digit date), ISO 8601 when
+    /// it could be normalised.
+    pub date: Option<String>,
+    /// HTTP status of the response (200 for loose files).
+    pub status: Option<u16>,
+    /// `Content-Type` of the HTTP response (media type only, lowercased).
+    pub content_type: Option<String>,
+    /// `WARC-Payload-Digest`, when present.
+    pub payload_digest: Option<String>,
+    /// Site of the URL by both rules.
+    pub site: Site,
+    /// `<title>` of the page (or the WACZ `pages.jsonl` title), whitespace-collapsed.
+    pub title: Option<String>,
+    /// The charset the page was decoded with (`utf-8`, `windows-1252`, ...).
+    pub charset: String,
+    /// Gold cluster: the first-level sub-folder name for folder/zip input, else from a gold file.
+    pub gold: Option<String>,
+    /// For a page whose capture was recorded as a revisit: the key of the capture it repeats.
+    pub revisit_of: Option<String>,
+    /// The decoded page (markup included). Empty in metadata-only collections.
+    pub html: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn henzinger_site_rule_matches_paper_example() {
+        assert_eq!(henzinger_site("www.cs.berkeley.edu"), "cs.berkeley.edu");
+        assert_eq!(henzinger_site("berkeley.edu"), "berkeley.edu");
+        assert_eq!(henzinger_site("www.example.com"), "example.com");
+    }
+
+    #[test]
+    fn registrable_domain_uses_public_suffixes() {
+        assert_eq!(registrable_domain("news.bbc.co.uk"), "bbc.co.uk");
+        assert_eq!(registrable_domain("www.cs.berkeley.edu"), "berkeley.edu");
+    }
+
+    #[test]
+    fn site_of_url_with_port_and_case() {
+        let s = Site::of_url("HTTP://WWW.CS.Berkeley.EDU:8080/index.html");
+        assert_eq!(s.henzinger, "cs.berkeley.edu");
+        assert_eq!(s.registrable, "berkeley.edu");
+        assert_eq!(Site::of_url("not a url"), Site::default());
+    }
+}

@@ -1,0 +1,62 @@
+//! The crate's one error type. A bad *record* is never an error: readers count it as a
+//! [`crate::archive::ReadWarning`] and go on. An [`Error`] is for a whole input that cannot be
+//! used (missing, unreadable, not an archive) or a bad parameter; its message names the file last.
+
+use std::path::PathBuf;
+
+/// Everything that can stop an operation of the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An I/O error on a named file.
+    #[error("{source}: {}", path.display())]
+    Io {
+        /// The underlying error.
+        source: std::io::Error,
+        /// The file it happened on.
+        path: PathBuf,
+    },
+    /// A file that is not an archive samecore can read.
+    #[error("{reason}: {}", path.display())]
+    NotAnArchive {
+        /// Why it was refused.
+        reason: String,
+        /// The file.
+        path: PathBuf,
+    },
+    /// A parameter a person gave that cannot be used.
+    #[error("invalid parameter: {0}")]
+    InvalidParameter(String),
+    /// A job was cancelled before it finished.
+    #[error("cancelled")]
+    Cancelled,
+    /// A zip archive (WACZ or zip of pages) could not be read.
+    #[error("{source}: {}", path.display())]
+    Zip {
+        /// The underlying error.
+        source: zip::result::ZipError,
+        /// The zip file.
+        path: PathBuf,
+    },
+    /// The project store failed.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+    /// JSON (de)serialisation failed.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// CSV reading or writing failed.
+    #[error(transparent)]
+    Csv(#[from] csv::Error),
+}
+
+impl Error {
+    /// Wrap an I/O error with the file it happened on.
+    pub fn io(source: std::io::Error, path: impl Into<PathBuf>) -> Self {
+        Error::Io {
+            source,
+            path: path.into(),
+        }
+    }
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

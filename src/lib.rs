@@ -1,0 +1,23 @@
+//! samecore: find **same-core** near-duplicate pages in web archives — the same story in a
+//! different frame of ads and navigation — so a researcher codes a cluster once instead of
+//! every copy.
+//!
+//! The pipeline, one module a stage:
+//!
+//! ```text
+//! archive -> document -> token -> signature -> matching -> cluster -> eval
+//! (WARC,ARC,  (ids,site, (markup, (SpotSigs,  (incremental, (groups,   (pairwise,
+//!  WACZ,dir)   charset)   visible) shingles..) full, all-pairs) reps)   doc-level, B³)
+//! ```
+//!
+//! [`engine`] runs stages as jobs with progress and cancel; the `samecore` binary is a thin CLI
+//! and (feature `gui`) the egui workbench over the same library. The library never depends on
+//! egui outside [`gui`].
+
+pub mod archive;
+pub mod document;
+pub mod engine;
+pub mod error;
+
+pub use document::{DocId, Document};
+pub use error::{Error, Result};

@@ -1,0 +1,27 @@
+//! The `samecore` binary: no subcommand opens the workbench, a subcommand runs headless.
+
+mod cli;
+
+use clap::Parser;
+
+fn main() {
+    let args = cli::Cli::parse();
+    let result = match args.command {
+        Some(command) => cli::run(command),
+        None => open_workbench(args.archives),
+    };
+    if let Err(err) = result {
+        eprintln!("samecore: {err:#}");
+        std::process::exit(1);
+    }
+}
+
+#[cfg(feature = "gui")]
+fn open_workbench(archives: Vec<std::path::PathBuf>) -> anyhow::Result<()> {
+    samecore::gui::run(archives)
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_workbench(_archives: Vec<std::path::PathBuf>) -> anyhow::Result<()> {
+    anyhow::bail!("this samecore was built without the `gui` feature; use a subcommand (see --help)")
+}
