@@ -18,7 +18,7 @@ fn main() {
 
 #[cfg(feature = "gui")]
 fn open_workbench(archives: Vec<std::path::PathBuf>) -> anyhow::Result<()> {
-    samecore::gui::run(archives)
+    Ok(samecore::gui::run(archives)?)
 }
 
 #[cfg(not(feature = "gui"))]

@@ -1,0 +1,175 @@
+//! The documents view: every page of the open archives in a virtualised table (only visible
+//! rows are laid out, so 100k pages scroll smoothly), filtered by a text that matches URL,
+//! site, title or key, with the selected page's identity below.
+
+use egui::Key;
+use egui_extras::{Column, TableBuilder};
+
+use crate::archive::Collection;
+
+/// Keys of this view, for the help overlay.
+pub const KEYS: &[(&str, &str)] = &[
+    ("↓ / J", "Next page"),
+    ("↑ / K", "Previous page"),
+    ("Ctrl+F", "Filter pages"),
+];
+
+/// State of the documents view.
+#[derive(Default)]
+pub struct DocumentsView {
+    filter: String,
+    /// Indices of documents passing the filter; `None` when it must be recomputed.
+    visible: Option<Vec<usize>>,
+    selected: Option<usize>,
+    scroll_to_selected: bool,
+}
+
+impl DocumentsView {
+    fn refresh(&mut self, collection: &Collection) -> &[usize] {
+        if self.visible.is_none() {
+            let needle = self.filter.trim().to_lowercase();
+            let rows = collection
+                .docs
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| {
+                    needle.is_empty()
+                        || d.key.to_lowercase().contains(&needle)
+                        || d.url.as_deref().is_some_and(|u| u.to_lowercase().contains(&needle))
+                        || d.title.as_deref().is_some_and(|t| t.to_lowercase().contains(&needle))
+                        || d.site.registrable.contains(&needle)
+                })
+                .map(|(i, _)| i)
+                .collect();
+            self.visible = Some(rows);
+        }
+        self.visible.as_deref().unwrap_or(&[])
+    }
+
+    /// Draw the view.
+    pub fn ui(&mut self, ui: &mut egui::Ui, collection: &Collection) {
+        let focus_filter = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, Key::F));
+        ui.horizontal(|ui| {
+            ui.label("Filter:");
+            let edit = ui.add(
+                egui::TextEdit::singleline(&mut self.filter)
+                    .hint_text("URL, site, title or key")
+                    .desired_width(320.0),
+            );
+            if focus_filter {
+                edit.request_focus();
+            }
+            if edit.changed() {
+                self.visible = None;
+            }
+        });
+        let total = collection.docs.len();
+        let rows = self.refresh(collection).to_vec();
+        ui.label(format!("{} of {total} pages", rows.len()));
+
+        let typing = ui.ctx().egui_wants_keyboard_input();
+        if !typing && !rows.is_empty() {
+            let (down, up) = ui.input(|i| {
+                (
+                    i.key_pressed(Key::ArrowDown) || i.key_pressed(Key::J),
+                    i.key_pressed(Key::ArrowUp) || i.key_pressed(Key::K),
+                )
+            });
+            let pos = self.selected.and_then(|s| rows.iter().position(|&r| r == s));
+            let next = match (down, up, pos) {
+                (true, _, None) | (_, true, None) => Some(0),
+                (true, _, Some(p)) => Some((p + 1).min(rows.len() - 1)),
+                (_, true, Some(p)) => Some(p.saturating_sub(1)),
+                _ => None,
+            };
+            if let Some(p) = next {
+                self.selected = Some(rows[p]);
+                self.scroll_to_selected = true;
+            }
+        }
+
+        let detail_height = 120.0;
+        let table_height = (ui.available_height() - detail_height).max(100.0);
+        let mut table = TableBuilder::new(ui)
+            .id_salt("documents_table")
+            .striped(true)
+            .resizable(true)
+            .sense(egui::Sense::click())
+            .max_scroll_height(table_height)
+            .column(Column::initial(50.0))
+            .column(Column::initial(360.0).clip(true))
+            .column(Column::initial(150.0).clip(true))
+            .column(Column::initial(150.0).clip(true))
+            .column(Column::initial(110.0).clip(true))
+            .column(Column::remainder().clip(true));
+        if self.scroll_to_selected
+            && let Some(pos) = self.selected.and_then(|s| rows.iter().position(|&r| r == s))
+        {
+            table = table.scroll_to_row(pos, None);
+            self.scroll_to_selected = false;
+        }
+        table
+            .header(20.0, |mut header| {
+                for name in ["#", "Title", "Site", "Captured", "Gold", "Record"] {
+                    header.col(|ui| {
+                        ui.strong(name);
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(18.0, rows.len(), |mut row| {
+                    let index = rows[row.index()];
+                    let doc = &collection.docs[index];
+                    row.set_selected(self.selected == Some(index));
+                    row.col(|ui| {
+                        ui.label(index.to_string());
+                    });
+                    row.col(|ui| {
+                        ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
+                    });
+                    row.col(|ui| {
+                        ui.label(&doc.site.henzinger);
+                    });
+                    row.col(|ui| {
+                        ui.label(doc.date.as_deref().unwrap_or(""));
+                    });
+                    row.col(|ui| {
+                        ui.label(doc.gold.as_deref().unwrap_or(""));
+                    });
+                    row.col(|ui| {
+                        ui.label(&doc.key);
+                    });
+                    if row.response().clicked() {
+                        self.selected = Some(index);
+                    }
+                });
+            });
+
+        ui.separator();
+        if let Some(doc) = self.selected.and_then(|i| collection.docs.get(i)) {
+            egui::Grid::new("document_detail").num_columns(2).show(ui, |ui| {
+                let fields = [
+                    ("Title", doc.title.clone().unwrap_or_default()),
+                    ("URL", doc.url.clone().unwrap_or_default()),
+                    ("Captured", doc.date.clone().unwrap_or_default()),
+                    ("Record", doc.key.clone()),
+                    (
+                        "Stored at",
+                        format!("{} @ {}", doc.location.file.display(), doc.location.offset),
+                    ),
+                    (
+                        "Site",
+                        format!("{} (registrable {})", doc.site.henzinger, doc.site.registrable),
+                    ),
+                ];
+                for (name, value) in fields {
+                    ui.strong(name);
+                    ui.label(value);
+                    ui.end_row();
+                }
+            });
+        } else {
+            ui.weak("Select a page to see where it came from.");
+        }
+    }
+}
