@@ -18,6 +18,7 @@ pub mod archive;
 pub mod document;
 pub mod engine;
 pub mod error;
+pub mod synth;
 
 pub use document::{DocId, Document};
 pub use error::{Error, Result};
