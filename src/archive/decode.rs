@@ -1,0 +1,356 @@
+//! Turning a record's bytes into a page: the HTTP response head (status, content type, charset),
+//! the charset decision and the `<title>`.
+//!
+//! In: the bytes of an HTTP response (WARC `response` block, ARC record body) or of a loose
+//! `.html` file. Out: [`HttpHead`] and, for a page, the decoded text with the charset that was
+//! used and its title.
+//!
+//! The charset is chosen the way browsers do (HTML Standard, "determining the character
+//! encoding"), in this order: a byte-order mark, the HTTP `Content-Type` charset, a `<meta>`
+//! charset in the first [`META_PRESCAN`] bytes, then statistical detection by `chardetng`.
+//! Decoding is by `encoding_rs`, which replaces malformed bytes with U+FFFD and never panics.
+//! The title is found by a cheap case-insensitive byte scan, not a DOM parse, because it runs
+//! for every page on the ingest path.
+
+use encoding_rs::Encoding;
+
+/// How many bytes of a page are searched for a `<meta charset>` (the HTML Standard's prescan
+/// looks at 1024; real pages put the tag later, after long comments, so we look further).
+pub const META_PRESCAN: usize = 4096;
+
+/// The HTTP status line and the headers that matter for a page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpHead {
+    /// Status code of the status line.
+    pub status: Option<u16>,
+    /// Media type of `Content-Type`, lowercased, without parameters.
+    pub content_type: Option<String>,
+    /// The `charset` parameter of `Content-Type`, lowercased.
+    pub charset: Option<String>,
+    /// Length of the head including the blank line that ends it: the payload starts here.
+    pub head_len: usize,
+}
+
+impl HttpHead {
+    /// Whether this is what samecore calls an HTML response: status 200 and a media type of
+    /// `text/html` or `application/xhtml+xml` (the same rule as `tests/fixtures/warcio_counts.py`).
+    pub fn is_html_200(&self) -> bool {
+        self.status == Some(200) && self.content_type.as_deref().is_some_and(is_html_media_type)
+    }
+}
+
+/// `text/html` or `application/xhtml+xml`.
+pub fn is_html_media_type(media_type: &str) -> bool {
+    matches!(media_type, "text/html" | "application/xhtml+xml")
+}
+
+/// Split a `Content-Type` value into (lowercased media type, lowercased charset parameter).
+pub fn parse_content_type(value: &str) -> (Option<String>, Option<String>) {
+    let mut parts = value.split(';');
+    let media = parts
+        .next()
+        .map(|m| m.trim().to_ascii_lowercase())
+        .filter(|m| !m.is_empty());
+    let charset = parts.find_map(|p| {
+        let (name, val) = p.split_once('=')?;
+        name.trim().eq_ignore_ascii_case("charset").then(|| {
+            val.trim()
+                .trim_matches(|c| c == '"' || c == '\'')
+                .to_ascii_lowercase()
+        })
+    });
+    (media, charset.filter(|c| !c.is_empty()))
+}
+
+/// Parse the status line and headers of an HTTP response at the start of `bytes`.
+/// Returns `None` when `bytes` does not start with `HTTP/` or the head never ends.
+pub fn parse_http_head(bytes: &[u8]) -> Option<HttpHead> {
+    if !bytes.starts_with(b"HTTP/") {
+        return None;
+    }
+    let mut head = HttpHead::default();
+    let mut pos = 0;
+    let mut first = true;
+    loop {
+        let rest = &bytes[pos..];
+        let line_end = memchr::memchr(b'\n', rest)?;
+        let line = trim_cr(&rest[..line_end]);
+        pos += line_end + 1;
+        if first {
+            first = false;
+            // "HTTP/1.1 200 OK": the code is the second token.
+            let text = String::from_utf8_lossy(line);
+            head.status = text
+                .split_whitespace()
+                .nth(1)
+                .and_then(|c| c.get(..3))
+                .and_then(|c| c.parse().ok());
+            continue;
+        }
+        if line.is_empty() {
+            head.head_len = pos;
+            return Some(head);
+        }
+        if head.content_type.is_none()
+            && let Some(colon) = memchr::memchr(b':', line)
+            && line[..colon]
+                .trim_ascii()
+                .eq_ignore_ascii_case(b"content-type")
+        {
+            let value = String::from_utf8_lossy(&line[colon + 1..]);
+            let (media, charset) = parse_content_type(&value);
+            head.content_type = media;
+            head.charset = charset;
+        }
+    }
+}
+
+fn trim_cr(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// The charset named by a `<meta charset=...>` or `<meta http-equiv content="...; charset=...">`
+/// in the first [`META_PRESCAN`] bytes of a page.
+pub fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(META_PRESCAN)];
+    let finder = memchr::memmem::Finder::new(b"<meta");
+    let lower: Vec<u8> = head.to_ascii_lowercase();
+    for start in finder.find_iter(&lower) {
+        let tag_end = memchr::memchr(b'>', &lower[start..]).map_or(lower.len(), |e| start + e);
+        let tag = &lower[start..tag_end];
+        let Some(at) = memchr::memmem::find(tag, b"charset") else {
+            continue;
+        };
+        let mut value = tag[at + 7..].trim_ascii_start();
+        let Some(after_eq) = value.strip_prefix(b"=") else {
+            continue;
+        };
+        value = after_eq.trim_ascii_start();
+        let value = value
+            .strip_prefix(b"\"")
+            .or_else(|| value.strip_prefix(b"'"))
+            .unwrap_or(value);
+        let end = value
+            .iter()
+            .position(|&b| matches!(b, b'"' | b'\'' | b';' | b' ' | b'/' | b'\t' | b'\n' | b'\r'))
+            .unwrap_or(value.len());
+        if let Some(enc) = Encoding::for_label(&value[..end]) {
+            // The HTML Standard: a meta that claims UTF-16 means UTF-8 (the bytes were ASCII).
+            let enc = if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
+                encoding_rs::UTF_8
+            } else if enc == encoding_rs::X_USER_DEFINED {
+                encoding_rs::WINDOWS_1252
+            } else {
+                enc
+            };
+            return Some(enc);
+        }
+    }
+    None
+}
+
+/// Choose the encoding of a page: BOM, then the HTTP charset, then `<meta>`, then detection.
+/// `tld` (e.g. `b"jp"`) helps detection on legacy pages.
+pub fn choose_encoding(
+    bytes: &[u8],
+    http_charset: Option<&str>,
+    tld: Option<&[u8]>,
+) -> &'static Encoding {
+    if let Some((enc, _)) = Encoding::for_bom(bytes) {
+        return enc;
+    }
+    if let Some(enc) = http_charset.and_then(|c| Encoding::for_label(c.as_bytes())) {
+        return enc;
+    }
+    if let Some(enc) = meta_charset(bytes) {
+        return enc;
+    }
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    // Enough text for a confident guess without scanning a whole large page twice.
+    let sample = &bytes[..bytes.len().min(64 * 1024)];
+    detector.feed(sample, sample.len() == bytes.len());
+    detector.guess(tld, chardetng::Utf8Detection::Allow)
+}
+
+/// Decode a page: returns the text and the lowercased name of the charset used.
+/// Malformed bytes become U+FFFD.
+pub fn decode_page(
+    bytes: &[u8],
+    http_charset: Option<&str>,
+    tld: Option<&[u8]>,
+) -> (String, String) {
+    let enc = choose_encoding(bytes, http_charset, tld);
+    let (text, used, _had_errors) = enc.decode(bytes);
+    (text.into_owned(), used.name().to_ascii_lowercase())
+}
+
+/// The top-level domain of a URL's host, for charset detection.
+pub fn tld_of(url: Option<&str>) -> Option<Vec<u8>> {
+    let host = crate::document::host_of(url?)?;
+    let tld = host.rsplit('.').next()?;
+    (!tld.is_empty() && tld.bytes().all(|b| b.is_ascii_alphabetic()))
+        .then(|| tld.as_bytes().to_vec())
+}
+
+/// The first `<title>` of a page, entities for `& < > " '` and spaces decoded, whitespace
+/// collapsed; `None` when absent or empty.
+pub fn extract_title(html: &str) -> Option<String> {
+    let bytes = html.as_bytes();
+    let open = find_ascii_ci(bytes, b"<title", 0)?;
+    // `<title>` or `<title attr=..>`, but not `<titlefoo>`.
+    let after = bytes.get(open + 6)?;
+    if !matches!(after, b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/') {
+        return None;
+    }
+    let start = open + memchr::memchr(b'>', &bytes[open..])? + 1;
+    let end = find_ascii_ci(bytes, b"</title", start).unwrap_or(bytes.len().min(start + 1024));
+    // Both ends sit on ASCII bytes, so they are char boundaries.
+    let raw = html.get(start..end)?;
+    let text = decode_entities(raw);
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!collapsed.is_empty()).then_some(collapsed)
+}
+
+/// Position of `needle` (lowercase ASCII) in `hay` at or after `from`, ignoring ASCII case.
+fn find_ascii_ci(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    let first = needle[0];
+    let mut pos = from;
+    while pos < hay.len() {
+        let hit = memchr::memchr2(first, first.to_ascii_uppercase(), &hay[pos..])?;
+        let at = pos + hit;
+        if hay.len() >= at + needle.len() && hay[at..at + needle.len()].eq_ignore_ascii_case(needle)
+        {
+            return Some(at);
+        }
+        pos = at + 1;
+    }
+    None
+}
+
+fn decode_entities(text: &str) -> String {
+    if !text.contains('&') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        rest = &rest[amp..];
+        let semi = rest[..rest.len().min(12)].find(';');
+        let decoded = semi.and_then(|s| {
+            let name = &rest[1..s];
+            let ch = match name {
+                "amp" => Some('&'),
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "quot" => Some('"'),
+                "apos" | "#39" => Some('\''),
+                "nbsp" => Some(' '),
+                _ => name.strip_prefix('#').and_then(|n| {
+                    let code = match n.strip_prefix(['x', 'X']) {
+                        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                        None => n.parse().ok(),
+                    };
+                    code.and_then(char::from_u32)
+                }),
+            };
+            ch.map(|c| (c, s + 1))
+        });
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_charset_wins_over_meta() {
+        let page = "<html><head><meta charset=\"utf-8\"><title>Caf\u{e9}</title></head></html>";
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(page);
+        let (text, used) = decode_page(&bytes, Some("iso-8859-1"), None);
+        assert_eq!(used, "windows-1252");
+        assert!(text.contains("Caf\u{e9}"));
+    }
+
+    #[test]
+    fn meta_charset_used_without_http_charset() {
+        let page = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\"><title>\u{41f}\u{440}\u{438}\u{432}\u{435}\u{442}</title></head></html>";
+        let (bytes, _, _) = encoding_rs::KOI8_R.encode(page);
+        let (text, used) = decode_page(&bytes, None, None);
+        assert_eq!(used, "koi8-r");
+        assert_eq!(
+            extract_title(&text).as_deref(),
+            Some("\u{41f}\u{440}\u{438}\u{432}\u{435}\u{442}")
+        );
+    }
+
+    #[test]
+    fn detection_when_nothing_declared() {
+        let page = "<html><body>".to_string()
+            + &"Der B\u{e4}r l\u{e4}uft \u{fc}ber die Stra\u{df}e und gr\u{fc}\u{df}t. ".repeat(20)
+            + "</body></html>";
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&page);
+        let (text, used) = decode_page(&bytes, None, Some(b"de"));
+        assert_eq!(used, "windows-1252");
+        assert!(text.contains("Stra\u{df}e"));
+        let (text, used) = decode_page(page.as_bytes(), None, None);
+        assert_eq!(used, "utf-8");
+        assert!(text.contains("Stra\u{df}e"));
+    }
+
+    #[test]
+    fn bom_beats_everything_and_bad_bytes_do_not_panic() {
+        let mut bytes = b"\xEF\xBB\xBF<meta charset=windows-1252>ok".to_vec();
+        let (_, used) = decode_page(&bytes, Some("koi8-r"), None);
+        assert_eq!(used, "utf-8");
+        bytes.extend_from_slice(&[0xff, 0xfe, 0xc3]);
+        let (text, _) = decode_page(&bytes, Some("utf-8"), None);
+        assert!(text.ends_with('\u{fffd}'));
+        let (_, used) = decode_page(b"\x00\xff\x80", Some("no-such-charset"), None);
+        assert!(!used.is_empty());
+    }
+
+    #[test]
+    fn title_scan_handles_case_attributes_entities_and_absence() {
+        assert_eq!(
+            extract_title("<HTML><TITLE lang=en>\n  Tom &amp; Jerry&#39;s\t News </TITLE>")
+                .as_deref(),
+            Some("Tom & Jerry's News")
+        );
+        assert_eq!(extract_title("<titlefoo>x</titlefoo>"), None);
+        assert_eq!(extract_title("<title>   </title>"), None);
+        assert_eq!(extract_title("<p>no title</p>"), None);
+        assert_eq!(
+            extract_title("<title>unterminated &unknown; text").as_deref(),
+            Some("unterminated &unknown; text")
+        );
+    }
+
+    #[test]
+    fn http_head_parsing() {
+        let resp = b"HTTP/1.1 200 OK\r\nServer: x\r\nContent-Type: Text/HTML; Charset=\"ISO-8859-1\"\r\n\r\n<html>";
+        let head = parse_http_head(resp).expect("a head");
+        assert_eq!(head.status, Some(200));
+        assert_eq!(head.content_type.as_deref(), Some("text/html"));
+        assert_eq!(head.charset.as_deref(), Some("iso-8859-1"));
+        assert_eq!(&resp[head.head_len..], b"<html>");
+        assert!(head.is_html_200());
+        assert!(
+            parse_http_head(b"HTTP/1.0 404 Not Found\n\n").is_some_and(|h| h.status == Some(404))
+        );
+        assert!(parse_http_head(b"GET / HTTP/1.1\r\n\r\n").is_none());
+        assert!(parse_http_head(b"HTTP/1.1 200 OK\r\nContent-Type: text/html").is_none());
+    }
+}

@@ -1,0 +1,275 @@
+//! Loose pages: a folder of `.html`/`.htm` files (recursive) or a zip of them.
+//!
+//! In: a folder or zip path. Out: one page per `.html`/`.htm` file (case-insensitive), keyed by
+//! its path relative to the input with `/` separators (`Smoking/s12.htm`). The first-level
+//! sub-folder is the page's gold cluster — the layout of the SpotSigs gold set (spotsigs §5:
+//! one folder per same-core cluster). Loose pages have no HTTP head: status 200, `text/html`.
+//!
+//! A zip whose pages all sit under one top folder (what zipping a folder gives) is read as that
+//! folder: the top folder is left out of keys and clusters. Entries with `..` or absolute paths
+//! are refused with a warning.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::pipeline::{Body, Ctx, RawPage, new_doc, relative_key};
+use crate::document::{RecordLocation, Storage};
+use crate::{Error, Result};
+
+fn is_page_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".html") || lower.ends_with(".htm")
+}
+
+/// All files under `dir`, sorted by path, symlinked folders not followed (no cycles).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, std::io::Error)>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            errors.push((dir.to_path_buf(), e));
+            return;
+        }
+    };
+    let mut paths: Vec<(PathBuf, bool)> = Vec::new();
+    for entry in entries {
+        match entry {
+            Ok(entry) => {
+                let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
+                paths.push((entry.path(), is_dir));
+            }
+            Err(e) => errors.push((dir.to_path_buf(), e)),
+        }
+    }
+    paths.sort();
+    for (path, is_dir) in paths {
+        if is_dir {
+            walk(&path, out, errors);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// Total size of the pages in a folder (the progress total).
+pub(crate) fn folder_size(dir: &Path) -> u64 {
+    let mut files = Vec::new();
+    walk(dir, &mut files, &mut Vec::new());
+    files
+        .iter()
+        .filter(|p| is_page_name(&p.to_string_lossy()))
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// A loose page's document.
+fn page(key: String, location: RecordLocation, order: u64, bytes: Vec<u8>) -> RawPage {
+    let gold = key.split_once('/').map(|(first, _)| first.to_string());
+    let mut doc = new_doc(
+        key,
+        location,
+        None,
+        None,
+        None,
+        Some(200),
+        Some("text/html".to_string()),
+        None,
+    );
+    doc.gold = gold;
+    RawPage {
+        doc,
+        order,
+        body: Body::Bytes(bytes),
+        http_charset: None,
+    }
+}
+
+/// Read a folder of pages.
+pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
+    let root = ctx.path.to_path_buf();
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    walk(&root, &mut files, &mut errors);
+    for (dir, e) in errors {
+        ctx.report
+            .warn(&dir, 0, format!("folder could not be listed ({e})"));
+    }
+    for (index, path) in files.into_iter().enumerate() {
+        ctx.progress.check()?;
+        ctx.report.count_record("file");
+        if !is_page_name(&path.to_string_lossy()) {
+            ctx.report.skip("not-html");
+            continue;
+        }
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                ctx.report
+                    .warn(&path, 0, format!("page could not be read ({e})"));
+                ctx.report.skip("unreadable");
+                continue;
+            }
+        };
+        ctx.progress.advance(bytes.len() as u64);
+        ctx.report.html_responses += 1;
+        if bytes.is_empty() {
+            ctx.report.skip("empty");
+            continue;
+        }
+        let location = RecordLocation {
+            file: path.clone(),
+            offset: 0,
+            length: bytes.len() as u64,
+            storage: Storage::Plain,
+        };
+        // Files have no offsets inside the input: their listing order is the sort key.
+        ctx.emit(page(
+            relative_key(&root, &path),
+            location,
+            index as u64,
+            bytes,
+        ))?;
+    }
+    Ok(())
+}
+
+/// Read a zip of pages.
+pub(crate) fn read_zip_pages(ctx: &mut Ctx<'_>) -> Result<()> {
+    let path = ctx.path.to_path_buf();
+    let file = File::open(&path).map_err(|e| Error::io(e, &path))?;
+    let mut zip = zip::ZipArchive::new(file).map_err(|source| Error::Zip {
+        source,
+        path: path.clone(),
+    })?;
+    // (index, safe name) of the page entries, sorted by name.
+    let mut entries: Vec<(usize, String, String)> = Vec::new();
+    for i in 0..zip.len() {
+        let entry = match zip.by_index_raw(i) {
+            Ok(e) => e,
+            Err(e) => {
+                ctx.warn(0, format!("zip entry {i} could not be read ({e})"));
+                continue;
+            }
+        };
+        if entry.is_dir() {
+            continue;
+        }
+        let offset = entry.header_start();
+        ctx.report.count_record("file");
+        let Ok(raw_name) = entry.name().map(|n| n.into_owned()) else {
+            ctx.warn(
+                offset,
+                format!("zip entry {i} has a name that is not UTF-8; skipped"),
+            );
+            ctx.report.skip("bad-name");
+            continue;
+        };
+        let has_parent = raw_name.split(['/', '\\']).any(|part| part == "..");
+        let Some(safe) = entry.enclosed_name().filter(|_| !has_parent) else {
+            ctx.warn(
+                offset,
+                format!("zip entry {raw_name:?} has an unsafe path (`..` or absolute); skipped"),
+            );
+            ctx.report.skip("unsafe-path");
+            continue;
+        };
+        if !is_page_name(&raw_name) {
+            ctx.report.skip("not-html");
+            continue;
+        }
+        let name = relative_key(Path::new(""), &safe);
+        entries.push((i, raw_name, name));
+    }
+    entries.sort_by(|a, b| a.2.cmp(&b.2));
+    let top = common_top_folder(entries.iter().map(|(_, _, n)| n.as_str()));
+    for (order, (index, raw_name, name)) in entries.into_iter().enumerate() {
+        ctx.progress.check()?;
+        let mut bytes = Vec::new();
+        let read = zip
+            .by_index(index)
+            .map_err(|e| e.to_string())
+            .and_then(|mut e| e.read_to_end(&mut bytes).map_err(|e| e.to_string()));
+        if let Err(e) = read {
+            ctx.warn(
+                0,
+                format!("zip entry {raw_name:?} could not be read ({e}); skipped"),
+            );
+            ctx.report.skip("unreadable");
+            continue;
+        }
+        ctx.progress.advance(bytes.len() as u64);
+        ctx.report.html_responses += 1;
+        if bytes.is_empty() {
+            ctx.report.skip("empty");
+            continue;
+        }
+        let key = match &top {
+            Some(top) => name.strip_prefix(top.as_str()).unwrap_or(&name).to_string(),
+            None => name.clone(),
+        };
+        let location = RecordLocation {
+            file: path.clone(),
+            offset: 0,
+            length: bytes.len() as u64,
+            storage: Storage::ZipEntry {
+                entry: raw_name,
+                inner: Box::new(Storage::Plain),
+            },
+        };
+        ctx.emit(page(key, location, order as u64, bytes))?;
+    }
+    Ok(())
+}
+
+/// `"top/"` when every name lies under that one folder and some lie deeper (so the folder below
+/// it is a cluster), else `None`.
+fn common_top_folder<'a>(names: impl Iterator<Item = &'a str>) -> Option<String> {
+    let mut top: Option<&str> = None;
+    let mut deeper = false;
+    for name in names {
+        let (first, rest) = name.split_once('/')?;
+        match top {
+            None => top = Some(first),
+            Some(t) if t != first => return None,
+            Some(_) => {}
+        }
+        deeper |= rest.contains('/');
+    }
+    top.filter(|_| deeper).map(|t| format!("{t}/"))
+}
+
+/// The bytes of one entry of a zip file.
+pub(crate) fn read_zip_entry(path: &Path, entry: &str) -> Result<Vec<u8>> {
+    let file = File::open(path).map_err(|e| Error::io(e, path))?;
+    let mut zip = zip::ZipArchive::new(file).map_err(|source| Error::Zip {
+        source,
+        path: path.to_path_buf(),
+    })?;
+    let mut entry = zip.by_name(entry).map_err(|source| Error::Zip {
+        source,
+        path: path.to_path_buf(),
+    })?;
+    let mut bytes = Vec::new();
+    entry
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(e, path))?;
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_folder_is_stripped_only_when_shared_and_above_clusters() {
+        let names = ["gold/A/a.htm", "gold/B/b.htm"];
+        assert_eq!(
+            common_top_folder(names.into_iter()).as_deref(),
+            Some("gold/")
+        );
+        assert_eq!(common_top_folder(["A/a.htm", "A/b.htm"].into_iter()), None);
+        assert_eq!(common_top_folder(["A/a.htm", "B/b.htm"].into_iter()), None);
+        assert_eq!(common_top_folder(["a.htm", "B/b.htm"].into_iter()), None);
+    }
+}

@@ -1,0 +1,267 @@
+//! Archive readers: WARC 1.0/1.1 (plain, gzip per record, gzip whole file), ARC v1/v2, WACZ, a
+//! folder of `.html`/`.htm` pages, or a zip of them -> a stream of [`Document`]s.
+//!
+//! In: paths. Out: [`Document`]s (one per HTML page, see [`decode::HttpHead::is_html_200`])
+//! and a [`FileReport`] per input with record counts per WARC type, skips per reason and
+//! warnings. This is the "archive" stage of DESIGN.md; the identity of a page follows the
+//! field's practice (`WARC-Record-ID`, target URL, capture date, plus file and offset so that the
+//! raw page can be read again by [`read_raw`] instead of being kept).
+//!
+//! Memory stays bounded: a file is streamed record by record, only HTML payloads are kept (and
+//! only until they are decoded), a `Content-Length` is never allocated up front.
+//!
+//! Parallelism: inside a file one thread reads and decompresses while the calling thread decodes
+//! batches of pages (charset + title) on the rayon pool; [`load`] reads files in parallel.
+//!
+//! Why a reader of our own rather than the `warc` or `rust_warc` crates (STACK.md): the issue
+//! requires recovery from garbage between records, wrong `Content-Length`s, truncated gzip
+//! members and absurd lengths, with every good record before and after still loading, and a
+//! byte offset per record for re-reading. `rust_warc` stops at the first error and buffers whole
+//! bodies; `warc` loses the record after a wrong length, runs on libflate/nom 7 and gives no
+//! compressed member offsets. Ours is a plain line/length parser over flate2 (zlib-rs): its speed
+//! is bounded by decompression (see `samecore info`'s throughput line).
+
+pub mod decode;
+mod folder;
+mod pipeline;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::document::{Document, RecordLocation, Storage};
+use crate::engine::Progress;
+use crate::{Error, Result};
+
+pub use pipeline::read_file;
+
+/// What to keep while reading.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// Keep the decoded page in [`Document::html`] (default `true`); `false` gives a
+    /// metadata-only collection whose pages are re-read with [`read_raw`] when needed.
+    pub keep_html: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions { keep_html: true }
+    }
+}
+
+/// A bad record or a bad stretch of a file: it was skipped and the rest was read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReadWarning {
+    /// The file.
+    pub file: PathBuf,
+    /// Byte offset where the problem was found (in the decompressed stream for a gzip file
+    /// read as one stream; in the file otherwise).
+    pub offset: u64,
+    /// What was wrong and what was done about it.
+    pub message: String,
+}
+
+impl fmt::Display for ReadWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at offset {}: {}",
+            self.message,
+            self.offset,
+            self.file.display()
+        )
+    }
+}
+
+/// What reading one input found; `samecore info --json` prints one per line.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FileReport {
+    /// The input as given.
+    pub file: PathBuf,
+    /// `warc`, `warc.gz`, `arc`, `arc.gz`, `wacz`, `folder` or `zip`.
+    pub format: String,
+    /// Records per WARC type (`response`, `request`, `revisit`, `warcinfo`, ...; an ARC file
+    /// header counts as `warcinfo`, ARC records as `response`; loose pages as `file`).
+    pub records: BTreeMap<String, u64>,
+    /// Response records with HTTP status 200 and an HTML media type.
+    pub html_responses: u64,
+    /// Documents produced (HTML responses with a payload plus resolved revisits).
+    pub documents: u64,
+    /// Records not turned into documents, per reason (`not-html`, `status-404`, `empty`,
+    /// `revisit-unresolved`, `not-http`, `bad-record`, ...).
+    pub skipped: BTreeMap<String, u64>,
+    /// Problems found; the reader went on after each.
+    pub warnings: Vec<ReadWarning>,
+    /// Bytes of the input read.
+    pub bytes: u64,
+    /// Wall time spent reading it.
+    pub seconds: f64,
+}
+
+impl FileReport {
+    pub(crate) fn new(file: &Path, format: &str) -> Self {
+        FileReport {
+            file: file.to_path_buf(),
+            format: format.to_string(),
+            ..FileReport::default()
+        }
+    }
+
+    pub(crate) fn count_record(&mut self, kind: &str) {
+        *self.records.entry(kind.to_string()).or_default() += 1;
+    }
+
+    pub(crate) fn skip(&mut self, reason: &str) {
+        *self.skipped.entry(reason.to_string()).or_default() += 1;
+    }
+
+    pub(crate) fn unskip(&mut self, reason: &str) {
+        if let Some(n) = self.skipped.get_mut(reason) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.skipped.remove(reason);
+            }
+        }
+    }
+
+    pub(crate) fn warn(&mut self, file: &Path, offset: u64, message: impl Into<String>) {
+        self.warnings.push(ReadWarning {
+            file: file.to_path_buf(),
+            offset,
+            message: message.into(),
+        });
+    }
+}
+
+/// Everything read from a set of inputs.
+#[derive(Debug, Clone, Default)]
+pub struct Collection {
+    /// Documents sorted by (input order, record offset); `DocId(i)` is `docs[i]`.
+    pub docs: Vec<Document>,
+    /// One report per input, in input order.
+    pub reports: Vec<FileReport>,
+}
+
+/// The kinds of input samecore reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// A folder of pages.
+    Folder,
+    /// A zip of pages.
+    ZipPages,
+}
+
+impl Format {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Format::Folder => "folder",
+            Format::ZipPages => "zip",
+        }
+    }
+}
+
+/// Tell what an input is from its first bytes (names only break ties).
+pub(crate) fn detect(path: &Path) -> Result<Format> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(e, path))?;
+    if meta.is_dir() {
+        return Ok(Format::Folder);
+    }
+    let mut head = [0u8; 8];
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
+    let n = read_up_to(&mut file, &mut head).map_err(|e| Error::io(e, path))?;
+    let head = &head[..n];
+    if head.is_empty() {
+        return Err(not_an_archive(path, "empty file"));
+    }
+    if head.starts_with(b"PK\x03\x04") {
+        return Ok(Format::ZipPages);
+    }
+    Err(not_an_archive(
+        path,
+        "not an archive samecore can read (expected WARC, ARC, WACZ, a zip or a folder of pages)",
+    ))
+}
+
+pub(crate) fn not_an_archive(path: &Path, reason: &str) -> Error {
+    Error::NotAnArchive {
+        reason: reason.to_string(),
+        path: path.to_path_buf(),
+    }
+}
+
+/// Fill as much of `buf` as the reader has; returns how much was read.
+pub(crate) fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Read several inputs, files in parallel; documents come sorted by (input order, offset) and
+/// revisits left unresolved inside their own file are resolved against the other inputs.
+pub fn load(paths: &[PathBuf], opts: &ReadOptions, progress: &Progress) -> Result<Collection> {
+    let outcomes: Vec<Result<pipeline::FileOutcome>> = paths
+        .par_iter()
+        .map(|path| pipeline::read_file_outcome(path, opts, progress))
+        .collect();
+    let mut per_file = Vec::with_capacity(outcomes.len());
+    for outcome in outcomes {
+        per_file.push(outcome?);
+    }
+    pipeline::resolve_across_files(&mut per_file, opts);
+    let mut collection = Collection::default();
+    for outcome in per_file {
+        let mut docs = outcome.docs;
+        docs.sort_by_key(|(order, _)| *order);
+        collection.docs.extend(docs.into_iter().map(|(_, d)| d));
+        collection.reports.push(outcome.report);
+    }
+    Ok(collection)
+}
+
+/// Re-read the raw HTTP payload bytes of a document's record (the page as the server sent it,
+/// HTTP headers removed; the whole file for a loose page).
+pub fn read_raw(location: &RecordLocation) -> Result<Vec<u8>> {
+    read_payload(location).map(|(_, bytes)| bytes)
+}
+
+/// The HTTP head (when the record has one) and payload of the record at `location`.
+pub(crate) fn read_payload(
+    location: &RecordLocation,
+) -> Result<(Option<decode::HttpHead>, Vec<u8>)> {
+    let path = &location.file;
+    let unreadable = || not_an_archive(path, "record location cannot be read back");
+    match &location.storage {
+        Storage::Plain => {
+            let mut file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
+            file.seek(SeekFrom::Start(location.offset))
+                .map_err(|e| Error::io(e, path))?;
+            let mut bytes = Vec::new();
+            file.take(location.length)
+                .read_to_end(&mut bytes)
+                .map_err(|e| Error::io(e, path))?;
+            Ok((None, bytes))
+        }
+        Storage::ZipEntry { entry, inner } if **inner == Storage::Plain => {
+            let bytes = folder::read_zip_entry(path, entry)?;
+            let start = usize::try_from(location.offset).map_err(|_| unreadable())?;
+            let end =
+                start.saturating_add(usize::try_from(location.length).map_err(|_| unreadable())?);
+            bytes
+                .get(start..end.min(bytes.len()))
+                .map(|b| (None, b.to_vec()))
+                .ok_or_else(unreadable)
+        }
+        _ => Err(unreadable()),
+    }
+}
