@@ -40,6 +40,27 @@ pub enum Error {
     /// The project store failed.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
+    /// The project file stayed locked by another samecore (workbench or CLI) longer than the
+    /// store waits; nothing was written, the operation can simply be retried.
+    #[error(
+        "the project is busy: another samecore is writing to it (waited {waited_ms} ms); try again: {}",
+        path.display()
+    )]
+    ProjectBusy {
+        /// The project file.
+        path: PathBuf,
+        /// How long the store waited for the lock.
+        waited_ms: u64,
+    },
+    /// A project file that cannot be used: not a samecore project, damaged, or from a newer
+    /// samecore.
+    #[error("{reason}: {}", path.display())]
+    BadProject {
+        /// What is wrong with it.
+        reason: String,
+        /// The project file.
+        path: PathBuf,
+    },
     /// JSON (de)serialisation failed.
     #[error(transparent)]
     Json(#[from] serde_json::Error),

@@ -18,6 +18,8 @@ pub mod archive;
 pub mod document;
 pub mod engine;
 pub mod error;
+pub mod labels;
+pub mod store;
 pub mod synth;
 
 pub use document::{DocId, Document};

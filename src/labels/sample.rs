@@ -1,0 +1,285 @@
+//! Samples of a run's pairs for human evaluation (henzinger §3.1–3.3): a run's scored pairs in,
+//! a [`DrawnSample`] (pairs in reviewing order + strata with their population sizes) out.
+//!
+//! Which one should you use?
+//! - [`SamplePlan::Uniform`]: a simple random sample of all pairs; its precision estimate is the
+//!   plain fraction of correct pairs (henzinger's "overall precision").
+//! - [`SamplePlan::Stratified`]: pairs split into similarity bands (her Tables 2 and 5 by B- and
+//!   C-similarity), optionally further into same site / different site, and up to
+//!   `per_stratum` pairs drawn from each. Rare high-similarity bands then get enough labels; the
+//!   estimate weights each stratum by its share of the run's pairs
+//!   ([`crate::labels::stats::stratified_precision`]), so it stays unbiased.
+//!
+//! Everything is drawn with ChaCha8 from the given seed, over the pairs in the order given
+//! (the store returns them sorted), so a seed always gives the same sample. The drawn pairs are
+//! shuffled into one reviewing order so that a blind reviewer cannot infer the band from the
+//! position.
+
+use std::collections::BTreeMap;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::store::runs::{RunPair, ScoredPair};
+use crate::{Error, Result};
+
+/// How to draw a sample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "lowercase")]
+pub enum SamplePlan {
+    /// `size` pairs uniformly at random (all of them when the run has fewer).
+    Uniform {
+        /// How many pairs.
+        size: usize,
+    },
+    /// Up to `per_stratum` pairs from every similarity band (and site relation).
+    Stratified {
+        /// Band edges, ascending: bands are `[e0, e1)`, `[e1, e2)`, …, the last one closed.
+        /// Pairs outside every band are not sampled. Empty: one band holding every score.
+        edges: Vec<f64>,
+        /// Pairs to draw per stratum.
+        per_stratum: usize,
+        /// Split each band into same-site and different-site pairs (henzinger §3.2).
+        split_by_site: bool,
+    },
+}
+
+impl SamplePlan {
+    /// `uniform` or `stratified`.
+    pub fn method(&self) -> &'static str {
+        match self {
+            SamplePlan::Uniform { .. } => "uniform",
+            SamplePlan::Stratified { .. } => "stratified",
+        }
+    }
+}
+
+/// One stratum of a sample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stratum {
+    /// Its name, e.g. `0.8-0.9 same-site`.
+    pub name: String,
+    /// Lower score edge (inclusive), none when unbounded.
+    pub lo: Option<f64>,
+    /// Upper score edge (exclusive, inclusive for the last band), none when unbounded.
+    pub hi: Option<f64>,
+    /// Same site (true), different sites (false), not split or unknown (none).
+    pub same_site: Option<bool>,
+    /// How many of the run's pairs fall into it.
+    pub population: u64,
+    /// How many were drawn.
+    pub drawn: u64,
+}
+
+/// A drawn pair and its stratum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DrawnPair {
+    /// The pair and its score.
+    pub pair: ScoredPair,
+    /// The name of its [`Stratum`].
+    pub stratum: String,
+}
+
+/// A sample: the plan, the seed, the pairs in reviewing order and the strata sorted by name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DrawnSample {
+    /// The plan it was drawn with.
+    pub plan: SamplePlan,
+    /// The seed.
+    pub seed: u64,
+    /// The pairs, shuffled into reviewing order.
+    pub pairs: Vec<DrawnPair>,
+    /// The strata.
+    pub strata: Vec<Stratum>,
+}
+
+/// Format a band edge compactly: `372`, `0.85`.
+fn edge(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else {
+        format!("{x}")
+    }
+}
+
+fn site_word(same: Option<bool>) -> &'static str {
+    match same {
+        Some(true) => "same-site",
+        Some(false) => "different-site",
+        None => "unknown-site",
+    }
+}
+
+/// Draw a sample of `pairs` by `plan` with `seed`.
+pub fn draw(pairs: &[RunPair], plan: &SamplePlan, seed: u64) -> Result<DrawnSample> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // (band index, site key) -> pair indices, in input order.
+    let mut groups: BTreeMap<(usize, u8), Vec<usize>> = BTreeMap::new();
+    let mut bands: Vec<(Option<f64>, Option<f64>, String)> = Vec::new();
+    let (quota, split) = match plan {
+        SamplePlan::Uniform { size } => {
+            bands.push((None, None, "all".into()));
+            groups.insert((0, 0), (0..pairs.len()).collect());
+            (*size, false)
+        }
+        SamplePlan::Stratified {
+            edges,
+            per_stratum,
+            split_by_site,
+        } => {
+            if edges.iter().any(|e| !e.is_finite()) || edges.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(Error::InvalidParameter(format!(
+                    "band edges must be finite and strictly ascending: {edges:?}"
+                )));
+            }
+            if edges.len() == 1 {
+                return Err(Error::InvalidParameter(
+                    "one band edge makes no band; give at least two".into(),
+                ));
+            }
+            if edges.is_empty() {
+                bands.push((None, None, "all".into()));
+            } else {
+                for w in edges.windows(2) {
+                    bands.push((Some(w[0]), Some(w[1]), format!("{}-{}", edge(w[0]), edge(w[1]))));
+                }
+            }
+            for (i, p) in pairs.iter().enumerate() {
+                let band = if edges.is_empty() {
+                    Some(0)
+                } else {
+                    band_of(edges, p.pair.score)
+                };
+                let Some(band) = band else { continue };
+                let site = if *split_by_site {
+                    match p.same_site {
+                        Some(true) => 0,
+                        Some(false) => 1,
+                        None => 2,
+                    }
+                } else {
+                    0
+                };
+                groups.entry((band, site)).or_default().push(i);
+            }
+            (*per_stratum, *split_by_site)
+        }
+    };
+    let mut drawn = Vec::new();
+    let mut strata = Vec::new();
+    for ((band, site), members) in &groups {
+        let (lo, hi, band_name) = &bands[*band];
+        let same_site = match (split, site) {
+            (false, _) => None,
+            (true, 0) => Some(true),
+            (true, 1) => Some(false),
+            (true, _) => None,
+        };
+        let name = if split {
+            format!("{band_name} {}", site_word(same_site))
+        } else {
+            band_name.clone()
+        };
+        let take = quota.min(members.len());
+        let mut chosen = rand::seq::index::sample(&mut rng, members.len(), take).into_vec();
+        chosen.sort_unstable();
+        for c in chosen {
+            drawn.push(DrawnPair {
+                pair: pairs[members[c]].pair,
+                stratum: name.clone(),
+            });
+        }
+        strata.push(Stratum {
+            name,
+            lo: *lo,
+            hi: *hi,
+            same_site,
+            population: members.len() as u64,
+            drawn: take as u64,
+        });
+    }
+    drawn.shuffle(&mut rng);
+    strata.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(DrawnSample {
+        plan: plan.clone(),
+        seed,
+        pairs: drawn,
+        strata,
+    })
+}
+
+/// The band of `score`: `[e_i, e_{i+1})`, the last band closed; none outside.
+fn band_of(edges: &[f64], score: f64) -> Option<usize> {
+    let last = edges.len().checked_sub(2)?;
+    if score.is_nan() || score < edges[0] || score > edges[last + 1] {
+        return None;
+    }
+    let i = edges.partition_point(|&e| e <= score);
+    Some(i.saturating_sub(1).min(last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::PageId;
+
+    fn pairs(n: usize) -> Vec<RunPair> {
+        (0..n)
+            .map(|i| RunPair {
+                pair: ScoredPair {
+                    a: PageId(i as i64),
+                    b: PageId(i as i64 + 1000),
+                    score: (i % 10) as f64 / 10.0,
+                },
+                same_site: Some(i % 3 == 0),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bands_are_half_open_with_closed_last() {
+        let e = [0.5, 0.7, 0.9, 1.0];
+        assert_eq!(band_of(&e, 0.49), None);
+        assert_eq!(band_of(&e, 0.5), Some(0));
+        assert_eq!(band_of(&e, 0.7), Some(1));
+        assert_eq!(band_of(&e, 0.95), Some(2));
+        assert_eq!(band_of(&e, 1.0), Some(2));
+        assert_eq!(band_of(&e, 1.01), None);
+    }
+
+    #[test]
+    fn same_seed_same_sample_other_seed_other_sample() {
+        let p = pairs(500);
+        let plan = SamplePlan::Uniform { size: 40 };
+        let a = draw(&p, &plan, 7).unwrap();
+        assert_eq!(a, draw(&p, &plan, 7).unwrap());
+        assert_ne!(a.pairs, draw(&p, &plan, 8).unwrap().pairs);
+        assert_eq!(a.pairs.len(), 40);
+        let mut keys: Vec<_> = a.pairs.iter().map(|d| d.pair.a).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), 40, "no pair drawn twice");
+    }
+
+    #[test]
+    fn stratified_counts_population_and_caps_draws() {
+        let p = pairs(500);
+        let plan = SamplePlan::Stratified {
+            edges: vec![0.0, 0.5, 1.0],
+            per_stratum: 30,
+            split_by_site: true,
+        };
+        let s = draw(&p, &plan, 1).unwrap();
+        let total: u64 = s.strata.iter().map(|s| s.population).sum();
+        assert_eq!(total, 500);
+        assert_eq!(s.strata.len(), 4);
+        for st in &s.strata {
+            assert_eq!(st.drawn, 30.min(st.population));
+            let n = s.pairs.iter().filter(|d| d.stratum == st.name).count() as u64;
+            assert_eq!(n, st.drawn);
+        }
+        assert!(s.strata.iter().any(|s| s.name == "0-0.5 same-site"));
+    }
+}

@@ -1,0 +1,314 @@
+//! Numbers from labels: judged pairs in, precision with confidence intervals and agreement
+//! between annotators out.
+//!
+//! - Precision follows henzinger §3.2–3.3: the fraction of judged pairs that are *correct*;
+//!   undecided pairs count in the denominator (her "overall precision"), and their share is
+//!   reported next to it.
+//! - [`wilson`]: the Wilson score interval, which behaves at 0 / n and n / n where the normal
+//!   interval collapses.
+//! - [`stratified_precision`]: per stratum a Wilson interval; overall the stratum precisions
+//!   weighted by each stratum's share of the run's pairs (`N_h / N`), variance
+//!   `Σ W_h² p_h (1 − p_h) / n_h · (1 − n_h / N_h)`, and a Wilson interval at the effective
+//!   sample size `p (1 − p) / var`. Strata with no judged pair are left out of the weights and
+//!   listed, so the estimate says what it covers.
+//! - [`cohen_kappa`]: agreement of two annotators beyond chance, and the pairs to settle.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::Verdict;
+use super::sample::Stratum;
+use crate::store::samples::{LabelRecord, Settlement};
+
+/// z for a two-sided 95 % interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// A proportion with its confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    /// The point estimate.
+    pub estimate: f64,
+    /// Lower bound.
+    pub lo: f64,
+    /// Upper bound.
+    pub hi: f64,
+}
+
+/// Wilson score interval of `successes` out of `n` (none when `n` is 0).
+pub fn wilson(successes: u64, n: u64, z: f64) -> Option<Interval> {
+    if n == 0 {
+        return None;
+    }
+    Some(wilson_p(successes as f64 / n as f64, n as f64, z))
+}
+
+/// Wilson interval for proportion `p` at (possibly effective, fractional) sample size `n > 0`.
+fn wilson_p(p: f64, n: f64, z: f64) -> Interval {
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    Interval {
+        estimate: p,
+        lo: (centre - half).max(0.0),
+        hi: (centre + half).min(1.0),
+    }
+}
+
+/// Counts of verdicts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerdictCounts {
+    /// Correct pairs.
+    pub correct: u64,
+    /// Incorrect pairs.
+    pub incorrect: u64,
+    /// Undecided pairs.
+    pub undecided: u64,
+}
+
+impl VerdictCounts {
+    /// Count one verdict.
+    pub fn add(&mut self, v: Verdict) {
+        match v {
+            Verdict::Correct => self.correct += 1,
+            Verdict::Incorrect => self.incorrect += 1,
+            Verdict::Undecided => self.undecided += 1,
+        }
+    }
+
+    /// All judged pairs.
+    pub fn judged(&self) -> u64 {
+        self.correct + self.incorrect + self.undecided
+    }
+}
+
+/// The estimate for one stratum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StratumEstimate {
+    /// The stratum's name.
+    pub name: String,
+    /// Pairs of the run in it.
+    pub population: u64,
+    /// Verdicts of its judged pairs.
+    pub counts: VerdictCounts,
+    /// Precision with its Wilson interval; none with no judged pair.
+    pub precision: Option<Interval>,
+}
+
+/// Precision of a run estimated from a sample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrecisionEstimate {
+    /// Per stratum, by name.
+    pub strata: Vec<StratumEstimate>,
+    /// All strata together, weighted by population; none with no judged pair.
+    pub overall: Option<Interval>,
+    /// Verdicts over all judged pairs (unweighted).
+    pub counts: VerdictCounts,
+    /// Strata with pairs in the run but no judged pair (not covered by `overall`).
+    pub uncovered: Vec<String>,
+}
+
+/// Estimate precision from `judged` (stratum name, verdict) pairs of a sample with `strata`.
+/// Judgements in a stratum that is not listed are counted in a stratum of their own whose
+/// population is its number of judged pairs.
+pub fn stratified_precision(
+    strata: &[Stratum],
+    judged: &[(String, Verdict)],
+    z: f64,
+) -> PrecisionEstimate {
+    let mut counts: BTreeMap<&str, VerdictCounts> = BTreeMap::new();
+    let mut all = VerdictCounts::default();
+    for (name, v) in judged {
+        counts.entry(name.as_str()).or_default().add(*v);
+        all.add(*v);
+    }
+    let mut populations: BTreeMap<&str, u64> =
+        strata.iter().map(|s| (s.name.as_str(), s.population)).collect();
+    for (name, c) in &counts {
+        populations.entry(name).or_insert(c.judged());
+    }
+    let mut out = Vec::new();
+    let mut uncovered = Vec::new();
+    let covered: u64 = populations
+        .iter()
+        .filter(|(n, _)| counts.get(*n).is_some_and(|c| c.judged() > 0))
+        .map(|(_, p)| *p)
+        .sum();
+    let (mut p, mut var) = (0.0, 0.0);
+    for (name, population) in &populations {
+        let c = counts.get(name).copied().unwrap_or_default();
+        let n = c.judged();
+        if n == 0 {
+            if *population > 0 {
+                uncovered.push(name.to_string());
+            }
+        } else if covered > 0 {
+            let w = *population as f64 / covered as f64;
+            let ph = c.correct as f64 / n as f64;
+            let fpc = if *population > 0 {
+                (1.0 - n as f64 / *population as f64).max(0.0)
+            } else {
+                0.0
+            };
+            p += w * ph;
+            var += w * w * ph * (1.0 - ph) / n as f64 * fpc;
+        }
+        out.push(StratumEstimate {
+            name: name.to_string(),
+            population: *population,
+            counts: c,
+            precision: wilson(c.correct, n, z),
+        });
+    }
+    let overall = (all.judged() > 0).then(|| {
+        let n_eff = if var > 0.0 {
+            (p * (1.0 - p) / var).max(1.0)
+        } else {
+            all.judged() as f64
+        };
+        wilson_p(p.clamp(0.0, 1.0), n_eff, z)
+    });
+    PrecisionEstimate {
+        strata: out,
+        overall,
+        counts: all,
+        uncovered,
+    }
+}
+
+/// The verdict that counts for each pair of a sample.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolved {
+    /// Position -> verdict.
+    pub verdicts: BTreeMap<u32, Verdict>,
+    /// Positions whose annotators disagree and that nobody settled (left out of `verdicts`).
+    pub unsettled: Vec<u32>,
+}
+
+/// Decide each pair's verdict: a settlement wins; else, with `annotator`, that person's
+/// label; else the annotators' common verdict when they all agree.
+pub fn resolve(
+    labels: &[LabelRecord],
+    settlements: &[Settlement],
+    annotator: Option<&str>,
+) -> Resolved {
+    let mut by_pos: BTreeMap<u32, BTreeSet<Verdict>> = BTreeMap::new();
+    for l in labels {
+        if annotator.is_none_or(|a| a == l.annotator) {
+            by_pos.entry(l.position).or_default().insert(l.label.verdict);
+        }
+    }
+    let mut out = Resolved::default();
+    for (pos, verdicts) in by_pos {
+        if verdicts.len() == 1 {
+            out.verdicts.extend(verdicts.first().map(|v| (pos, *v)));
+        } else {
+            out.unsettled.push(pos);
+        }
+    }
+    for s in settlements {
+        out.verdicts.insert(s.position, s.label.verdict);
+    }
+    out.unsettled.retain(|p| !settlements.iter().any(|s| s.position == *p));
+    out
+}
+
+/// A pair two annotators judged differently.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Disagreement {
+    /// The pair's position.
+    pub position: u32,
+    /// The first annotator's verdict.
+    pub first: Verdict,
+    /// The second annotator's verdict.
+    pub second: Verdict,
+}
+
+/// Agreement of two annotators on the pairs both judged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Agreement {
+    /// Pairs both judged.
+    pub items: u64,
+    /// Observed agreement.
+    pub observed: f64,
+    /// Agreement expected by chance from each annotator's verdict shares.
+    pub expected: f64,
+    /// Cohen's kappa; none when chance agreement is 1 (both used one and the same verdict
+    /// only) or nothing was judged by both.
+    pub kappa: Option<f64>,
+    /// The pairs they disagree on, by position.
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// Cohen's kappa between annotators `first` and `second` over the pairs both labelled.
+pub fn cohen_kappa(labels: &[LabelRecord], first: &str, second: &str) -> Agreement {
+    let of = |who: &str| -> BTreeMap<u32, Verdict> {
+        labels
+            .iter()
+            .filter(|l| l.annotator == who)
+            .map(|l| (l.position, l.label.verdict))
+            .collect()
+    };
+    let (a, b) = (of(first), of(second));
+    let mut items = 0u64;
+    let mut agree = 0u64;
+    let mut margin_a = [0u64; 3];
+    let mut margin_b = [0u64; 3];
+    let mut disagreements = Vec::new();
+    let idx = |v: Verdict| Verdict::ALL.iter().position(|x| *x == v).unwrap_or(0);
+    for (pos, va) in &a {
+        let Some(vb) = b.get(pos) else { continue };
+        items += 1;
+        margin_a[idx(*va)] += 1;
+        margin_b[idx(*vb)] += 1;
+        if va == vb {
+            agree += 1;
+        } else {
+            disagreements.push(Disagreement {
+                position: *pos,
+                first: *va,
+                second: *vb,
+            });
+        }
+    }
+    if items == 0 {
+        return Agreement {
+            items,
+            observed: 0.0,
+            expected: 0.0,
+            kappa: None,
+            disagreements,
+        };
+    }
+    let n = items as f64;
+    let observed = agree as f64 / n;
+    let expected: f64 = (0..3)
+        .map(|k| (margin_a[k] as f64 / n) * (margin_b[k] as f64 / n))
+        .sum();
+    let kappa = ((1.0 - expected).abs() > 1e-12).then(|| (observed - expected) / (1.0 - expected));
+    Agreement {
+        items,
+        observed,
+        expected,
+        kappa,
+        disagreements,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_textbook_values() {
+        // 8 of 10 at 95 %: Wilson interval 0.4902 .. 0.9433 (Newcombe 1998, method 3).
+        let i = wilson(8, 10, Z95).unwrap();
+        assert!((i.lo - 0.4902).abs() < 1e-3, "{i:?}");
+        assert!((i.hi - 0.9433).abs() < 1e-3, "{i:?}");
+        let zero = wilson(0, 20, Z95).unwrap();
+        assert_eq!(zero.lo, 0.0);
+        assert!(zero.hi > 0.1 && zero.hi < 0.2);
+        assert!(wilson(0, 0, Z95).is_none());
+    }
+}

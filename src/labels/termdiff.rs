@@ -1,0 +1,112 @@
+//! Term differences of judged pairs (henzinger §3.2, Figures 2 and 4): two token sequences in,
+//! the number of tokens a `diff` of them reports out, and the distribution over a sample.
+//!
+//! "To determine the term difference of a pair we executed the Linux `diff` command over the
+//! two token sequences and used the number of tokens that were returned": the tokens deleted
+//! from the first page plus the tokens inserted into the second. We diff with `similar`'s Myers
+//! algorithm under a deadline, so a pathological pair cannot stall the workbench (past the
+//! deadline the diff is still correct, only perhaps not minimal).
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use similar::{Algorithm, DiffTag, capture_diff_slices_deadline};
+
+use super::Verdict;
+
+/// How long one pair's diff may take before it settles for a non-minimal answer.
+pub const DIFF_DEADLINE: Duration = Duration::from_millis(500);
+
+/// Tokens deleted from `a` plus tokens inserted into `b`.
+pub fn term_difference<T: AsRef<str>>(a: &[T], b: &[T]) -> usize {
+    let a: Vec<&str> = a.iter().map(AsRef::as_ref).collect();
+    let b: Vec<&str> = b.iter().map(AsRef::as_ref).collect();
+    let deadline = Instant::now() + DIFF_DEADLINE;
+    capture_diff_slices_deadline(Algorithm::Myers, &a, &b, Some(deadline))
+        .iter()
+        .map(|op| {
+            let (tag, old, new) = op.as_tag_tuple();
+            match tag {
+                DiffTag::Equal => 0,
+                DiffTag::Delete | DiffTag::Insert | DiffTag::Replace => old.len() + new.len(),
+            }
+        })
+        .sum()
+}
+
+/// The distribution of term differences in a sample.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TermDiffDistribution {
+    /// Term difference -> number of pairs, per verdict (unjudged pairs under none).
+    pub counts: BTreeMap<u64, BTreeMap<Option<Verdict>, u64>>,
+    /// Number of pairs.
+    pub pairs: u64,
+    /// Mean term difference.
+    pub mean: f64,
+    /// Median term difference.
+    pub median: u64,
+}
+
+impl TermDiffDistribution {
+    /// The distribution of `(term difference, verdict)` values.
+    pub fn from_pairs(values: &[(u64, Option<Verdict>)]) -> Self {
+        let mut out = TermDiffDistribution::default();
+        if values.is_empty() {
+            return out;
+        }
+        for (d, v) in values {
+            *out.counts.entry(*d).or_default().entry(*v).or_default() += 1;
+        }
+        let mut sorted: Vec<u64> = values.iter().map(|(d, _)| *d).collect();
+        sorted.sort_unstable();
+        out.pairs = sorted.len() as u64;
+        out.mean = sorted.iter().map(|&d| d as f64).sum::<f64>() / sorted.len() as f64;
+        out.median = sorted[(sorted.len() - 1) / 2];
+        out
+    }
+
+    /// The fraction of pairs with a term difference below `limit` (her "90 % had a term
+    /// difference less than 42").
+    pub fn share_below(&self, limit: u64) -> f64 {
+        if self.pairs == 0 {
+            return 0.0;
+        }
+        let below: u64 = self
+            .counts
+            .range(..limit)
+            .flat_map(|(_, per)| per.values())
+            .sum();
+        below as f64 / self.pairs as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_token_counts_twice_like_diff() {
+        let a = ["the", "page", "at", "10", "am"];
+        let b = ["the", "page", "at", "11", "am"];
+        assert_eq!(term_difference(&a, &b), 2);
+        assert_eq!(term_difference(&a, &a), 0);
+        let c = ["the", "page", "at", "10", "am", "extra", "words"];
+        assert_eq!(term_difference(&a, &c), 2);
+    }
+
+    #[test]
+    fn distribution_mean_median_share() {
+        let d = TermDiffDistribution::from_pairs(&[
+            (2, Some(Verdict::Correct)),
+            (2, Some(Verdict::Correct)),
+            (10, Some(Verdict::Incorrect)),
+            (300, None),
+        ]);
+        assert_eq!(d.pairs, 4);
+        assert_eq!(d.median, 2);
+        assert!((d.mean - 78.5).abs() < 1e-9);
+        assert!((d.share_below(42) - 0.75).abs() < 1e-9);
+        assert_eq!(d.counts[&2][&Some(Verdict::Correct)], 2);
+    }
+}

@@ -1,0 +1,261 @@
+//! The project store: one SQLite file per project (`*.samecore`), and every line of SQL in the
+//! crate. The workbench and the CLI open the same file through [`Project`].
+//!
+//! In: document identities (never the pages themselves — those are re-read from the archive by
+//! offset), detector runs with their parameters, scored pairs and clusters, samples of pairs,
+//! labels, codes. Out: the same, back as plain Rust values for [`crate::labels`],
+//! [`crate::coding`] and [`crate::export`].
+//!
+//! Safety, as the issue asks:
+//! - **Crash**: WAL journal with `synchronous = FULL`; every write is one `BEGIN IMMEDIATE`
+//!   transaction, so a `kill -9` loses at most the write in flight and the file opens cleanly.
+//!   [`Project::open`] runs `PRAGMA quick_check` and refuses a damaged file.
+//! - **Two instances** (GUI + CLI): SQLite's locking plus a busy timeout; a lock held past the
+//!   timeout comes back as [`crate::Error::ProjectBusy`], a message a person can act on.
+//! - **Old files** migrate on open (`PRAGMA user_version`, see [`schema`]) after a copy was
+//!   left beside the file.
+//!
+//! The tables are split by subject: [`runs`] (archives, documents, runs, gold), [`samples`]
+//! (samples, labels, settlements), [`codes`] (codebook, page codes, hand-edited clusters).
+
+pub mod codes;
+pub mod runs;
+pub mod samples;
+pub mod schema;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result};
+
+pub use schema::{Migration, SCHEMA_VERSION};
+
+/// The busy timeout used unless [`OpenOptions::busy_timeout`] says otherwise.
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+macro_rules! row_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        pub struct $name(pub i64);
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+    };
+}
+
+row_id!(
+    /// A page (document identity) inside one project. Not a [`crate::DocId`]: that one
+    /// indexes a loaded collection, this one stays valid across loads and runs.
+    PageId
+);
+row_id!(
+    /// A detector run inside one project.
+    RunId
+);
+row_id!(
+    /// A sample of pairs inside one project.
+    SampleId
+);
+row_id!(
+    /// A code of the codebook.
+    CodeId
+);
+
+/// How to open a project.
+#[derive(Debug, Clone)]
+pub struct OpenOptions {
+    /// How long a write waits for another instance's lock before [`Error::ProjectBusy`].
+    pub busy_timeout: Duration,
+    /// Create the file when it does not exist.
+    pub create: bool,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions {
+            busy_timeout: DEFAULT_BUSY_TIMEOUT,
+            create: true,
+        }
+    }
+}
+
+/// An open project file (or an in-memory project for tests and scratch work).
+#[derive(Debug)]
+pub struct Project {
+    conn: Connection,
+    path: Option<PathBuf>,
+    busy_timeout: Duration,
+    migration: Migration,
+}
+
+impl Project {
+    /// Open (or create) the project at `path` with default options.
+    pub fn open(path: impl AsRef<Path>) -> Result<Project> {
+        Project::open_with(path, &OpenOptions::default())
+    }
+
+    /// Open the project at `path`: integrity check, migration (with a backup beside the file
+    /// when the schema is older), WAL, foreign keys, busy timeout.
+    pub fn open_with(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Project> {
+        let path = path.as_ref().to_path_buf();
+        if !options.create && !path.exists() {
+            return Err(Error::io(
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no such project file"),
+                path,
+            ));
+        }
+        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        if options.create {
+            flags |= OpenFlags::SQLITE_OPEN_CREATE;
+        }
+        let conn = Connection::open_with_flags(&path, flags)
+            .map_err(|e| classify(e.into(), Some(&path), options.busy_timeout))?;
+        Project::setup(conn, Some(path.clone()), options.busy_timeout)
+            .map_err(|e| classify(e, Some(&path), options.busy_timeout))
+    }
+
+    /// A fresh project that lives in memory only.
+    pub fn in_memory() -> Result<Project> {
+        Project::setup(Connection::open_in_memory()?, None, DEFAULT_BUSY_TIMEOUT)
+    }
+
+    fn setup(mut conn: Connection, path: Option<PathBuf>, busy: Duration) -> Result<Project> {
+        conn.busy_timeout(busy)?;
+        let not_a_project = |e: rusqlite::Error, path: &Option<PathBuf>| match e
+            .sqlite_error_code()
+        {
+            Some(rusqlite::ErrorCode::NotADatabase) => Error::BadProject {
+                reason: "not a samecore project (not an SQLite file)".into(),
+                path: path.clone().unwrap_or_default(),
+            },
+            _ => Error::Sqlite(e),
+        };
+        let check: String = conn
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .map_err(|e| not_a_project(e, &path))?;
+        if check != "ok" {
+            return Err(Error::BadProject {
+                reason: format!("the project file is damaged (integrity check: {check})"),
+                path: path.unwrap_or_default(),
+            });
+        }
+        if path.is_some() {
+            let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(Error::BadProject {
+                    reason: format!("cannot switch the project to WAL (journal mode is {mode})"),
+                    path: path.unwrap_or_default(),
+                });
+            }
+        }
+        // FULL: a committed label survives a power cut too, not only a killed process; labels
+        // are written at human speed, so the fsync per commit costs nothing that matters.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        let migration = schema::migrate(&mut conn, path.as_deref())?;
+        Ok(Project {
+            conn,
+            path,
+            busy_timeout: busy,
+            migration,
+        })
+    }
+
+    /// The file, none for an in-memory project.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// What opening did to the schema (`from == to` when nothing was migrated).
+    pub fn migration(&self) -> &Migration {
+        &self.migration
+    }
+
+    /// The full `PRAGMA integrity_check` plus `PRAGMA foreign_key_check`: the problems found,
+    /// empty when the file is sound.
+    pub fn integrity_problems(&self) -> Result<Vec<String>> {
+        self.read(|tx| {
+            let mut problems = Vec::new();
+            let mut stmt = tx.prepare("PRAGMA integrity_check")?;
+            let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+            for row in rows {
+                let row = row?;
+                if row != "ok" {
+                    problems.push(row);
+                }
+            }
+            let mut stmt = tx.prepare("PRAGMA foreign_key_check")?;
+            let rows = stmt.query_map([], |r| {
+                Ok(format!(
+                    "foreign key violation in {} row {:?}",
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<i64>>(1)?
+                ))
+            })?;
+            for row in rows {
+                problems.push(row?);
+            }
+            Ok(problems)
+        })
+    }
+
+    /// Run `f` in one `BEGIN IMMEDIATE` transaction: all of it is written or none of it.
+    pub(crate) fn write<T>(&mut self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        let result = (|| {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let value = f(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        })();
+        result.map_err(|e| classify(e, self.path.as_deref(), self.busy_timeout))
+    }
+
+    /// Run `f` in one read transaction, so it sees one consistent snapshot.
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        let result = (|| {
+            let tx = self.conn.unchecked_transaction()?;
+            let value = f(&tx)?;
+            tx.finish()?;
+            Ok(value)
+        })();
+        result.map_err(|e| classify(e, self.path.as_deref(), self.busy_timeout))
+    }
+}
+
+/// Turn SQLite's busy / locked codes into [`Error::ProjectBusy`]; everything else unchanged.
+fn classify(err: Error, path: Option<&Path>, waited: Duration) -> Error {
+    match err {
+        Error::Sqlite(e)
+            if matches!(
+                e.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            ) =>
+        {
+            Error::ProjectBusy {
+                path: path.map(Path::to_path_buf).unwrap_or_default(),
+                waited_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX),
+            }
+        }
+        other => other,
+    }
+}
+
+/// A rusqlite conversion error for a text column holding a value we do not know.
+pub(crate) fn bad_value(column: usize, what: &str, value: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        column,
+        rusqlite::types::Type::Text,
+        format!("unknown {what} {value:?} in the project file").into(),
+    )
+}

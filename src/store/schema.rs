@@ -1,0 +1,234 @@
+//! The project schema and its migrations: a connection in, a connection at
+//! [`SCHEMA_VERSION`] out, with a copy of the old file left beside it before anything changed.
+//!
+//! The version is SQLite's `PRAGMA user_version`. Migration `n` takes a file from version
+//! `n - 1` to `n`; a new project runs them all. Each migration runs in one transaction, so a
+//! crash in the middle leaves the file at the old version (and the backup is still there).
+//!
+//! History:
+//! - v1: archives, documents, runs with pairs and clusters, samples, labels (verdict only), codes
+//!   attached to pages.
+//! - v2: label reasons, notes and undo; sample strata sizes (for stratified estimates);
+//!   settlements of disagreements; code provenance (cluster / page, run, who, when) and page
+//!   overrides; hand-edited clusters; gold clusters imported from CSV.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+
+use crate::{Error, Result};
+
+/// The schema version this samecore writes.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// `user_version` 0 -> 1: the first released schema.
+const V1: &str = r#"
+CREATE TABLE archives (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    opened_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE documents (
+    id INTEGER PRIMARY KEY,
+    archive_id INTEGER REFERENCES archives(id) ON DELETE SET NULL,
+    key TEXT NOT NULL UNIQUE,
+    record_id TEXT,
+    url TEXT,
+    date TEXT,
+    file TEXT,
+    offset INTEGER,
+    length INTEGER,
+    site TEXT
+);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    detector TEXT NOT NULL,
+    params TEXT NOT NULL DEFAULT '{}',
+    seed INTEGER,
+    code_version TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    elapsed_ms INTEGER,
+    timings TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE run_pairs (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    a INTEGER NOT NULL REFERENCES documents(id),
+    b INTEGER NOT NULL REFERENCES documents(id),
+    score REAL NOT NULL,
+    PRIMARY KEY (run_id, a, b),
+    CHECK (a < b)
+) WITHOUT ROWID;
+CREATE TABLE run_clusters (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    doc_id INTEGER NOT NULL REFERENCES documents(id),
+    cluster INTEGER NOT NULL,
+    representative INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, doc_id)
+) WITHOUT ROWID;
+CREATE TABLE samples (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+    method TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    blind INTEGER NOT NULL DEFAULT 0,
+    spec TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE sample_pairs (
+    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    a INTEGER NOT NULL REFERENCES documents(id),
+    b INTEGER NOT NULL REFERENCES documents(id),
+    score REAL,
+    stratum TEXT NOT NULL DEFAULT 'all',
+    PRIMARY KEY (sample_id, position),
+    UNIQUE (sample_id, a, b)
+);
+CREATE TABLE labels (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sample_id INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    annotator TEXT NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('correct', 'incorrect', 'undecided')),
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    FOREIGN KEY (sample_id, position) REFERENCES sample_pairs(sample_id, position)
+        ON DELETE CASCADE
+);
+CREATE TABLE codes (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE page_codes (
+    doc_id INTEGER NOT NULL REFERENCES documents(id),
+    code_id INTEGER NOT NULL REFERENCES codes(id) ON DELETE CASCADE,
+    PRIMARY KEY (doc_id, code_id)
+) WITHOUT ROWID;
+"#;
+
+/// `user_version` 1 -> 2.
+const V2: &str = r#"
+ALTER TABLE labels ADD COLUMN reason TEXT;
+ALTER TABLE labels ADD COLUMN note TEXT NOT NULL DEFAULT '';
+ALTER TABLE labels ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX labels_by_annotator ON labels (sample_id, annotator, position, id);
+CREATE TABLE sample_strata (
+    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+    stratum TEXT NOT NULL,
+    lo REAL,
+    hi REAL,
+    same_site INTEGER,
+    population INTEGER NOT NULL,
+    drawn INTEGER NOT NULL,
+    PRIMARY KEY (sample_id, stratum)
+) WITHOUT ROWID;
+CREATE TABLE settlements (
+    sample_id INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('correct', 'incorrect', 'undecided')),
+    reason TEXT,
+    note TEXT NOT NULL DEFAULT '',
+    settled_by TEXT NOT NULL,
+    settled_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (sample_id, position),
+    FOREIGN KEY (sample_id, position) REFERENCES sample_pairs(sample_id, position)
+        ON DELETE CASCADE
+) WITHOUT ROWID;
+ALTER TABLE codes ADD COLUMN description TEXT NOT NULL DEFAULT '';
+ALTER TABLE page_codes ADD COLUMN applied INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE page_codes ADD COLUMN source TEXT NOT NULL DEFAULT 'page';
+ALTER TABLE page_codes ADD COLUMN run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL;
+ALTER TABLE page_codes ADD COLUMN cluster INTEGER;
+ALTER TABLE page_codes ADD COLUMN applied_by TEXT NOT NULL DEFAULT '';
+ALTER TABLE page_codes ADD COLUMN applied_at TEXT;
+ALTER TABLE run_clusters ADD COLUMN manual_cluster INTEGER;
+CREATE TABLE gold (
+    key TEXT PRIMARY KEY,
+    cluster TEXT NOT NULL
+) WITHOUT ROWID;
+"#;
+
+/// Migration `i` takes the file from version `i` to `i + 1`.
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2];
+
+/// What [`migrate`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Migration {
+    /// The version the file had.
+    pub from: u32,
+    /// The version it has now.
+    pub to: u32,
+    /// The copy of the file taken before migrating (none for a new project).
+    pub backup: Option<PathBuf>,
+}
+
+/// The schema version of an open database.
+pub fn version(conn: &Connection) -> Result<u32> {
+    let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    Ok(u32::try_from(v).unwrap_or(u32::MAX))
+}
+
+/// Bring `conn` (the file `path`, none in memory) to [`SCHEMA_VERSION`]. An existing project at
+/// an older version is first copied with `VACUUM INTO` to `<file>.v<old>.bak` (numbered when
+/// that exists); a file from a newer samecore is refused untouched.
+pub fn migrate(conn: &mut Connection, path: Option<&Path>) -> Result<Migration> {
+    let from = version(conn)?;
+    let display = path.map(Path::to_path_buf).unwrap_or_default();
+    if from > SCHEMA_VERSION {
+        return Err(Error::BadProject {
+            reason: format!(
+                "project schema v{from} is newer than this samecore understands (v{SCHEMA_VERSION}); \
+                 update samecore"
+            ),
+            path: display,
+        });
+    }
+    if from == 0 {
+        let tables: i64 = conn.query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table'",
+            [],
+            |r| r.get(0),
+        )?;
+        if tables > 0 {
+            return Err(Error::BadProject {
+                reason: "an SQLite file that is not a samecore project".into(),
+                path: display,
+            });
+        }
+    }
+    let backup = match path {
+        Some(path) if from > 0 && from < SCHEMA_VERSION => Some(backup_copy(conn, path, from)?),
+        _ => None,
+    };
+    for v in from..SCHEMA_VERSION {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute_batch(MIGRATIONS[v as usize])?;
+        tx.pragma_update(None, "user_version", v + 1)?;
+        tx.commit()?;
+    }
+    Ok(Migration {
+        from,
+        to: SCHEMA_VERSION,
+        backup,
+    })
+}
+
+/// Copy the whole database to a fresh file beside `path`; returns the copy's path.
+fn backup_copy(conn: &Connection, path: &Path, from: u32) -> Result<PathBuf> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "project.samecore".into());
+    let mut target = path.with_file_name(format!("{name}.v{from}.bak"));
+    let mut n = 1;
+    while target.exists() {
+        n += 1;
+        target = path.with_file_name(format!("{name}.v{from}.{n}.bak"));
+    }
+    let target_str = target.to_str().ok_or_else(|| Error::BadProject {
+        reason: "the backup path is not valid UTF-8".into(),
+        path: target.clone(),
+    })?;
+    conn.execute("VACUUM INTO ?1", [target_str])?;
+    Ok(target)
+}
