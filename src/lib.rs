@@ -15,12 +15,18 @@
 //! egui outside [`gui`].
 
 pub mod archive;
+pub mod cluster;
+pub mod detect;
 pub mod document;
 pub mod engine;
 pub mod error;
+pub mod eval;
 pub mod labels;
+pub mod matching;
+pub mod signature;
 pub mod store;
 pub mod synth;
+pub mod token;
 
 pub use document::{DocId, Document};
 pub use error::{Error, Result};

@@ -1,0 +1,248 @@
+//! Clusters from matches: per-document match decisions or scored pairs in, a [`Clustering`]
+//! (cluster id per document, one representative per cluster) out.
+//!
+//! Two ways, chosen by [`ClusterRule`]:
+//!
+//! - **Representative** (the SpotSigs matching procedures, Workbench paper §3.3): a document
+//!   declared a duplicate joins the cluster of the document it matched. Following these
+//!   "duplicate of" links to a document that was not declared a duplicate (an indexed one)
+//!   gives the cluster and its representative. With Full matching or duplicates added to the
+//!   index, links may form a cycle; its earliest-processed member then represents it.
+//! - **Transitive closure**: every scored pair at or above the threshold joins its two
+//!   documents (union-find), as Henzinger's and Shivakumar's pair-based methods do.
+//!
+//! Cluster ids are numbered by their smallest member [`DocId`], so output is deterministic.
+
+use serde::{Deserialize, Serialize};
+
+use crate::DocId;
+
+/// How matches become clusters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ClusterRule {
+    /// A duplicate joins the cluster of the document it was declared a duplicate of.
+    #[default]
+    Representative,
+    /// Every scored pair at or above the threshold links its two documents.
+    Transitive,
+}
+
+impl std::str::FromStr for ClusterRule {
+    type Err = crate::Error;
+
+    fn from_str(s: &str) -> crate::Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "representative" | "rep" => Ok(ClusterRule::Representative),
+            "transitive" | "closure" => Ok(ClusterRule::Transitive),
+            _ => Err(crate::Error::InvalidParameter(format!(
+                "unknown cluster rule {s:?} (expected representative or transitive)"
+            ))),
+        }
+    }
+}
+
+/// A partition of a collection's documents into clusters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clustering {
+    /// Cluster index of each document (by [`DocId`]); clusters are numbered by smallest member.
+    pub cluster_of: Vec<u32>,
+    /// The representative document of each cluster.
+    pub representatives: Vec<DocId>,
+}
+
+/// Union-find with path halving and union by size.
+#[derive(Debug, Clone)]
+pub struct UnionFind {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl UnionFind {
+    /// `n` singletons.
+    pub fn new(n: usize) -> Self {
+        UnionFind {
+            parent: (0..n as u32).collect(),
+            size: vec![1; n],
+        }
+    }
+
+    /// The root of `x`'s set.
+    pub fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let p = self.parent[x as usize];
+            self.parent[x as usize] = self.parent[p as usize];
+            x = self.parent[x as usize];
+        }
+        x
+    }
+
+    /// Join the sets of `a` and `b`.
+    pub fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return;
+        }
+        let (big, small) = if self.size[ra as usize] >= self.size[rb as usize] {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        self.parent[small as usize] = big;
+        self.size[big as usize] += self.size[small as usize];
+    }
+}
+
+impl Clustering {
+    /// Every document alone.
+    pub fn singletons(n: usize) -> Self {
+        Clustering {
+            cluster_of: (0..n as u32).collect(),
+            representatives: (0..n as u32).map(DocId).collect(),
+        }
+    }
+
+    /// Representative clusters from "duplicate of" links (`matched[d] = Some(d')`).
+    ///
+    /// `rank[d]` is the document's position in processing order; in a cycle of links the member
+    /// with the lowest rank represents the cluster.
+    pub fn from_matches(matched: &[Option<DocId>], rank: &[u32]) -> Self {
+        let mut uf = UnionFind::new(matched.len());
+        for (d, m) in matched.iter().enumerate() {
+            if let Some(of) = m {
+                uf.union(d as u32, of.0);
+            }
+        }
+        // The root of a link chain is a document that matched nothing.
+        Self::from_union_find(&mut uf, |d| {
+            (matched[d].is_some(), rank.get(d).copied().unwrap_or(0))
+        })
+    }
+
+    /// Transitive closure of `pairs`; the representative of a cluster is its member that
+    /// `matched` says was not a duplicate, earliest by `rank` (else the earliest member).
+    pub fn transitive(
+        pairs: impl IntoIterator<Item = (DocId, DocId)>,
+        matched: &[Option<DocId>],
+        rank: &[u32],
+    ) -> Self {
+        let mut uf = UnionFind::new(matched.len());
+        for (a, b) in pairs {
+            uf.union(a.0, b.0);
+        }
+        Self::from_union_find(&mut uf, |d| {
+            (matched[d].is_some(), rank.get(d).copied().unwrap_or(0))
+        })
+    }
+
+    /// Number the sets of `uf` by smallest member and pick the member with the smallest `key`
+    /// as representative.
+    fn from_union_find<K: Ord>(uf: &mut UnionFind, key: impl Fn(usize) -> K) -> Self {
+        let n = uf.parent.len();
+        let mut id_of_root = vec![u32::MAX; n];
+        let mut cluster_of = Vec::with_capacity(n);
+        let mut representatives: Vec<DocId> = Vec::new();
+        for d in 0..n {
+            let root = uf.find(d as u32) as usize;
+            if id_of_root[root] == u32::MAX {
+                id_of_root[root] = representatives.len() as u32;
+                representatives.push(DocId(d as u32));
+            }
+            let c = id_of_root[root];
+            cluster_of.push(c);
+            let current = representatives[c as usize].index();
+            if key(d) < key(current) {
+                representatives[c as usize] = DocId(d as u32);
+            }
+        }
+        Clustering {
+            cluster_of,
+            representatives,
+        }
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.cluster_of.len()
+    }
+
+    /// Whether there are no documents.
+    pub fn is_empty(&self) -> bool {
+        self.cluster_of.is_empty()
+    }
+
+    /// Number of clusters (singletons included).
+    pub fn cluster_count(&self) -> usize {
+        self.representatives.len()
+    }
+
+    /// The representative of `doc`'s cluster.
+    pub fn representative_of(&self, doc: DocId) -> DocId {
+        self.representatives[self.cluster_of[doc.index()] as usize]
+    }
+
+    /// Members of each cluster, ascending, clusters in id order.
+    pub fn members(&self) -> Vec<Vec<DocId>> {
+        let mut out = vec![Vec::new(); self.representatives.len()];
+        for (d, &c) in self.cluster_of.iter().enumerate() {
+            out[c as usize].push(DocId(d as u32));
+        }
+        out
+    }
+
+    /// Clusters with at least two members, largest first (ties by id).
+    pub fn groups(&self) -> Vec<Vec<DocId>> {
+        let mut g: Vec<Vec<DocId>> = self.members().into_iter().filter(|m| m.len() > 1).collect();
+        g.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
+        g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(v: &[u32]) -> Vec<DocId> {
+        v.iter().copied().map(DocId).collect()
+    }
+
+    #[test]
+    fn representative_clusters_follow_links_to_the_indexed_document() {
+        // 2 -> 0, 3 -> 2 (a duplicate added to the index), 4 alone, 1 -> 4
+        let matched = [None, Some(DocId(4)), Some(DocId(0)), Some(DocId(2)), None];
+        let c = Clustering::from_matches(&matched, &[0, 1, 2, 3, 4]);
+        assert_eq!(c.members(), [ids(&[0, 2, 3]), ids(&[1, 4])]);
+        assert_eq!(c.representatives, ids(&[0, 4]));
+        assert_eq!(c.representative_of(DocId(3)), DocId(0));
+        assert_eq!(c.groups(), [ids(&[0, 2, 3]), ids(&[1, 4])]);
+    }
+
+    #[test]
+    fn cycles_are_represented_by_the_earliest_processed_member() {
+        let matched = [Some(DocId(1)), Some(DocId(0)), None];
+        let c = Clustering::from_matches(&matched, &[5, 3, 0]);
+        assert_eq!(c.cluster_of, [0, 0, 1]);
+        assert_eq!(c.representatives, ids(&[1, 2]));
+    }
+
+    #[test]
+    fn transitive_closure_joins_chains() {
+        let matched = [None, Some(DocId(0)), None, None, Some(DocId(3))];
+        let c = Clustering::transitive(
+            [(DocId(0), DocId(1)), (DocId(1), DocId(2)), (DocId(3), DocId(4))],
+            &matched,
+            &[0, 1, 2, 3, 4],
+        );
+        assert_eq!(c.members(), [ids(&[0, 1, 2]), ids(&[3, 4])]);
+        assert_eq!(c.cluster_count(), 2);
+        assert_eq!(Clustering::singletons(3).cluster_count(), 3);
+    }
+
+    #[test]
+    fn rule_names_parse() {
+        assert_eq!(
+            "transitive".parse::<ClusterRule>().ok(),
+            Some(ClusterRule::Transitive)
+        );
+        assert!("x".parse::<ClusterRule>().is_err());
+    }
+}

@@ -1,0 +1,264 @@
+//! All-pairs SpotSigs matching (Theobald, Siddharth, Paepcke, SIGIR 2008 §4): signature sets in,
+//! every pair whose multiset Jaccard reaches the threshold out.
+//!
+//! - **Partitions by signature count.** `J(A,B) <= min(|A|,|B|)/max(|A|,|B|)`, so a document
+//!   only meets documents whose size lies in `[t·|A|, |A|]`. Documents are processed in
+//!   ascending size and every index list is kept in that order, so the valid stretch of a list
+//!   starts at a binary-searched position — the limit of ever finer partitions.
+//! - **Inverted index walked in ascending list length.** A document's signatures are visited
+//!   rarest first (by collection document frequency).
+//! - **Early termination of the list walk.** A document first met after the signatures still
+//!   unvisited carry less than `t·|A|` of `A`'s mass cannot reach `t` (`J <= ∩/|A|`), so the
+//!   walk stops there; a candidate whose partial count plus that unvisited mass cannot reach `t`
+//!   is dropped without a merge.
+//! - **Early termination of the Jaccard.** Each candidate is verified by a merge that stops as
+//!   soon as the threshold is out of reach ([`SignatureSet::jaccard_at_least`]).
+//!
+//! Declarations (which document is a duplicate of which) are then made from the pairs as
+//! Incremental or Seeded matching would make them, in the seeded random order
+//! ([`super::declarations_from_pairs`]).
+
+use std::time::Instant;
+
+use super::{
+    DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, declarations_from_pairs,
+    processing_order,
+};
+use crate::engine::Progress;
+use crate::signature::SignatureSet;
+use crate::signature::set::similarity;
+use crate::{DocId, Result};
+
+/// Every pair of `sets` with multiset Jaccard at least `threshold` (> 0), sorted by ids, with a
+/// trace entry per signed document (in ascending size order).
+pub fn all_pairs(
+    sets: &[SignatureSet],
+    threshold: f64,
+    progress: &Progress,
+) -> Result<(Vec<ScoredPair>, Vec<DocTrace>)> {
+    let t = threshold.max(1e-9);
+    let n = sets.len();
+    let vocabulary = sets
+        .iter()
+        .filter_map(|s| s.ids.last())
+        .max()
+        .map_or(0, |&m| m as usize + 1);
+    let mut df = vec![0u32; vocabulary];
+    for s in sets {
+        for &id in &s.ids {
+            df[id as usize] += 1;
+        }
+    }
+    let mut by_size: Vec<u32> = (0..n as u32)
+        .filter(|&d| !sets[d as usize].is_empty())
+        .collect();
+    by_size.sort_by_key(|&d| (sets[d as usize].total, d));
+    let mut postings: Vec<Vec<(u32, u32)>> = vec![Vec::new(); vocabulary];
+    let mut stamp = vec![u32::MAX; n];
+    let mut acc = vec![0u32; n];
+    let mut candidates: Vec<u32> = Vec::new();
+    let mut walk: Vec<(u32, u32)> = Vec::new();
+    let mut pairs = Vec::new();
+    let mut traces = Vec::with_capacity(by_size.len());
+    progress.stage("all pairs", by_size.len() as u64);
+    for (step, &d) in by_size.iter().enumerate() {
+        if step % 64 == 0 {
+            progress.check()?;
+        }
+        let started = Instant::now();
+        let a = &sets[d as usize];
+        let n_a = f64::from(a.total);
+        let min_size = (t * n_a - 1e-9).ceil().max(0.0) as u32;
+        let mut trace = DocTrace {
+            doc: DocId(d),
+            colliding: 0,
+            compared: 0,
+            avoided: 0,
+            nanos: 0,
+        };
+        walk.clear();
+        walk.extend(a.ids.iter().zip(&a.counts).map(|(&id, &c)| (id, c)));
+        walk.sort_by_key(|&(id, _)| (df[id as usize], id));
+        candidates.clear();
+        // Mass of `a` in lists not walked yet.
+        let mut rest = a.total;
+        for &(id, c) in &walk {
+            if f64::from(rest) < t * n_a - 1e-9 {
+                break;
+            }
+            rest -= c;
+            let list = &postings[id as usize];
+            let from = list.partition_point(|&(x, _)| sets[x as usize].total < min_size);
+            trace.avoided += from as u32;
+            for &(x, cx) in &list[from..] {
+                let xi = x as usize;
+                if stamp[xi] != d {
+                    stamp[xi] = d;
+                    acc[xi] = 0;
+                    candidates.push(x);
+                }
+                acc[xi] += c.min(cx);
+            }
+        }
+        trace.colliding = candidates.len() as u32;
+        for &x in &candidates {
+            let b = &sets[x as usize];
+            let upper = (acc[x as usize] + rest).min(a.total).min(b.total);
+            if similarity(upper, a.total, b.total) < t {
+                trace.avoided += 1;
+                continue;
+            }
+            trace.compared += 1;
+            let score = if rest == 0 {
+                Some(similarity(acc[x as usize], a.total, b.total)).filter(|&s| s >= t)
+            } else {
+                a.jaccard_at_least(b, t)
+            };
+            if let Some(score) = score {
+                pairs.push(ScoredPair::new(DocId(d), DocId(x), score));
+            }
+        }
+        for (&id, &c) in a.ids.iter().zip(&a.counts) {
+            postings[id as usize].push((d, c));
+        }
+        trace.nanos = started.elapsed().as_nanos() as u64;
+        traces.push(trace);
+        progress.advance(1);
+    }
+    pairs.sort_by_key(|p| (p.a, p.b));
+    Ok((pairs, traces))
+}
+
+/// All-pairs matching: every pair at or above the threshold, then declarations in the seeded
+/// order (seeds first when `params.seeds` is not empty).
+pub fn run(
+    sets: &[SignatureSet],
+    params: &MatchParams,
+    progress: &Progress,
+) -> Result<MatchOutcome> {
+    let n = sets.len();
+    let (pairs, traces) = all_pairs(sets, params.threshold, progress)?;
+    let seeds = if params.mode == Mode::AllPairs {
+        &params.seeds[..]
+    } else {
+        &[]
+    };
+    let order = processing_order(n, params.seed, seeds);
+    let n_seeds = seeds.len().min(order.len());
+    let matched = declarations_from_pairs(
+        n,
+        &pairs,
+        &order,
+        n_seeds,
+        params.threshold,
+        params.guess,
+        params.add_duplicates,
+    );
+    let every = params.index_every.max(1);
+    let mut index_size = Vec::new();
+    let mut indexed = 0;
+    for (step, d) in order.iter().enumerate() {
+        if !sets[d.index()].is_empty() && (matched[d.index()].is_none() || params.add_duplicates)
+        {
+            indexed += 1;
+        }
+        if (step + 1) % every == 0 || step + 1 == n {
+            index_size.push((step + 1, indexed));
+        }
+    }
+    Ok(MatchOutcome {
+        order,
+        matched,
+        pairs,
+        pairs_complete: true,
+        trace: Trace {
+            docs: traces,
+            index_size,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signature::jaccard;
+    use rand::{Rng, SeedableRng};
+
+    fn random_sets(n: usize, seed: u64) -> Vec<SignatureSet> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let bases: Vec<Vec<u32>> = (0..4)
+            .map(|_| (0..30).map(|_| rng.random_range(0..200)).collect())
+            .collect();
+        (0..n)
+            .map(|_| {
+                let base = &bases[rng.random_range(0..bases.len())];
+                let mut ids: Vec<u32> = Vec::new();
+                for &id in base {
+                    if rng.random_bool(0.8) {
+                        ids.push(id);
+                    }
+                }
+                for _ in 0..rng.random_range(0..12) {
+                    ids.push(rng.random_range(0..200));
+                }
+                ids.sort();
+                let mut s = SignatureSet::default();
+                for id in ids {
+                    if s.ids.last() == Some(&id) {
+                        *s.counts.last_mut().unwrap() += 1;
+                    } else {
+                        s.ids.push(id);
+                        s.counts.push(1);
+                    }
+                    s.total += 1;
+                }
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn all_pairs_equals_brute_force() {
+        for seed in 0..4 {
+            let sets = random_sets(80, seed);
+            for t in [0.1, 0.3, 0.5, 0.7, 0.9, 1.0] {
+                let (pairs, _) = all_pairs(&sets, t, &Progress::new()).unwrap();
+                let mut brute = Vec::new();
+                for i in 0..sets.len() {
+                    for j in i + 1..sets.len() {
+                        let s = jaccard(&sets[i], &sets[j]);
+                        if s >= t && s > 0.0 {
+                            brute.push((i as u32, j as u32));
+                        }
+                    }
+                }
+                let got: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a.0, p.b.0)).collect();
+                assert_eq!(got, brute, "seed {seed} t {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn declarations_agree_with_incremental_best_guess() {
+        let sets = random_sets(120, 9);
+        for seed in 0..3 {
+            let p = MatchParams {
+                threshold: 0.4,
+                seed,
+                ..MatchParams::default()
+            };
+            let inc = super::super::incremental::run(&sets, &p, &Progress::new()).unwrap();
+            let ap = run(
+                &sets,
+                &MatchParams {
+                    mode: Mode::AllPairs,
+                    ..p.clone()
+                },
+                &Progress::new(),
+            )
+            .unwrap();
+            assert_eq!(inc.links(), ap.links(), "seed {seed}");
+            assert_eq!(inc.trace.final_index_size(), ap.trace.final_index_size());
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! Incremental, Seeded and Full matching (Workbench paper §3.3.2–3.3.5, Fig. 8): signature sets
+//! in, declarations and scored pairs out.
+//!
+//! The index maps a signature to the `(document, count)` entries of the indexed documents that
+//! contain it. For the document at hand its signatures' lists are walked once, summing
+//! `min(count)` per colliding document; that sum is the multiset intersection, so the Jaccard of
+//! every collision comes out of the walk without a second lookup index (the paper's Fig. 8 does
+//! "compare all remaining spot sigs … using a different lookup index"). The length bound drops
+//! an index entry as soon as `min(N_X,N_Y)/max(N_X,N_Y)` is below the threshold, before any
+//! counting for it.
+
+use std::time::Instant;
+
+use super::{
+    DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, processing_order,
+};
+use crate::engine::Progress;
+use crate::signature::SignatureSet;
+use crate::signature::set::similarity;
+use crate::{DocId, Result};
+
+/// Run Incremental, Seeded or Full matching (`params.mode`); All-pairs goes elsewhere.
+pub fn run(
+    sets: &[SignatureSet],
+    params: &MatchParams,
+    progress: &Progress,
+) -> Result<MatchOutcome> {
+    let n = sets.len();
+    let seeds: &[DocId] = if params.mode == Mode::Seeded {
+        &params.seeds
+    } else {
+        &[]
+    };
+    let order = processing_order(n, params.seed, seeds);
+    let n_seeds = order
+        .iter()
+        .take_while(|d| seeds.contains(d))
+        .count()
+        .min(seeds.len());
+    let vocabulary = sets
+        .iter()
+        .filter_map(|s| s.ids.last())
+        .max()
+        .map_or(0, |&m| m as usize + 1);
+    let mut index = Index::new(vocabulary, n);
+    let full = params.mode == Mode::Full;
+    if full {
+        for &d in &order {
+            index.add(d, &sets[d.index()]);
+        }
+    }
+    let t = params.threshold;
+    let mut matched = vec![None; n];
+    let mut pairs = Vec::new();
+    let mut trace = Trace {
+        docs: Vec::with_capacity(n),
+        index_size: Vec::new(),
+    };
+    let every = params.index_every.max(1);
+    progress.stage("matching", n as u64);
+    let mut collided: Vec<(u32, u32)> = Vec::new();
+    for (step, &d) in order.iter().enumerate() {
+        if step % 64 == 0 {
+            progress.check()?;
+            progress.advance(if step == 0 { 0 } else { 64 });
+        }
+        let started = Instant::now();
+        let set = &sets[d.index()];
+        let mut dt = DocTrace {
+            doc: d,
+            colliding: 0,
+            compared: 0,
+            avoided: 0,
+            nanos: 0,
+        };
+        if step < n_seeds {
+            index.add(d, set);
+        } else if !set.is_empty() {
+            let skip_self = full.then_some(d);
+            index.collide(set, t, params.length_bound, skip_self, &mut collided, &mut dt);
+            let mut best: Option<(DocId, f64)> = None;
+            for &(x, inter) in &collided {
+                dt.compared += 1;
+                let score = similarity(inter, set.total, sets[x as usize].total);
+                if score < t {
+                    continue;
+                }
+                // Full matching meets every pair twice; record it once.
+                if !full || d.0 < x {
+                    pairs.push(ScoredPair::new(d, DocId(x), score));
+                }
+                match (best, params.guess) {
+                    (None, _) => best = Some((DocId(x), score)),
+                    (Some((_, s)), Guess::Best) if score > s => best = Some((DocId(x), score)),
+                    _ => {}
+                }
+                if params.guess == Guess::First {
+                    break;
+                }
+            }
+            match best {
+                Some(m) => {
+                    matched[d.index()] = Some(m);
+                    if params.add_duplicates && !full {
+                        index.add(d, set);
+                    }
+                }
+                None if !full => index.add(d, set),
+                None => {}
+            }
+        }
+        dt.nanos = started.elapsed().as_nanos() as u64;
+        trace.docs.push(dt);
+        if (step + 1) % every == 0 || step + 1 == n {
+            trace.index_size.push((step + 1, index.docs));
+        }
+    }
+    progress.advance((n % 64) as u64);
+    pairs.sort_by_key(|p| (p.a, p.b));
+    pairs.dedup_by_key(|p| (p.a, p.b));
+    Ok(MatchOutcome {
+        order,
+        matched,
+        pairs,
+        pairs_complete: false,
+        trace,
+    })
+}
+
+/// The inverted index of the indexed documents, with a reusable accumulator.
+struct Index {
+    postings: Vec<Vec<(u32, u32)>>,
+    totals: Vec<u32>,
+    acc: Vec<u32>,
+    stamp: Vec<u32>,
+    round: u32,
+    docs: usize,
+}
+
+impl Index {
+    fn new(vocabulary: usize, n: usize) -> Self {
+        Index {
+            postings: vec![Vec::new(); vocabulary],
+            totals: vec![0; n],
+            acc: vec![0; n],
+            stamp: vec![0; n],
+            round: 0,
+            docs: 0,
+        }
+    }
+
+    fn add(&mut self, d: DocId, set: &SignatureSet) {
+        for (&id, &c) in set.ids.iter().zip(&set.counts) {
+            self.postings[id as usize].push((d.0, c));
+        }
+        self.totals[d.index()] = set.total;
+        self.docs += 1;
+    }
+
+    /// Colliding indexed documents with their intersection sizes, in the order they were first
+    /// met; documents outside the length bound are counted in `trace.avoided` instead.
+    fn collide(
+        &mut self,
+        set: &SignatureSet,
+        t: f64,
+        length_bound: bool,
+        skip: Option<DocId>,
+        out: &mut Vec<(u32, u32)>,
+        trace: &mut DocTrace,
+    ) {
+        self.round += 1;
+        let round = self.round;
+        let n_d = f64::from(set.total);
+        let (lo, hi) = if length_bound && t > 0.0 {
+            (t * n_d - 1e-9, n_d / t + 1e-9)
+        } else {
+            (0.0, f64::INFINITY)
+        };
+        let mut order: Vec<u32> = Vec::new();
+        for (&id, &c) in set.ids.iter().zip(&set.counts) {
+            for &(x, cx) in &self.postings[id as usize] {
+                let xi = x as usize;
+                if self.stamp[xi] != round {
+                    self.stamp[xi] = round;
+                    if skip.is_some_and(|s| s.0 == x) {
+                        self.acc[xi] = u32::MAX;
+                        continue;
+                    }
+                    trace.colliding += 1;
+                    let n_x = f64::from(self.totals[xi]);
+                    if n_x < lo || n_x > hi {
+                        trace.avoided += 1;
+                        self.acc[xi] = u32::MAX;
+                        continue;
+                    }
+                    self.acc[xi] = 0;
+                    order.push(x);
+                }
+                if self.acc[xi] != u32::MAX {
+                    self.acc[xi] += c.min(cx);
+                }
+            }
+        }
+        out.clear();
+        out.extend(order.iter().map(|&x| (x, self.acc[x as usize])));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signature::jaccard;
+
+    fn set(ids: &[u32]) -> SignatureSet {
+        let mut v: Vec<u32> = ids.to_vec();
+        v.sort();
+        let mut out = SignatureSet::default();
+        for id in v {
+            if out.ids.last() == Some(&id) {
+                *out.counts.last_mut().unwrap() += 1;
+            } else {
+                out.ids.push(id);
+                out.counts.push(1);
+            }
+            out.total += 1;
+        }
+        out
+    }
+
+    fn sets() -> Vec<SignatureSet> {
+        vec![
+            set(&[1, 2, 3, 4, 5, 6]),
+            set(&[1, 2, 3, 4, 5, 7]),
+            set(&[10, 11, 12, 13]),
+            set(&[10, 11, 12, 14]),
+            set(&[1, 2, 3, 4, 5, 6, 6]),
+            set(&[]),
+        ]
+    }
+
+    fn params(mode: Mode, guess: Guess) -> MatchParams {
+        MatchParams {
+            threshold: 0.5,
+            mode,
+            guess,
+            ..MatchParams::default()
+        }
+    }
+
+    #[test]
+    fn incremental_finds_both_groups_with_true_scores() {
+        let s = sets();
+        for seed in 0..5 {
+            let p = MatchParams {
+                seed,
+                ..params(Mode::Incremental, Guess::Best)
+            };
+            let out = run(&s, &p, &Progress::new()).unwrap();
+            let dup = out.matched.iter().filter(|m| m.is_some()).count();
+            assert_eq!(dup, 3, "seed {seed}: 3 of the 5 signed documents are duplicates");
+            for (d, m) in out.matched.iter().enumerate() {
+                if let Some((x, score)) = m {
+                    assert!((jaccard(&s[d], &s[x.index()]) - score).abs() < 1e-12);
+                    assert_eq!(d < 2 || d == 4, x.index() < 2 || x.index() == 4);
+                }
+            }
+            assert_eq!(out.trace.final_index_size(), 2);
+            assert!(out.matched[5].is_none());
+        }
+    }
+
+    #[test]
+    fn length_bound_changes_counts_not_results() {
+        let s = sets();
+        for mode in [Mode::Incremental, Mode::Full] {
+            let on = run(&s, &params(mode, Guess::Best), &Progress::new()).unwrap();
+            let off_p = MatchParams {
+                length_bound: false,
+                threshold: 0.9,
+                ..params(mode, Guess::Best)
+            };
+            let on_p = MatchParams {
+                threshold: 0.9,
+                ..params(mode, Guess::Best)
+            };
+            let a = run(&s, &on_p, &Progress::new()).unwrap();
+            let b = run(&s, &off_p, &Progress::new()).unwrap();
+            assert_eq!(a.matched, b.matched);
+            assert!(a.trace.avoided() > 0 || a.trace.comparisons() < b.trace.comparisons());
+            assert!(!on.pairs.is_empty());
+        }
+    }
+
+    #[test]
+    fn full_matching_matches_every_duplicate_both_ways() {
+        let s = sets();
+        let out = run(&s, &params(Mode::Full, Guess::Best), &Progress::new()).unwrap();
+        assert_eq!(out.matched.iter().filter(|m| m.is_some()).count(), 5);
+        // doc 0 is closest to doc 4 (6/7) rather than doc 1 (5/7).
+        assert_eq!(out.matched[0].map(|m| m.0), Some(DocId(4)));
+        assert_eq!(out.pairs.len(), 4);
+    }
+
+    #[test]
+    fn seeded_indexes_seeds_first_and_first_guess_stops_early() {
+        let s = sets();
+        let p = MatchParams {
+            seeds: vec![DocId(1), DocId(3)],
+            ..params(Mode::Seeded, Guess::First)
+        };
+        let out = run(&s, &p, &Progress::new()).unwrap();
+        assert_eq!(&out.order[..2], &[DocId(1), DocId(3)]);
+        assert!(out.matched[1].is_none() && out.matched[3].is_none());
+        assert_eq!(out.matched[2].map(|m| m.0), Some(DocId(3)));
+        let cancelled = Progress::new();
+        cancelled.cancel();
+        assert!(run(&s, &p, &cancelled).is_err());
+    }
+}

@@ -1,0 +1,363 @@
+//! Matching procedures: signature multisets in, duplicate declarations, scored pairs and the
+//! instrumentation the papers plot out.
+//!
+//! Which one should you use?
+//!
+//! - [`Mode::Incremental`] (Workbench paper §3.3.3, Fig. 8): documents in a seeded random order;
+//!   each is compared with the *indexed* documents it collides with and either declared a
+//!   duplicate of one of them or indexed itself. One pass, small index. The default.
+//! - [`Mode::Seeded`] (§3.3.4): given seed documents are indexed first, then as Incremental.
+//! - [`Mode::Full`] (§3.3.2): all documents are indexed first, then each is matched against all
+//!   others. Two passes; slower; no order effect.
+//! - [`Mode::AllPairs`] (Theobald et al. SIGIR 2008 §4): every pair at or above the threshold,
+//!   found with partitions by signature count, an inverted index walked in ascending list length
+//!   and early termination of list walks and Jaccard merges. Declarations are then derived as
+//!   Incremental would make them from those pairs, so the result can be re-clustered at any
+//!   higher threshold without matching again.
+//!
+//! [`Guess::First`] declares the first colliding document at or above the threshold, in the order
+//! collisions are met; [`Guess::Best`] the one with the highest score (§3.3.1). The length bound
+//! (§4, `BestSim = min(N_X,N_Y)/max(N_X,N_Y)`) skips pairs that cannot reach the threshold; it
+//! changes speed, never the result. "Add duplicates to the index" is §3.3.5.
+//!
+//! Similarities are the multiset Jaccard of [`crate::signature::set`]; a pair matches when its
+//! score is **at least** the threshold.
+
+pub mod allpairs;
+pub mod incremental;
+pub mod trace;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Progress;
+use crate::signature::SignatureSet;
+use crate::{DocId, Error, Result};
+
+pub use trace::{BatchMistakes, DocTrace, Trace};
+
+/// How documents are compared (see the module docs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Mode {
+    /// One pass in random order; only non-duplicates are indexed.
+    #[default]
+    Incremental,
+    /// Seed documents indexed first, then Incremental.
+    Seeded,
+    /// Everything indexed, then every document matched against all others.
+    Full,
+    /// Every pair at or above the threshold (length partitions + inverted index).
+    AllPairs,
+}
+
+impl Mode {
+    /// Every mode.
+    pub const ALL: [Mode; 4] = [Mode::Incremental, Mode::Seeded, Mode::Full, Mode::AllPairs];
+
+    /// Command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Incremental => "incremental",
+            Mode::Seeded => "seeded",
+            Mode::Full => "full",
+            Mode::AllPairs => "allpairs",
+        }
+    }
+
+    /// Whether the result depends on the random order (and should be averaged over seeds).
+    pub fn is_randomized(self) -> bool {
+        !matches!(self, Mode::Full)
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "unknown mode {s:?} (expected incremental, seeded, full or allpairs)"
+                ))
+            })
+    }
+}
+
+/// Which of the colliding documents above the threshold is declared the match.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Guess {
+    /// The first one met.
+    First,
+    /// The one with the highest score (ties: the first met).
+    #[default]
+    Best,
+}
+
+impl std::str::FromStr for Guess {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "first" => Ok(Guess::First),
+            "best" => Ok(Guess::Best),
+            _ => Err(Error::InvalidParameter(format!(
+                "unknown guess {s:?} (expected first or best)"
+            ))),
+        }
+    }
+}
+
+/// Parameters of one matching run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchParams {
+    /// Jaccard confidence threshold in `[0, 1]`.
+    pub threshold: f64,
+    /// Matching procedure.
+    pub mode: Mode,
+    /// First or best guess.
+    pub guess: Guess,
+    /// Index documents declared duplicates too (§3.3.5).
+    pub add_duplicates: bool,
+    /// Use the `min/max` length bound (§4).
+    pub length_bound: bool,
+    /// Seed of the random document order.
+    pub seed: u64,
+    /// Documents indexed first in [`Mode::Seeded`], in this order.
+    pub seeds: Vec<DocId>,
+    /// Record the index size every this many documents (Fig. 23 uses 100).
+    pub index_every: usize,
+}
+
+impl Default for MatchParams {
+    fn default() -> Self {
+        MatchParams {
+            threshold: 0.5,
+            mode: Mode::default(),
+            guess: Guess::default(),
+            add_duplicates: false,
+            length_bound: true,
+            seed: 0,
+            seeds: Vec::new(),
+            index_every: 100,
+        }
+    }
+}
+
+/// A pair of documents with its similarity; `a < b`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ScoredPair {
+    /// The smaller id.
+    pub a: DocId,
+    /// The larger id.
+    pub b: DocId,
+    /// Multiset Jaccard of their signatures.
+    pub score: f64,
+}
+
+impl ScoredPair {
+    /// The pair with its ids in order.
+    pub fn new(x: DocId, y: DocId, score: f64) -> Self {
+        ScoredPair {
+            a: x.min(y),
+            b: x.max(y),
+            score,
+        }
+    }
+}
+
+/// What one matching run produced.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct MatchOutcome {
+    /// Documents in processing order.
+    pub order: Vec<DocId>,
+    /// Per document (by id): the document it was declared a duplicate of, with the score.
+    pub matched: Vec<Option<(DocId, f64)>>,
+    /// Every pair whose score was computed and reached the threshold, sorted by ids.
+    pub pairs: Vec<ScoredPair>,
+    /// Whether `pairs` holds *every* pair at or above the threshold (all-pairs mode).
+    pub pairs_complete: bool,
+    /// Instrumentation.
+    pub trace: Trace,
+}
+
+impl MatchOutcome {
+    /// Each document's position in processing order.
+    pub fn rank(&self) -> Vec<u32> {
+        let mut rank = vec![0u32; self.matched.len()];
+        for (i, d) in self.order.iter().enumerate() {
+            rank[d.index()] = i as u32;
+        }
+        rank
+    }
+
+    /// The "duplicate of" links without scores.
+    pub fn links(&self) -> Vec<Option<DocId>> {
+        self.matched.iter().map(|m| m.map(|(d, _)| d)).collect()
+    }
+}
+
+/// Run one matching procedure over a collection's signature sets.
+pub fn run(
+    sets: &[SignatureSet],
+    params: &MatchParams,
+    progress: &Progress,
+) -> Result<MatchOutcome> {
+    if !(0.0..=1.0).contains(&params.threshold) {
+        return Err(Error::InvalidParameter(format!(
+            "threshold {} is not in [0, 1]",
+            params.threshold
+        )));
+    }
+    if let Some(bad) = params.seeds.iter().find(|d| d.index() >= sets.len()) {
+        return Err(Error::InvalidParameter(format!(
+            "seed document {} is not in the collection",
+            bad.0
+        )));
+    }
+    match params.mode {
+        Mode::AllPairs => allpairs::run(sets, params, progress),
+        _ => incremental::run(sets, params, progress),
+    }
+}
+
+/// The processing order: a seeded shuffle of all documents, with `first` moved to the front.
+pub fn processing_order(n: usize, seed: u64, first: &[DocId]) -> Vec<DocId> {
+    let mut order: Vec<DocId> = (0..n as u32).map(DocId).collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    order.shuffle(&mut rng);
+    if first.is_empty() {
+        return order;
+    }
+    let mut is_first = vec![false; n];
+    let mut out = Vec::with_capacity(n);
+    for &d in first {
+        if !is_first[d.index()] {
+            is_first[d.index()] = true;
+            out.push(d);
+        }
+    }
+    out.extend(order.into_iter().filter(|d| !is_first[d.index()]));
+    out
+}
+
+/// One seed per gold cluster: the first member of each cluster in the seeded random order.
+pub fn gold_seeds(gold: &[Option<u32>], seed: u64) -> Vec<DocId> {
+    let mut seen = std::collections::HashSet::new();
+    processing_order(gold.len(), seed, &[])
+        .into_iter()
+        .filter(|d| gold[d.index()].is_some_and(|g| seen.insert(g)))
+        .collect()
+}
+
+/// Declarations as Incremental (or Seeded) matching would make them, from pairs known in
+/// advance: documents in `order`, each matched to an *indexed* partner whose pair score is at
+/// least `threshold` (first partner in order, or best), else indexed. `index_first` documents
+/// are indexed without matching.
+pub fn declarations_from_pairs(
+    n: usize,
+    pairs: &[ScoredPair],
+    order: &[DocId],
+    index_first: usize,
+    threshold: f64,
+    guess: Guess,
+    add_duplicates: bool,
+) -> Vec<Option<(DocId, f64)>> {
+    let mut rank = vec![u32::MAX; n];
+    for (i, d) in order.iter().enumerate() {
+        rank[d.index()] = i as u32;
+    }
+    let mut adjacent: Vec<Vec<(DocId, f64)>> = vec![Vec::new(); n];
+    for p in pairs.iter().filter(|p| p.score >= threshold) {
+        adjacent[p.a.index()].push((p.b, p.score));
+        adjacent[p.b.index()].push((p.a, p.score));
+    }
+    let mut indexed = vec![false; n];
+    let mut matched = vec![None; n];
+    for (i, &d) in order.iter().enumerate() {
+        if i < index_first {
+            indexed[d.index()] = true;
+            continue;
+        }
+        let mut best: Option<(DocId, f64, u32)> = None;
+        for &(x, s) in &adjacent[d.index()] {
+            if !indexed[x.index()] {
+                continue;
+            }
+            let r = rank[x.index()];
+            let better = match (best, guess) {
+                (None, _) => true,
+                (Some((_, _, br)), Guess::First) => r < br,
+                (Some((_, bs, br)), Guess::Best) => s > bs || (s == bs && r < br),
+            };
+            if better {
+                best = Some((x, s, r));
+            }
+        }
+        match best {
+            Some((x, s, _)) => {
+                matched[d.index()] = Some((x, s));
+                indexed[d.index()] = add_duplicates;
+            }
+            None => indexed[d.index()] = true,
+        }
+    }
+    matched
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_is_seeded_and_seeds_come_first() {
+        let a = processing_order(50, 7, &[]);
+        assert_eq!(a, processing_order(50, 7, &[]));
+        assert_ne!(a, processing_order(50, 8, &[]));
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..50).map(DocId).collect::<Vec<_>>());
+        let s = processing_order(50, 7, &[DocId(9), DocId(3), DocId(9)]);
+        assert_eq!(&s[..2], &[DocId(9), DocId(3)]);
+        assert_eq!(s.len(), 50);
+    }
+
+    #[test]
+    fn gold_seeds_pick_one_per_cluster() {
+        let gold = [Some(0), Some(0), Some(1), None, Some(1), Some(2)];
+        let s = gold_seeds(&gold, 3);
+        assert_eq!(s.len(), 3);
+        let mut g: Vec<u32> = s.iter().map(|d| gold[d.index()].unwrap()).collect();
+        g.sort();
+        assert_eq!(g, [0, 1, 2]);
+    }
+
+    #[test]
+    fn declarations_from_pairs_pick_first_or_best_indexed_partner() {
+        let d = |i| DocId(i);
+        let pairs = [
+            ScoredPair::new(d(0), d(2), 0.6),
+            ScoredPair::new(d(1), d(2), 0.9),
+            ScoredPair::new(d(0), d(1), 0.1),
+        ];
+        let order = [d(0), d(1), d(2)];
+        let best = declarations_from_pairs(3, &pairs, &order, 0, 0.5, Guess::Best, false);
+        assert_eq!(best, [None, None, Some((d(1), 0.9))]);
+        let first = declarations_from_pairs(3, &pairs, &order, 0, 0.5, Guess::First, false);
+        assert_eq!(first, [None, None, Some((d(0), 0.6))]);
+        let low = declarations_from_pairs(3, &pairs, &order, 0, 0.05, Guess::Best, false);
+        assert_eq!(low, [None, Some((d(0), 0.1)), Some((d(0), 0.6))]);
+    }
+
+    #[test]
+    fn names_parse() {
+        for m in Mode::ALL {
+            assert_eq!(m.name().parse::<Mode>().ok(), Some(m));
+        }
+        assert!("x".parse::<Mode>().is_err());
+        assert_eq!("FIRST".parse::<Guess>().ok(), Some(Guess::First));
+        assert!("x".parse::<Guess>().is_err());
+    }
+}

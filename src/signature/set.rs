@@ -1,0 +1,251 @@
+//! Collection-level signatures: per-document multisets of 64-bit hashes in, dense sorted
+//! multisets out, after the filters of Theobald et al. (SIGIR 2008 §5): signatures whose
+//! collection IDF lies outside a band are dropped, and documents left with fewer than a minimum
+//! number of signatures take no part in matching.
+//!
+//! Similarity is the multiset Jaccard (SIGIR 2008 §3): the sum over signatures of the smaller
+//! count divided by the sum of the larger count, which equals `∩ / (|A| + |B| − ∩)` with
+//! `∩ = Σ min` — the form the inverted-index matchers use.
+
+use std::collections::HashMap;
+
+use crate::DocId;
+
+/// One document's signatures: dense ids sorted ascending, with their multiplicities.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SignatureSet {
+    /// Signature ids, ascending, distinct.
+    pub ids: Vec<u32>,
+    /// How often each id occurs, parallel to `ids`.
+    pub counts: Vec<u32>,
+    /// Sum of `counts`: the multiset's size `|A|` (the paper's `N_X`).
+    pub total: u32,
+}
+
+impl SignatureSet {
+    /// Whether the document has no (kept) signatures.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Sum of min counts with `other` (the multiset intersection size).
+    pub fn intersection(&self, other: &SignatureSet) -> u32 {
+        let (mut i, mut j, mut inter) = (0, 0, 0);
+        while i < self.ids.len() && j < other.ids.len() {
+            match self.ids[i].cmp(&other.ids[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    inter += self.counts[i].min(other.counts[j]);
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        inter
+    }
+
+    /// The multiset Jaccard with `other` if it is at least `threshold`, else `None`; stops as
+    /// soon as the unread part of the shorter side cannot lift it to the threshold.
+    pub fn jaccard_at_least(&self, other: &SignatureSet, threshold: f64) -> Option<f64> {
+        let (na, nb) = (f64::from(self.total), f64::from(other.total));
+        if self.total == 0 || other.total == 0 {
+            return None;
+        }
+        // J >= t  <=>  ∩ >= t (na + nb) / (1 + t)
+        let need = threshold * (na + nb) / (1.0 + threshold);
+        let (mut i, mut j) = (0, 0);
+        let (mut inter, mut left_a, mut left_b) = (0u32, self.total, other.total);
+        while i < self.ids.len() && j < other.ids.len() {
+            if f64::from(inter + left_a.min(left_b)) < need - 1e-9 {
+                return None;
+            }
+            match self.ids[i].cmp(&other.ids[j]) {
+                std::cmp::Ordering::Less => {
+                    left_a -= self.counts[i];
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    left_b -= other.counts[j];
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    inter += self.counts[i].min(other.counts[j]);
+                    left_a -= self.counts[i];
+                    left_b -= other.counts[j];
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        let score = similarity(inter, self.total, other.total);
+        (score >= threshold).then_some(score)
+    }
+}
+
+/// Multiset Jaccard from the intersection size and the two multiset sizes.
+pub fn similarity(intersection: u32, total_a: u32, total_b: u32) -> f64 {
+    let union = total_a + total_b - intersection;
+    if union == 0 {
+        0.0
+    } else {
+        f64::from(intersection) / f64::from(union)
+    }
+}
+
+/// The multiset Jaccard of two documents: Σ min counts / Σ max counts (0 when both are empty).
+pub fn jaccard(a: &SignatureSet, b: &SignatureSet) -> f64 {
+    similarity(a.intersection(b), a.total, b.total)
+}
+
+/// A collection's signatures, ready for matching.
+#[derive(Debug, Clone, Default)]
+pub struct SignedCollection {
+    /// One set per document, indexed by [`DocId`]; empty for documents left out.
+    pub sets: Vec<SignatureSet>,
+    /// Number of distinct signatures kept.
+    pub vocabulary: usize,
+    /// Number of distinct signatures the IDF band dropped.
+    pub dropped_by_idf: usize,
+    /// Documents with fewer than the minimum number of signatures (left out of matching).
+    pub too_few: Vec<DocId>,
+}
+
+impl SignedCollection {
+    /// Build dense sets from raw per-document hash multisets.
+    ///
+    /// Ids are assigned in ascending hash order, so the result does not depend on thread count
+    /// or document order beyond the input's. `idf_band` is on the normalised IDF
+    /// `ln(N/df)/ln(N)` with `N` the number of documents.
+    pub fn build(raw: &[Vec<u64>], idf_band: Option<(f64, f64)>, min_signatures: usize) -> Self {
+        let mut distinct: Vec<u64> = raw.iter().flatten().copied().collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let id_of: HashMap<u64, u32> = distinct
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| (h, i as u32))
+            .collect();
+        let mut per_doc: Vec<Vec<(u32, u32)>> = raw
+            .iter()
+            .map(|hashes| {
+                let mut ids: Vec<u32> = hashes.iter().map(|h| id_of[h]).collect();
+                ids.sort_unstable();
+                let mut out: Vec<(u32, u32)> = Vec::new();
+                for id in ids {
+                    match out.last_mut() {
+                        Some((last, c)) if *last == id => *c += 1,
+                        _ => out.push((id, 1)),
+                    }
+                }
+                out
+            })
+            .collect();
+        let mut keep = vec![true; distinct.len()];
+        let mut dropped_by_idf = 0;
+        if let Some((lo, hi)) = idf_band {
+            let mut df = vec![0u32; distinct.len()];
+            for doc in &per_doc {
+                for &(id, _) in doc {
+                    df[id as usize] += 1;
+                }
+            }
+            let n = raw.len().max(2) as f64;
+            for (k, &d) in keep.iter_mut().zip(&df) {
+                let idf = (n / f64::from(d.max(1))).ln() / n.ln();
+                if idf < lo - 1e-12 || idf > hi + 1e-12 {
+                    *k = false;
+                    dropped_by_idf += 1;
+                }
+            }
+        }
+        // Renumber kept ids densely (order preserved, so sets stay sorted).
+        let mut new_id = vec![u32::MAX; distinct.len()];
+        let mut vocabulary = 0u32;
+        for (i, &k) in keep.iter().enumerate() {
+            if k {
+                new_id[i] = vocabulary;
+                vocabulary += 1;
+            }
+        }
+        let mut too_few = Vec::new();
+        let sets = per_doc
+            .iter_mut()
+            .enumerate()
+            .map(|(d, doc)| {
+                doc.retain(|&(id, _)| keep[id as usize]);
+                let total: u32 = doc.iter().map(|&(_, c)| c).sum();
+                if (total as usize) < min_signatures.max(1) {
+                    too_few.push(DocId(d as u32));
+                    return SignatureSet::default();
+                }
+                SignatureSet {
+                    ids: doc.iter().map(|&(id, _)| new_id[id as usize]).collect(),
+                    counts: doc.iter().map(|&(_, c)| c).collect(),
+                    total,
+                }
+            })
+            .collect();
+        SignedCollection {
+            sets,
+            vocabulary: vocabulary as usize,
+            dropped_by_idf,
+            too_few,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(pairs: &[(u32, u32)]) -> SignatureSet {
+        SignatureSet {
+            ids: pairs.iter().map(|p| p.0).collect(),
+            counts: pairs.iter().map(|p| p.1).collect(),
+            total: pairs.iter().map(|p| p.1).sum(),
+        }
+    }
+
+    #[test]
+    fn multiset_jaccard_is_sum_min_over_sum_max() {
+        let a = set(&[(1, 2), (2, 1), (5, 3)]);
+        let b = set(&[(1, 1), (5, 3), (7, 2)]);
+        // min: 1 + 0 + 3 + 0 = 4; max: 2 + 1 + 3 + 2 = 8
+        assert!((jaccard(&a, &b) - 0.5).abs() < 1e-12);
+        assert_eq!(jaccard(&a, &a), 1.0);
+        assert_eq!(jaccard(&a, &SignatureSet::default()), 0.0);
+    }
+
+    #[test]
+    fn early_terminating_jaccard_agrees_with_the_full_one() {
+        let a = set(&[(1, 2), (2, 1), (5, 3), (9, 1)]);
+        let b = set(&[(1, 1), (3, 4), (5, 3), (7, 2), (9, 1)]);
+        let j = jaccard(&a, &b);
+        for t in [0.0, 0.1, 0.3, j, j + 1e-6, 0.6, 0.9, 1.0] {
+            let expect = (j >= t).then_some(j);
+            assert_eq!(a.jaccard_at_least(&b, t), expect, "t = {t}");
+        }
+    }
+
+    #[test]
+    fn build_counts_filters_and_drops_small_documents() {
+        let raw = vec![
+            vec![10, 10, 20, 30],
+            vec![10, 20, 40],
+            vec![10, 50],
+            vec![10, 20, 60, 60],
+        ];
+        let all = SignedCollection::build(&raw, None, 0);
+        assert_eq!(all.vocabulary, 6);
+        assert_eq!(all.sets[0], set(&[(0, 2), (1, 1), (2, 1)]));
+        assert!(all.too_few.is_empty());
+        // hash 10 is in all 4 documents: idf 0, dropped by a band starting at 0.1.
+        let band = SignedCollection::build(&raw, Some((0.1, 1.0)), 2);
+        assert_eq!(band.dropped_by_idf, 1);
+        assert_eq!(band.vocabulary, 5);
+        assert_eq!(band.too_few, [DocId(2)]);
+        assert!(band.sets[2].is_empty());
+        assert_eq!(band.sets[3].total, 3);
+    }
+}
