@@ -6,11 +6,27 @@
 //! zone database is needed: everything is UTC.
 
 const MONTHS: [&str; 12] = [
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ];
 const DAYS: [&str; 7] = [
-    "Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
 ];
 
 /// A UTC instant, whole seconds since 1970-01-01T00:00:00Z.
@@ -120,7 +136,10 @@ mod tests {
     fn known_dates() {
         assert_eq!(Instant(0).warc_date(), "1970-01-01T00:00:00Z");
         assert_eq!(Instant::CRAWL_START.warc_date(), "2024-03-01T00:00:00Z");
-        assert_eq!(Instant::CRAWL_START.http_date(), "Fri, 01 Mar 2024 00:00:00 GMT");
+        assert_eq!(
+            Instant::CRAWL_START.http_date(),
+            "Fri, 01 Mar 2024 00:00:00 GMT"
+        );
         let leap = Instant(1_709_164_800 + 3_723); // 2024-02-29 01:02:03
         assert_eq!(leap.warc_date(), "2024-02-29T01:02:03Z");
         assert_eq!(leap.civil().weekday_name(), "Thursday");

@@ -218,7 +218,14 @@ impl Capture {
 /// A 1×1 transparent GIF, the classic tracking pixel.
 const PIXEL_GIF: &[u8] = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff\x21\xf9\x04\x01\x00\x00\x00\x00\x2c\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02\x44\x01\x00\x3b";
 
-fn article_url(site: usize, story: u64, copy: usize, section: &str, headline: &str, at: Instant) -> String {
+fn article_url(
+    site: usize,
+    story: u64,
+    copy: usize,
+    section: &str,
+    headline: &str,
+    at: Instant,
+) -> String {
     let origin = SITES[site].origin;
     let id = 100_000 + story * 16 + copy as u64;
     let section = slug(section);
@@ -259,7 +266,11 @@ fn edit_copy(seed: u64, story: &Story, copy: usize) -> (String, Vec<String>, u64
     let mut rng = rng_for(seed, &[stream::COPY, story.index, copy as u64]);
     let mut headline = story.headline.clone();
     if rng.random_bool(0.4) && !story.alt_headlines.is_empty() {
-        headline = story.alt_headlines.choose(&mut rng).cloned().unwrap_or(headline);
+        headline = story
+            .alt_headlines
+            .choose(&mut rng)
+            .cloned()
+            .unwrap_or(headline);
     }
     if rng.random_bool(0.1) {
         headline = format!("UPDATE: {headline}");
@@ -272,7 +283,9 @@ fn edit_copy(seed: u64, story: &Story, copy: usize) -> (String, Vec<String>, u64
     }
     if rng.random_bool(0.5) {
         for _ in 0..rng.random_range(1..=3) {
-            let Some(&(from, to)) = SUBSTITUTIONS.choose(&mut rng) else { break };
+            let Some(&(from, to)) = SUBSTITUTIONS.choose(&mut rng) else {
+                break;
+            };
             for paragraph in &mut paragraphs {
                 if paragraph.contains(from) {
                     *paragraph = paragraph.replacen(from, to, 1);
@@ -317,28 +330,66 @@ impl BatchBuilder<'_> {
         let first_copy_on_site = shape.sites[..copy].iter().all(|&s| s != site);
         let mut uri = article_url(site, story.index, copy, story.section, &headline, published);
         if !first_copy_on_site {
-            uri.push_str(if uri.contains('?') { "&output=print" } else { "?output=print" });
+            uri.push_str(if uri.contains('?') {
+                "&output=print"
+            } else {
+                "?output=print"
+            });
         }
         let cluster = shape.cluster();
         let body = self.render(story, site, &headline, &paragraphs, published, &uri);
-        let serial = self.push(at, uri.clone(), site, CaptureKind::Page { cluster: cluster.clone(), site, body });
+        let serial = self.push(
+            at,
+            uri.clone(),
+            site,
+            CaptureKind::Page {
+                cluster: cluster.clone(),
+                site,
+                body,
+            },
+        );
         let later = at.plus(self.rng.random_range(1_800..BATCH_SECONDS));
-        match shape.recaptures.get(copy).copied().unwrap_or(Recapture::None) {
+        match shape
+            .recaptures
+            .get(copy)
+            .copied()
+            .unwrap_or(Recapture::None)
+        {
             Recapture::None => {}
             Recapture::Revisit => {
-                let kind = CaptureKind::Revisit { of: serial, cluster };
+                let kind = CaptureKind::Revisit {
+                    of: serial,
+                    cluster,
+                };
                 self.push(later, uri.clone(), site, kind);
             }
             Recapture::Changed => {
                 // Same story, the frame moved on: new sidebars and comment count.
                 let body = self.render(story, site, &headline, &paragraphs, published, &uri);
-                self.push(later, uri.clone(), site, CaptureKind::Page { cluster, site, body });
+                self.push(
+                    later,
+                    uri.clone(),
+                    site,
+                    CaptureKind::Page {
+                        cluster,
+                        site,
+                        body,
+                    },
+                );
             }
         }
         self.extras(site, &uri, at);
     }
 
-    fn render(&mut self, story: &Story, site: usize, headline: &str, paragraphs: &[String], published: Instant, uri: &str) -> Vec<u8> {
+    fn render(
+        &mut self,
+        story: &Story,
+        site: usize,
+        headline: &str,
+        paragraphs: &[String],
+        published: Instant,
+        uri: &str,
+    ) -> Vec<u8> {
         let most_read = other_headlines(self.seed, story.index, &mut self.rng, 6);
         let more_news = other_headlines(self.seed, story.index, &mut self.rng, 4);
         let view = PageView {
@@ -354,7 +405,9 @@ impl BatchBuilder<'_> {
             comments: self.rng.random_range(0..250),
             ad_seed: self.rng.random(),
         };
-        SITES[site].charset.encode(&render_article(&view, &self.frames[site]))
+        SITES[site]
+            .charset
+            .encode(&render_article(&view, &self.frames[site]))
     }
 
     /// Non-HTML and non-200 fetches that a crawl of the page also made.
@@ -364,23 +417,54 @@ impl BatchBuilder<'_> {
         let at = at.plus(self.rng.random_range(1..30));
         if roll < 0.05 {
             let (uri, content_type, body) = match self.rng.random_range(0..4u32) {
-                0 => (format!("{origin}/static/site.css"), "text/css", self.frames[site].css().as_bytes().to_vec()),
-                1 => (format!("{origin}/static/app.js"), "application/javascript", self.frames[site].script().as_bytes().to_vec()),
-                2 => (format!("{origin}/px.gif?u={}", self.rng.random_range(0..1_000_000u32)), "image/gif", PIXEL_GIF.to_vec()),
+                0 => (
+                    format!("{origin}/static/site.css"),
+                    "text/css",
+                    self.frames[site].css().as_bytes().to_vec(),
+                ),
+                1 => (
+                    format!("{origin}/static/app.js"),
+                    "application/javascript",
+                    self.frames[site].script().as_bytes().to_vec(),
+                ),
+                2 => (
+                    format!(
+                        "{origin}/px.gif?u={}",
+                        self.rng.random_range(0..1_000_000u32)
+                    ),
+                    "image/gif",
+                    PIXEL_GIF.to_vec(),
+                ),
                 _ => {
                     let id = self.rng.random_range(1_000..99_999u32);
                     let json = format!(
                         "{{\"article\":{id},\"comments\":{},\"page\":\"{page_uri}\",\"open\":true}}",
                         self.rng.random_range(0..300u32)
                     );
-                    (format!("{origin}/api/comments?article={id}"), "application/json", json.into_bytes())
+                    (
+                        format!("{origin}/api/comments?article={id}"),
+                        "application/json",
+                        json.into_bytes(),
+                    )
                 }
             };
             self.push(at, uri, site, CaptureKind::Asset { content_type, body });
         } else if roll < 0.08 {
-            let uri = format!("{origin}/news/archive/{}-old-link", self.rng.random_range(1..9_999u32));
+            let uri = format!(
+                "{origin}/news/archive/{}-old-link",
+                self.rng.random_range(1..9_999u32)
+            );
             let body = render_not_found(site, &self.frames[site], at).into_bytes();
-            self.push(at, uri, site, CaptureKind::Status { status: 404, location: None, body });
+            self.push(
+                at,
+                uri,
+                site,
+                CaptureKind::Status {
+                    status: 404,
+                    location: None,
+                    body,
+                },
+            );
         } else if roll < 0.11 {
             let from = match page_uri.strip_prefix("https://") {
                 Some(rest) => format!("http://{rest}"),
@@ -392,7 +476,11 @@ impl BatchBuilder<'_> {
                  </body></html>\n"
             )
             .into_bytes();
-            let kind = CaptureKind::Status { status: 301, location: Some(page_uri.to_string()), body };
+            let kind = CaptureKind::Status {
+                status: 301,
+                location: Some(page_uri.to_string()),
+                body,
+            };
             self.push(at, from, site, kind);
         }
     }

@@ -13,9 +13,9 @@
 use std::collections::HashMap;
 
 use super::corpus::{Capture, CaptureKind};
+use super::mix;
 use super::sites::SITES;
 use super::warc_writer::{self, RefersTo};
-use super::mix;
 use crate::{Error, Result};
 
 /// User agent of the synthetic crawler.
@@ -75,11 +75,19 @@ pub fn warc_batch(seed: u64, captures: &[Capture], level: u32) -> Result<WarcBat
         ];
         let (status, reason, body): (u16, &str, &[u8]) = match &capture.kind {
             CaptureKind::Page { body, .. } | CaptureKind::Asset { body, .. } => (200, "OK", body),
-            CaptureKind::Status { status, location, body } => {
+            CaptureKind::Status {
+                status,
+                location,
+                body,
+            } => {
                 if let Some(location) = location {
                     headers.push(("Location", location.clone()));
                 }
-                let reason = if *status == 301 { "Moved Permanently" } else { "Not Found" };
+                let reason = if *status == 301 {
+                    "Moved Permanently"
+                } else {
+                    "Not Found"
+                };
                 (*status, reason, body)
             }
             CaptureKind::Revisit { .. } => (200, "OK", &[]),
@@ -87,7 +95,8 @@ pub fn warc_batch(seed: u64, captures: &[Capture], level: u32) -> Result<WarcBat
         headers.push(("Cache-Control", "max-age=300".to_string()));
         let request_message = warc_writer::http_request(host, path, USER_AGENT, None);
         let request = warc_writer::request(&request_id, &date, &capture.uri, &id, &request_message);
-        out.bytes.extend(request.to_gzip_member(level).map_err(|e| io_error(e))?);
+        out.bytes
+            .extend(request.to_gzip_member(level).map_err(|e| io_error(e))?);
         let member = match &capture.kind {
             CaptureKind::Revisit { of, cluster } => {
                 let Some((refers, length)) = earlier.get(of) else {
@@ -97,8 +106,10 @@ pub fn warc_batch(seed: u64, captures: &[Capture], level: u32) -> Result<WarcBat
                 };
                 // The header the server sent again; the payload is the earlier one.
                 let body_stand_in = vec![0u8; *length];
-                let (message, offset) = warc_writer::http_response(status, reason, &headers, &body_stand_in);
-                let record = warc_writer::revisit(&id, &date, &capture.uri, refers, &message[..offset]);
+                let (message, offset) =
+                    warc_writer::http_response(status, reason, &headers, &body_stand_in);
+                let record =
+                    warc_writer::revisit(&id, &date, &capture.uri, refers, &message[..offset]);
                 out.revisits += 1;
                 out.gold.push((id.clone(), cluster.clone()));
                 record.to_gzip_member(level)
@@ -155,7 +166,11 @@ pub fn loose_pages(captures: Vec<Capture>) -> Vec<LoosePage> {
     captures
         .into_iter()
         .filter_map(|capture| match capture.kind {
-            CaptureKind::Page { cluster, site, body } => Some(LoosePage {
+            CaptureKind::Page {
+                cluster,
+                site,
+                body,
+            } => Some(LoosePage {
                 path: format!("{cluster}/{}-{:010}.html", site_slug(site), capture.serial),
                 cluster,
                 body,
@@ -167,7 +182,11 @@ pub fn loose_pages(captures: Vec<Capture>) -> Vec<LoosePage> {
 
 fn site_slug(site: usize) -> String {
     let host = host_and_path(SITES[site % SITES.len()].origin).0;
-    host.split('.').filter(|p| *p != "www").next().unwrap_or("site").to_string()
+    host.split('.')
+        .filter(|p| *p != "www")
+        .next()
+        .unwrap_or("site")
+        .to_string()
 }
 
 #[cfg(test)]
@@ -176,7 +195,10 @@ mod tests {
 
     #[test]
     fn splits_urls() {
-        assert_eq!(host_and_path("https://a.example/x/y?z=1"), ("a.example", "/x/y?z=1"));
+        assert_eq!(
+            host_and_path("https://a.example/x/y?z=1"),
+            ("a.example", "/x/y?z=1")
+        );
         assert_eq!(host_and_path("http://a.example"), ("a.example", "/"));
         assert_eq!(site_slug(0), "millbrookcourier");
         assert_ne!(capture_record_id(1, 2, 0), capture_record_id(1, 2, 1));

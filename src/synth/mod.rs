@@ -12,7 +12,7 @@
 //! captures as `revisit` records; some non-HTML and non-200 responses; two sites serving
 //! windows-1252. Which module does what:
 //!
-//! - [`words`] and [`prose`]: word lists, sentence templates, story cores;
+//! - [`words`], [`topics`] and [`prose`]: word lists, sentence templates, story cores;
 //! - [`sites`]: the sites and their HTML frames;
 //! - [`corpus`]: which story runs where, edits per copy, captures of a batch;
 //! - [`emit`] and [`warc_writer`]: WARC records, gzip members, loose files, gold lines;
@@ -26,8 +26,10 @@
 pub mod clock;
 pub mod corpus;
 pub mod emit;
+pub mod mastheads;
 pub mod prose;
 pub mod sites;
+pub mod topics;
 pub mod warc_writer;
 pub mod words;
 
@@ -227,7 +229,11 @@ pub fn write_warc(
     let by_bytes = options.pages.is_none();
     progress.stage(
         "generating archive",
-        if by_bytes { options.target_bytes.unwrap_or(0) } else { options.pages.unwrap_or(0) },
+        if by_bytes {
+            options.target_bytes.unwrap_or(0)
+        } else {
+            options.pages.unwrap_or(0)
+        },
     );
     let io = |e: std::io::Error| Error::io(e, filename);
     let mut report = SynthReport::default();
@@ -240,8 +246,12 @@ pub fn write_warc(
          near-duplicate detection\r\nseed: {}\r\npages: {}\r\ntarget-bytes: {}\r\n",
         env!("CARGO_PKG_VERSION"),
         options.seed,
-        options.pages.map_or("unbounded".to_string(), |p| p.to_string()),
-        options.target_bytes.map_or("none".to_string(), |b| b.to_string()),
+        options
+            .pages
+            .map_or("unbounded".to_string(), |p| p.to_string()),
+        options
+            .target_bytes
+            .map_or("none".to_string(), |b| b.to_string()),
     );
     let info = warc_writer::warcinfo(&info_id, &info_date, filename, fields.as_bytes());
     let member = info.to_gzip_member(options.level).map_err(io)?;
@@ -269,8 +279,14 @@ pub fn write_warc(
             report.revisits += batch.revisits;
             report.others += batch.others;
             report.records += batch.records;
-            progress.advance(if by_bytes { batch.bytes.len() as u64 } else { batch.pages });
-            Ok(options.target_bytes.is_some_and(|target| report.bytes >= target))
+            progress.advance(if by_bytes {
+                batch.bytes.len() as u64
+            } else {
+                batch.pages
+            });
+            Ok(options
+                .target_bytes
+                .is_some_and(|target| report.bytes >= target))
         },
     )?;
     out.flush().map_err(io)?;
@@ -296,18 +312,27 @@ pub fn write_folder(
     let by_bytes = options.pages.is_none();
     progress.stage(
         "generating pages",
-        if by_bytes { options.target_bytes.unwrap_or(0) } else { options.pages.unwrap_or(0) },
+        if by_bytes {
+            options.target_bytes.unwrap_or(0)
+        } else {
+            options.pages.unwrap_or(0)
+        },
     );
     std::fs::create_dir_all(dir).map_err(|e| Error::io(e, dir))?;
     if let Some(gold) = gold.as_mut() {
-        gold.write_all(b"doc\tcluster\n").map_err(|e| Error::io(e, dir))?;
+        gold.write_all(b"doc\tcluster\n")
+            .map_err(|e| Error::io(e, dir))?;
     }
     let seed = options.seed;
     let mut report = SynthReport::default();
     report.clusters = drive(
         options,
         progress,
-        |plan, frames| Ok(emit::loose_pages(corpus::batch_captures(seed, plan, frames))),
+        |plan, frames| {
+            Ok(emit::loose_pages(corpus::batch_captures(
+                seed, plan, frames,
+            )))
+        },
         |pages| {
             let mut bytes = 0;
             for page in &pages {
@@ -317,14 +342,17 @@ pub fn write_folder(
                 }
                 std::fs::write(&path, &page.body).map_err(|e| Error::io(e, &path))?;
                 if let Some(gold) = gold.as_mut() {
-                    writeln!(gold, "{}\t{}", page.path, page.cluster).map_err(|e| Error::io(e, dir))?;
+                    writeln!(gold, "{}\t{}", page.path, page.cluster)
+                        .map_err(|e| Error::io(e, dir))?;
                 }
                 bytes += page.body.len() as u64;
             }
             report.bytes += bytes;
             report.pages += pages.len() as u64;
             progress.advance(if by_bytes { bytes } else { pages.len() as u64 });
-            Ok(options.target_bytes.is_some_and(|target| report.bytes >= target))
+            Ok(options
+                .target_bytes
+                .is_some_and(|target| report.bytes >= target))
         },
     )?;
     if let Some(gold) = gold.as_mut() {

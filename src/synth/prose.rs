@@ -12,9 +12,8 @@
 use rand::Rng;
 use rand::seq::IndexedRandom;
 
-use super::words::{
-    FIRST_NAMES, GENERIC_SENTENCES, LAST_NAMES, PLACES, TOPICS, Topic, WEEKDAYS,
-};
+use super::topics::{TOPICS, Topic};
+use super::words::{FIRST_NAMES, GENERIC_SENTENCES, LAST_NAMES, PLACES, WEEKDAYS};
 use super::{rng_for, stream};
 
 /// The entities one story talks about; fixed per story so its sentences agree.
@@ -84,7 +83,11 @@ fn entities(rng: &mut impl Rng, topic: &Topic) -> Entities {
     let amount = if rng.random_bool(0.5) {
         format!("${}.{} million", millions / 10 + 1, millions % 10)
     } else {
-        format!("${},{:03}", rng.random_range(12..990u32), rng.random_range(0..1000u32))
+        format!(
+            "${},{:03}",
+            rng.random_range(12..990u32),
+            rng.random_range(0..1000u32)
+        )
     };
     Entities {
         person: person1,
@@ -119,6 +122,8 @@ fn fill(template: &str, e: &Entities, rng: &mut impl Rng) -> String {
             "last2" => out.push_str(e.person2.rsplit(' ').next().unwrap_or(&e.person2)),
             "role" => out.push_str(e.role),
             "role2" => out.push_str(e.role2),
+            "a_role" => out.push_str(&with_article(e.role)),
+            "a_role2" => out.push_str(&with_article(e.role2)),
             "org" => out.push_str(e.org),
             "place" => out.push_str(e.place),
             "thing" => out.push_str(e.thing),
@@ -137,6 +142,12 @@ fn fill(template: &str, e: &Entities, rng: &mut impl Rng) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// "a teacher", "an ecologist".
+fn with_article(noun: &str) -> String {
+    let vowel = noun.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']);
+    format!("{} {noun}", if vowel { "an" } else { "a" })
 }
 
 /// Upper-case the first letter (templates may start with a slot).
@@ -173,25 +184,40 @@ pub fn story_headline(seed: u64, index: u64) -> String {
     headlines.into_iter().next().unwrap_or_default()
 }
 
-fn sentence(rng: &mut impl Rng, t: &Topic, e: &Entities) -> String {
-    let roll = rng.random_range(0..10u32);
-    let template = if roll < 5 {
-        pick(rng, t.body)
-    } else if roll < 7 {
-        pick(rng, t.quotes)
-    } else {
-        pick(rng, GENERIC_SENTENCES)
-    };
+/// A sentence the story has not used yet (after a few tries a repeat is allowed: long articles
+/// can outgrow a topic's templates).
+fn sentence(rng: &mut impl Rng, t: &Topic, e: &Entities, used: &mut Vec<&'static str>) -> String {
+    let mut template = "";
+    for _ in 0..8 {
+        let roll = rng.random_range(0..10u32);
+        template = if roll < 5 {
+            pick(rng, t.body)
+        } else if roll < 7 {
+            pick(rng, t.quotes)
+        } else {
+            pick(rng, GENERIC_SENTENCES)
+        };
+        if !used.contains(&template) {
+            break;
+        }
+    }
+    used.push(template);
     capitalise(fill(template, e, rng))
 }
 
-fn paragraph(rng: &mut impl Rng, t: &Topic, e: &Entities, sentences: usize) -> String {
+fn paragraph(
+    rng: &mut impl Rng,
+    t: &Topic,
+    e: &Entities,
+    sentences: usize,
+    used: &mut Vec<&'static str>,
+) -> String {
     let mut p = String::new();
     for k in 0..sentences {
         if k > 0 {
             p.push(' ');
         }
-        p.push_str(&sentence(rng, t, e));
+        p.push_str(&sentence(rng, t, e, used));
     }
     p
 }
@@ -208,12 +234,13 @@ impl Story {
             Length::Brief => rng.random_range(1..=2),
         };
         let mut paragraphs = Vec::with_capacity(count);
+        let mut used = Vec::with_capacity(count * 4);
         paragraphs.push(capitalise(fill(pick(&mut rng, t.leads), &e, &mut rng)));
         while paragraphs.len() < count {
             let sentences = rng.random_range(2..=4);
-            paragraphs.push(paragraph(&mut rng, t, &e, sentences));
+            paragraphs.push(paragraph(&mut rng, t, &e, sentences, &mut used));
         }
-        let extra_paragraph = paragraph(&mut rng, t, &e, 2);
+        let extra_paragraph = paragraph(&mut rng, t, &e, 2, &mut used);
         let headline = headlines.remove(0);
         Story {
             index,

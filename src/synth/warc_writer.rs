@@ -61,7 +61,10 @@ fn base32(bytes: &[u8]) -> String {
 
 /// `sha1:<base32>` of `data`, the digest form of `WARC-Payload-Digest` / `WARC-Block-Digest`.
 pub fn sha1_digest(data: &[u8]) -> String {
-    format!("sha1:{}", base32(&sha1_smol::Sha1::from(data).digest().bytes()))
+    format!(
+        "sha1:{}",
+        base32(&sha1_smol::Sha1::from(data).digest().bytes())
+    )
 }
 
 /// An HTTP/1.1 response message: status line, headers (plus `Content-Length`), body.
@@ -144,7 +147,8 @@ impl WarcRecord<'_> {
     /// The record as one gzip member (header mtime 0, so the bytes are reproducible).
     pub fn to_gzip_member(&self, level: u32) -> std::io::Result<Vec<u8>> {
         let raw = self.to_bytes();
-        let mut encoder = GzEncoder::new(Vec::with_capacity(raw.len() / 3), Compression::new(level));
+        let mut encoder =
+            GzEncoder::new(Vec::with_capacity(raw.len() / 3), Compression::new(level));
         encoder.write_all(&raw)?;
         encoder.finish()
     }
@@ -237,7 +241,12 @@ pub fn revisit<'a>(
 }
 
 /// The `warcinfo` record that opens a file.
-pub fn warcinfo<'a>(id: &'a str, date: &'a str, filename: &str, fields: &'a [u8]) -> WarcRecord<'a> {
+pub fn warcinfo<'a>(
+    id: &'a str,
+    date: &'a str,
+    filename: &str,
+    fields: &'a [u8],
+) -> WarcRecord<'a> {
     WarcRecord {
         warc_type: "warcinfo",
         id,
@@ -265,13 +274,24 @@ mod tests {
     fn record_layout_and_ids() {
         let id = record_id(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef);
         assert_eq!(id, "<urn:uuid:01234567-89ab-4def-8123-456789abcdef>");
-        let (message, offset) = http_response(200, "OK", &[("Content-Type", "text/plain".into())], b"hi");
+        let (message, offset) =
+            http_response(200, "OK", &[("Content-Type", "text/plain".into())], b"hi");
         assert_eq!(&message[offset..], b"hi");
-        let record = response(&id, "2024-03-01T00:00:00Z", "http://a.example/", "10.0.0.1", &message, offset);
+        let record = response(
+            &id,
+            "2024-03-01T00:00:00Z",
+            "http://a.example/",
+            "10.0.0.1",
+            &message,
+            offset,
+        );
         let bytes = record.to_bytes();
         let text = String::from_utf8_lossy(&bytes);
         assert!(text.starts_with("WARC/1.1\r\nWARC-Type: response\r\n"));
-        assert!(text.contains(&format!("Content-Length: {}\r\n\r\nHTTP/1.1 200 OK", message.len())));
+        assert!(text.contains(&format!(
+            "Content-Length: {}\r\n\r\nHTTP/1.1 200 OK",
+            message.len()
+        )));
         assert!(text.ends_with("hi\r\n\r\n"));
     }
 }

@@ -1,0 +1,200 @@
+//! `samecore synth`: generate a synthetic news archive (WARC or a folder of pages) and its gold
+//! file — the project's sample archive and benchmark inputs of any size. A thin layer over
+//! [`samecore::synth`].
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use samecore::engine::Progress;
+use samecore::synth::{self, SynthOptions};
+
+/// Output layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SynthFormat {
+    /// One `.warc.gz` (WARC 1.1, one gzip member per record).
+    Warc,
+    /// A folder of `.html` files, one sub-folder per gold cluster.
+    Folder,
+}
+
+/// Generate a synthetic news archive with known same-core clusters.
+///
+/// Example: `samecore synth --pages 100000 --out big.warc.gz --gold big.gold.tsv --seed 7`.
+#[derive(Debug, Args)]
+pub struct SynthArgs {
+    /// Output `.warc.gz` file (or folder with `--format folder`).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Gold file to write: `doc<TAB>cluster`, doc = WARC-Record-ID (or relative path).
+    #[arg(long)]
+    pub gold: Option<PathBuf>,
+    /// Seed of every random choice; the same seed and options give the same bytes.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of HTML pages (status-200 HTML responses; revisits not counted). Default 300
+    /// unless --target-bytes is given.
+    #[arg(long)]
+    pub pages: Option<u64>,
+    /// Stop once the output reaches this size, e.g. `1G`, `250M`, `64k` (powers of 1024).
+    #[arg(long, value_parser = parse_size)]
+    pub target_bytes: Option<u64>,
+    /// Output layout.
+    #[arg(long, value_enum, default_value_t = SynthFormat::Warc)]
+    pub format: SynthFormat,
+    /// gzip level of each WARC record (0–9).
+    #[arg(long, default_value_t = 6)]
+    pub level: u32,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parse `1G`, `250M`, `64k`, `123` (powers of 1024) into bytes.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("not a size: {text:?}"))?;
+    let scale: u64 = match unit
+        .trim()
+        .to_ascii_lowercase()
+        .trim_end_matches(['b', 'i'])
+    {
+        "" => 1,
+        "k" => 1 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        "t" => 1 << 40,
+        other => return Err(format!("unknown size unit {other:?} in {text:?}")),
+    };
+    Ok((number * scale as f64).round() as u64)
+}
+
+/// Run `samecore synth`.
+pub fn run(args: SynthArgs) -> anyhow::Result<()> {
+    if args.level > 9 {
+        bail!("--level must be 0..=9, not {}", args.level);
+    }
+    let options = SynthOptions {
+        seed: args.seed,
+        pages: args.pages.or(if args.target_bytes.is_some() {
+            None
+        } else {
+            Some(300)
+        }),
+        target_bytes: args.target_bytes,
+        level: args.level,
+        ..SynthOptions::default()
+    };
+    let mut gold = match &args.gold {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).with_context(|| {
+                format!("cannot create {}", path.display())
+            })?))
+        }
+        None => None,
+    };
+    let progress = Progress::new();
+    let report = with_progress_bar(&progress, || -> anyhow::Result<synth::SynthReport> {
+        let gold = gold.as_mut().map(|g| g as &mut dyn Write);
+        match args.format {
+            SynthFormat::Warc => {
+                let file = File::create(&args.out)
+                    .with_context(|| format!("cannot create {}", args.out.display()))?;
+                let mut out = BufWriter::with_capacity(1 << 20, file);
+                let name = args.out.file_name().map_or_else(
+                    || "synth.warc.gz".to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                Ok(synth::write_warc(
+                    &options, &name, &mut out, gold, &progress,
+                )?)
+            }
+            SynthFormat::Folder => Ok(synth::write_folder(&options, &args.out, gold, &progress)?),
+        }
+    })?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!(
+            "{}: {} HTML pages, {} revisits, {} other responses, {} records, {} clusters, \
+             {:.1} MB in {:.1} s ({:.1} MB/s)",
+            args.out.display(),
+            report.pages,
+            report.revisits,
+            report.others,
+            report.records,
+            report.clusters,
+            report.bytes as f64 / 1e6,
+            report.seconds,
+            report.bytes as f64 / 1e6 / report.seconds.max(1e-9)
+        );
+    }
+    Ok(())
+}
+
+/// Run `work` while a thread draws `progress` on stderr (only on a terminal, after a second).
+fn with_progress_bar<T>(progress: &Progress, work: impl FnOnce() -> T) -> T {
+    if !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let watcher = progress.clone();
+        let done = &done;
+        scope.spawn(move || {
+            let started = std::time::Instant::now();
+            let mut bar: Option<indicatif::ProgressBar> = None;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if started.elapsed() < Duration::from_secs(1) {
+                    continue;
+                }
+                let snap = watcher.snapshot();
+                let bar = bar.get_or_insert_with(|| {
+                    let bar = indicatif::ProgressBar::new(snap.total);
+                    if let Ok(style) = indicatif::ProgressStyle::with_template(
+                        "{msg} {wide_bar} {pos}/{len} eta {eta}",
+                    ) {
+                        bar.set_style(style);
+                    }
+                    bar
+                });
+                bar.set_length(snap.total);
+                bar.set_position(snap.done);
+                bar.set_message(snap.stage);
+            }
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size("250M"), Ok(250 << 20));
+        assert_eq!(parse_size("64kB"), Ok(64 << 10));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("123"), Ok(123));
+        assert!(parse_size("12x").is_err());
+        assert!(parse_size("G").is_err());
+    }
+}

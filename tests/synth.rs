@@ -1,0 +1,359 @@
+//! Integration tests of the synthetic archive generator (`samecore::synth`): byte-for-byte
+//! determinism (also across thread counts), WARC structure parsed back member by member,
+//! digests, revisit references, gold-file consistency, the folder layout, the "frame outweighs
+//! the core" property that makes the archive a good test, and — through `samecore::archive` —
+//! that the reader gets back one document per gold line.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::Read;
+
+use samecore::engine::Progress;
+use samecore::synth::{self, SynthOptions, SynthReport};
+
+fn options(seed: u64, pages: u64) -> SynthOptions {
+    SynthOptions {
+        seed,
+        pages: Some(pages),
+        ..SynthOptions::default()
+    }
+}
+
+fn generate(options: &SynthOptions) -> (Vec<u8>, String, SynthReport) {
+    let mut warc = Vec::new();
+    let mut gold = Vec::new();
+    let report = synth::write_warc(
+        options,
+        "test.warc.gz",
+        &mut warc,
+        Some(&mut gold),
+        &Progress::new(),
+    )
+    .expect("generate");
+    (warc, String::from_utf8(gold).expect("gold is UTF-8"), report)
+}
+
+/// One WARC record as parsed back from its gzip member.
+#[derive(Debug)]
+struct Record {
+    headers: BTreeMap<String, String>,
+    block: Vec<u8>,
+}
+
+impl Record {
+    fn get(&self, name: &str) -> &str {
+        self.headers.get(name).map(String::as_str).unwrap_or("")
+    }
+}
+
+/// Split a `.warc.gz` into gzip members and parse each as exactly one WARC record.
+fn parse_members(data: &[u8]) -> Vec<Record> {
+    let mut records = Vec::new();
+    let mut rest = data;
+    while !rest.is_empty() {
+        let mut decoder = flate2::bufread::GzDecoder::new(rest);
+        let mut raw = Vec::new();
+        decoder.read_to_end(&mut raw).expect("a complete gzip member");
+        rest = decoder.into_inner();
+        let head_end = raw
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("end of WARC header");
+        let head = std::str::from_utf8(&raw[..head_end]).expect("header is UTF-8");
+        let mut lines = head.split("\r\n");
+        assert_eq!(lines.next(), Some("WARC/1.1"));
+        let headers: BTreeMap<String, String> = lines
+            .map(|line| {
+                let (name, value) = line.split_once(": ").expect("named field");
+                (name.to_string(), value.to_string())
+            })
+            .collect();
+        let length: usize = headers["Content-Length"].parse().expect("Content-Length");
+        let block_start = head_end + 4;
+        assert_eq!(
+            raw.len(),
+            block_start + length + 4,
+            "one record per member, Content-Length exact"
+        );
+        assert_eq!(&raw[block_start + length..], b"\r\n\r\n");
+        records.push(Record {
+            headers,
+            block: raw[block_start..block_start + length].to_vec(),
+        });
+    }
+    records
+}
+
+fn sha1_digest(data: &[u8]) -> String {
+    synth::warc_writer::sha1_digest(data)
+}
+
+fn http_parts(block: &[u8]) -> (&str, &[u8]) {
+    let end = block
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("HTTP header end");
+    (
+        std::str::from_utf8(&block[..end]).expect("HTTP header text"),
+        &block[end + 4..],
+    )
+}
+
+fn gold_map(gold: &str) -> BTreeMap<String, String> {
+    let mut lines = gold.lines();
+    assert_eq!(lines.next(), Some("doc\tcluster"));
+    let map: BTreeMap<String, String> = lines
+        .map(|line| {
+            let (doc, cluster) = line.split_once('\t').expect("doc<TAB>cluster");
+            (doc.to_string(), cluster.to_string())
+        })
+        .collect();
+    assert_eq!(map.len(), gold.lines().count() - 1, "gold keys are unique");
+    map
+}
+
+#[test]
+fn same_seed_same_bytes_whatever_the_thread_count() {
+    let opts = options(11, 120);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool")
+        .install(|| generate(&opts));
+    let three = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .expect("pool")
+        .install(|| generate(&opts));
+    assert_eq!(one.0, three.0, "archive bytes differ");
+    assert_eq!(one.1, three.1, "gold differs");
+    let other = generate(&options(12, 120));
+    assert_ne!(one.0, other.0, "another seed must give another archive");
+}
+
+#[test]
+fn records_are_valid_warc_with_digests_and_references() {
+    let (warc, gold, report) = generate(&options(5, 150));
+    let records = parse_members(&warc);
+    assert_eq!(records.len() as u64, report.records);
+    assert_eq!(records[0].get("WARC-Type"), "warcinfo");
+    assert_eq!(report.pages, 150, "the page budget is met exactly");
+
+    let by_id: HashMap<&str, &Record> = records
+        .iter()
+        .map(|r| (r.get("WARC-Record-ID"), r))
+        .collect();
+    assert_eq!(by_id.len(), records.len(), "record ids are unique");
+    let mut types: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut html_pages = BTreeSet::new();
+    let mut revisits = BTreeSet::new();
+    let mut statuses = BTreeSet::new();
+    for record in &records {
+        let id = record.get("WARC-Record-ID");
+        assert!(id.starts_with("<urn:uuid:") && id.ends_with('>'), "{id}");
+        assert!(record.get("WARC-Date").ends_with('Z'));
+        *types.entry(record.get("WARC-Type")).or_default() += 1;
+        if record.get("WARC-Block-Digest").is_empty() {
+            assert_eq!(record.get("WARC-Type"), "warcinfo");
+        } else {
+            assert_eq!(record.get("WARC-Block-Digest"), sha1_digest(&record.block));
+        }
+        match record.get("WARC-Type") {
+            "request" => {
+                let target = by_id[record.get("WARC-Concurrent-To")];
+                assert_eq!(target.get("WARC-Target-URI"), record.get("WARC-Target-URI"));
+                assert!(record.block.starts_with(b"GET "));
+            }
+            "response" => {
+                let (head, payload) = http_parts(&record.block);
+                assert_eq!(record.get("WARC-Payload-Digest"), sha1_digest(payload));
+                assert!(head.contains(&format!("Content-Length: {}", payload.len())));
+                let status = head.split(' ').nth(1).unwrap_or("");
+                statuses.insert(status.to_string());
+                if status == "200" && head.contains("Content-Type: text/html") {
+                    html_pages.insert(id.to_string());
+                }
+            }
+            "revisit" => {
+                assert_eq!(
+                    record.get("WARC-Profile"),
+                    synth::warc_writer::REVISIT_PROFILE
+                );
+                let original = by_id[record.get("WARC-Refers-To")];
+                assert_eq!(original.get("WARC-Type"), "response");
+                assert_eq!(
+                    original.get("WARC-Target-URI"),
+                    record.get("WARC-Refers-To-Target-URI")
+                );
+                assert_eq!(original.get("WARC-Date"), record.get("WARC-Refers-To-Date"));
+                assert_eq!(
+                    original.get("WARC-Payload-Digest"),
+                    record.get("WARC-Payload-Digest")
+                );
+                assert!(original.get("WARC-Date") < record.get("WARC-Date"));
+                revisits.insert(id.to_string());
+            }
+            other => assert_eq!(other, "warcinfo"),
+        }
+    }
+    assert_eq!(html_pages.len() as u64, report.pages);
+    assert_eq!(revisits.len() as u64, report.revisits);
+    assert!(report.revisits > 0 && report.others > 0);
+    assert!(statuses.contains("404") && statuses.contains("301"), "{statuses:?}");
+    assert_eq!(types["request"], types["response"] + types["revisit"]);
+
+    // Gold: every HTML page and every revisit, revisits in the cluster of what they repeat.
+    let gold = gold_map(&gold);
+    let expected: BTreeSet<String> = html_pages.union(&revisits).cloned().collect();
+    assert_eq!(gold.keys().cloned().collect::<BTreeSet<_>>(), expected);
+    for id in &revisits {
+        let original = by_id[id.as_str()].get("WARC-Refers-To");
+        assert_eq!(gold[id], gold[original], "revisit {id} outside its page's cluster");
+    }
+    let clusters: BTreeSet<&String> = gold.values().collect();
+    assert_eq!(clusters.len() as u64, report.clusters);
+}
+
+/// Whole-page word-trigram Jaccard of two pages (a naive near-duplicate measure).
+fn whole_page_jaccard(a: &[u8], b: &[u8]) -> f64 {
+    fn shingles(page: &[u8]) -> BTreeSet<Vec<u8>> {
+        let words: Vec<&[u8]> = page
+            .split(|c| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        words.windows(3).map(|w| w.concat()).collect()
+    }
+    let (a, b) = (shingles(a), shingles(b));
+    a.intersection(&b).count() as f64 / a.union(&b).count().max(1) as f64
+}
+
+#[test]
+fn frames_fool_whole_page_similarity() {
+    let (warc, gold, _) = generate(&options(3, 200));
+    let gold = gold_map(&gold);
+    let mut pages: Vec<(String, String, Vec<u8>)> = Vec::new(); // (host, cluster, payload)
+    for record in parse_members(&warc) {
+        if let Some(cluster) = gold.get(record.get("WARC-Record-ID"))
+            && record.get("WARC-Type") == "response"
+        {
+            let host = record.get("WARC-Target-URI").split('/').nth(2).unwrap_or("");
+            let payload = http_parts(&record.block).1.to_vec();
+            pages.push((host.to_string(), cluster.clone(), payload));
+        }
+    }
+    let (mut same_frame, mut same_core) = (Vec::new(), Vec::new());
+    for (i, a) in pages.iter().enumerate() {
+        for b in &pages[i + 1..] {
+            if a.0 == b.0 && a.1 != b.1 && same_frame.len() < 300 {
+                same_frame.push(whole_page_jaccard(&a.2, &b.2));
+            } else if a.0 != b.0 && a.1 == b.1 {
+                same_core.push(whole_page_jaccard(&a.2, &b.2));
+            }
+        }
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    assert!(same_frame.len() > 50 && same_core.len() > 50);
+    assert!(
+        mean(&same_frame) > mean(&same_core),
+        "same site, different story {:.3} should look more alike than same story, different \
+         site {:.3}",
+        mean(&same_frame),
+        mean(&same_core)
+    );
+}
+
+#[test]
+fn folder_output_matches_its_gold() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut gold = Vec::new();
+    let report = synth::write_folder(
+        &options(9, 40),
+        dir.path(),
+        Some(&mut gold),
+        &Progress::new(),
+    )
+    .expect("folder");
+    assert_eq!(report.pages, 40);
+    let gold = gold_map(&String::from_utf8(gold).expect("UTF-8"));
+    assert_eq!(gold.len(), 40);
+    for (path, cluster) in &gold {
+        assert!(path.starts_with(&format!("{cluster}/")), "{path}");
+        let bytes = std::fs::read(dir.path().join(path)).expect("page file");
+        assert!(bytes.starts_with(b"<!DOCTYPE html>"));
+    }
+}
+
+#[test]
+fn size_target_stops_soon_after_it_is_reached() {
+    let opts = SynthOptions {
+        seed: 4,
+        pages: None,
+        target_bytes: Some(600_000),
+        ..SynthOptions::default()
+    };
+    let (warc, _, report) = generate(&opts);
+    assert_eq!(warc.len() as u64, report.bytes);
+    assert!(report.bytes >= 600_000);
+    // Overshoot is bounded by one window of batches.
+    assert!(report.bytes < 600_000 + 8 * 32 * 9 * 12_000, "{}", report.bytes);
+}
+
+#[test]
+fn the_archive_reader_reads_back_one_document_per_gold_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (warc, gold, report) = generate(&options(21, 80));
+    let path = dir.path().join("sample.warc.gz");
+    std::fs::write(&path, &warc).expect("write");
+    let gold = gold_map(&gold);
+    let collection = match samecore::archive::load(
+        &[path],
+        &samecore::archive::ReadOptions::default(),
+        &Progress::new(),
+    ) {
+        Ok(collection) => collection,
+        // The WARC reader is being written alongside this generator; until it lands the loader
+        // refuses `.warc.gz` as "not an archive". Remove this arm once it reads WARC.
+        Err(samecore::Error::NotAnArchive { reason, .. }) => {
+            eprintln!("skipped: samecore::archive cannot read WARC yet ({reason})");
+            return;
+        }
+        Err(other) => panic!("load: {other}"),
+    };
+    let keys: BTreeSet<String> = collection.docs.iter().map(|d| d.key.clone()).collect();
+    assert_eq!(
+        collection.docs.len() as u64,
+        report.pages + report.revisits,
+        "reports: {:?}",
+        collection.reports
+    );
+    assert_eq!(keys, gold.keys().cloned().collect::<BTreeSet<_>>());
+    // Charsets: the windows-1252 sites decode to the same curly quotes as the UTF-8 ones.
+    assert!(collection.docs.iter().all(|d| !d.html.contains('\u{FFFD}')));
+}
+
+#[test]
+fn the_folder_reader_reads_back_pages_with_their_gold_clusters() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut gold = Vec::new();
+    let report = synth::write_folder(
+        &options(22, 60),
+        dir.path(),
+        Some(&mut gold),
+        &Progress::new(),
+    )
+    .expect("folder");
+    let gold = gold_map(&String::from_utf8(gold).expect("UTF-8"));
+    let collection = samecore::archive::load(
+        &[dir.path().to_path_buf()],
+        &samecore::archive::ReadOptions::default(),
+        &Progress::new(),
+    )
+    .expect("load folder");
+    assert_eq!(collection.docs.len() as u64, report.pages);
+    for doc in &collection.docs {
+        assert_eq!(doc.gold.as_deref(), gold.get(&doc.key).map(String::as_str), "{}", doc.key);
+        // windows-1252 pages (header charset is absent for loose files: meta or detection)
+        // must decode to the same text as UTF-8 ones.
+        assert!(!doc.html.contains('\u{FFFD}'), "bad decode of {}", doc.key);
+        assert!(doc.title.as_deref().is_some_and(|t| !t.is_empty()), "{}", doc.key);
+    }
+}
