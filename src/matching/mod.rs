@@ -24,7 +24,10 @@
 //! score is **at least** the threshold.
 
 pub mod allpairs;
+pub mod chunk_overlap;
 pub mod incremental;
+pub mod lsh;
+pub mod pieces;
 pub mod trace;
 
 use rand::SeedableRng;

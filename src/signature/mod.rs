@@ -7,7 +7,11 @@
 //!
 //! Later schemes (shingles, simhash, chunks, projection) add a file here each.
 
+pub mod chunks;
+pub mod projection;
 pub mod set;
+pub mod shingles;
+pub mod simhash;
 pub mod spotsigs;
 
 pub use set::{SignatureSet, SignedCollection, jaccard};

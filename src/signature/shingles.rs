@@ -1,0 +1,300 @@
+//! Broder shingling (Alg. B of Henzinger, "Finding near-duplicate web pages: a large-scale
+//! evaluation of algorithms", SIGIR 2006, §2) and plain MinHash as datasketch users know it.
+//!
+//! In: a page's token sequence as 64-bit term hashes ([`crate::token::term_hash`] of the terms of
+//! a [`crate::token::TokenSource`]; Henzinger's tokens are the Henzinger source). Out: per page a
+//! vector of `m'` *supershingles* (Alg. B) or of `m` *min-values* (MinHash).
+//!
+//! Alg. B, step by step (§2):
+//!
+//! 1. every run of `k` consecutive tokens is fingerprinted with a 64-bit **Rabin fingerprint**
+//!    ([`rabin_extend`]: arithmetic in GF(2)\[x\] modulo the irreducible pentanomial
+//!    `x^64 + x^4 + x^3 + x + 1`, one 64-bit token at a time) — these are the *shingles*;
+//! 2. each shingle goes through `m` fingerprinting functions `f_i` that are the same for all
+//!    pages; the smallest value of each is the `i`-th *min-value* (so repeated shingles count
+//!    once). Our `f_i` is a seeded bijection of 64-bit words ([`min_hash_function`]): xor a
+//!    per-function salt drawn from the seed, then MurmurHash3's 64-bit finaliser;
+//! 3. the `m` min-values are cut into `m' = m / l` runs of `l`, each run fingerprinted again
+//!    (Rabin, another start value) into a *supershingle*;
+//! 4. the *B-similarity* of two pages is the number of positions where their supershingle
+//!    vectors agree; they are *B-similar* iff it is at least 2.
+//!
+//! Henzinger's parameters are the defaults of [`ShingleParams`]: `k = 8, m = 84, l = 14, m' = 6`.
+//! Pairs are found as she did: sort all (position, supershingle) keys and compare pages that share
+//! one (see [`crate::matching::lsh::bucket_pairs`]).
+//!
+//! MinHash ([`min_values`] + [`jaccard_estimate`]) is steps 1–2 alone: the share of agreeing
+//! min-values estimates the Jaccard similarity of the two shingle *sets*; LSH banding over it is
+//! in [`crate::matching::lsh`].
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::token::mix64;
+use crate::{Error, Result};
+
+/// Parameters of Alg. B (Henzinger §2); the defaults are hers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShingleParams {
+    /// Tokens per shingle (`k`, 8).
+    pub k: usize,
+    /// Min-values per page (`m`, 84).
+    pub m: usize,
+    /// Min-values per supershingle (`l`, 14); `m` must be a multiple of it.
+    pub l: usize,
+    /// Seed of the fingerprinting functions `f_i`.
+    pub seed: u64,
+}
+
+impl Default for ShingleParams {
+    fn default() -> Self {
+        ShingleParams {
+            k: 8,
+            m: 84,
+            l: 14,
+            seed: 0,
+        }
+    }
+}
+
+impl ShingleParams {
+    /// Number of supershingles per page (`m' = m / l`, 6 by default).
+    pub fn supershingles(&self) -> usize {
+        self.m.checked_div(self.l).unwrap_or(0)
+    }
+
+    /// Check that the parameters make sense together.
+    pub fn validate(&self) -> Result<()> {
+        if self.k == 0 || self.m == 0 || self.l == 0 || !self.m.is_multiple_of(self.l) {
+            return Err(Error::InvalidParameter(format!(
+                "shingling needs k, m, l > 0 and m a multiple of l (got k={}, m={}, l={})",
+                self.k, self.m, self.l
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Multiply a Rabin fingerprint by `x^64` and add the next 64-bit word, modulo
+/// `P(x) = x^64 + x^4 + x^3 + x + 1` (irreducible over GF(2)).
+///
+/// The fingerprint of a word sequence `w_1 … w_n` is `Σ w_i(x) · x^{64(n-i)} mod P`, Rabin's
+/// scheme applied to the concatenated bits; it is linear, so it goes through the non-linear
+/// [`min_hash_function`]s before any minimum is taken.
+#[inline]
+pub fn rabin_extend(fingerprint: u64, word: u64) -> u64 {
+    // f·x^64 ≡ f·(x^4 + x^3 + x + 1) (mod P); the product has degree < 68, so reduce its top
+    // four bits once more the same way.
+    let f = fingerprint;
+    let low = f ^ (f << 1) ^ (f << 3) ^ (f << 4);
+    let high = (f >> 63) ^ (f >> 61) ^ (f >> 60);
+    low ^ high ^ (high << 1) ^ (high << 3) ^ (high << 4) ^ word
+}
+
+/// The Rabin fingerprint of a sequence of 64-bit words, starting from `start`.
+pub fn rabin(start: u64, words: &[u64]) -> u64 {
+    words.iter().fold(start, |f, &w| rabin_extend(f, w))
+}
+
+/// The shingles of a token sequence: one Rabin fingerprint per run of `k` consecutive tokens
+/// (`n − k + 1` of them; one for the whole sequence when it is shorter than `k` but not empty).
+pub fn shingles(tokens: &[u64], k: usize) -> Vec<u64> {
+    if tokens.is_empty() || k == 0 {
+        return Vec::new();
+    }
+    if tokens.len() <= k {
+        return vec![rabin(0, tokens)];
+    }
+    tokens.windows(k).map(|w| rabin(0, w)).collect()
+}
+
+/// The salt of fingerprinting function `i` for a seed.
+#[inline]
+fn salt(seed: u64, i: usize) -> u64 {
+    mix64(seed ^ mix64((i as u64).wrapping_add(0x9e37_79b9_7f4a_7c15)))
+}
+
+/// Fingerprinting function `f_i` of Alg. B: a seeded bijection of 64-bit words.
+#[inline]
+pub fn min_hash_function(salt: u64, shingle: u64) -> u64 {
+    mix64(shingle ^ salt)
+}
+
+/// The `m` min-values of a set of shingles (duplicates are harmless). Empty input gives an empty
+/// vector: a page with no tokens has no min-values and matches nothing.
+pub fn min_values(shingles: &[u64], m: usize, seed: u64) -> Vec<u64> {
+    if shingles.is_empty() {
+        return Vec::new();
+    }
+    let salts: Vec<u64> = (0..m).map(|i| salt(seed, i)).collect();
+    let mut mins = vec![u64::MAX; m];
+    for &s in shingles {
+        for (min, &salt) in mins.iter_mut().zip(&salts) {
+            let v = min_hash_function(salt, s);
+            if v < *min {
+                *min = v;
+            }
+        }
+    }
+    mins
+}
+
+/// Cut `m` min-values into runs of `l` and fingerprint each run into a supershingle. The run's
+/// position is the Rabin start value, so equal runs at different positions differ.
+pub fn supershingles(min_values: &[u64], l: usize) -> Vec<u64> {
+    if l == 0 {
+        return Vec::new();
+    }
+    min_values
+        .chunks_exact(l)
+        .enumerate()
+        .map(|(j, run)| rabin(mix64(0x5eed_5eed ^ j as u64), run))
+        .collect()
+}
+
+/// The supershingle vector of one page under `params`.
+pub fn supershingle_vector(tokens: &[u64], params: &ShingleParams) -> Vec<u64> {
+    let mins = min_values(&shingles(tokens, params.k), params.m, params.seed);
+    supershingles(&mins, params.l)
+}
+
+/// Supershingle vectors of many pages, in parallel; `Err` for bad parameters.
+pub fn supershingle_vectors(docs: &[Vec<u64>], params: &ShingleParams) -> Result<Vec<Vec<u64>>> {
+    params.validate()?;
+    Ok(docs
+        .par_iter()
+        .map(|t| supershingle_vector(t, params))
+        .collect())
+}
+
+/// MinHash signatures (`m` min-values of the `k`-shingles) of many pages, in parallel.
+pub fn minhash_vectors(docs: &[Vec<u64>], k: usize, m: usize, seed: u64) -> Vec<Vec<u64>> {
+    docs.par_iter()
+        .map(|t| min_values(&shingles(t, k), m, seed))
+        .collect()
+}
+
+/// B-similarity: the number of positions where two supershingle vectors agree (0 when either
+/// page has none).
+pub fn b_similarity(a: &[u64], b: &[u64]) -> u32 {
+    a.iter().zip(b).filter(|(x, y)| x == y).count() as u32
+}
+
+/// The MinHash estimate of the Jaccard similarity of two shingle sets: the share of agreeing
+/// min-values (0 when either is empty or their lengths differ).
+pub fn jaccard_estimate(a: &[u64], b: &[u64]) -> f64 {
+    if a.is_empty() || a.len() != b.len() {
+        return 0.0;
+    }
+    a.iter().zip(b).filter(|(x, y)| x == y).count() as f64 / a.len() as f64
+}
+
+/// The exact Jaccard similarity of two shingle sets (for tests and calibration).
+pub fn exact_jaccard(a: &[u64], b: &[u64]) -> f64 {
+    let mut a = a.to_vec();
+    let mut b = b.to_vec();
+    a.sort_unstable();
+    a.dedup();
+    b.sort_unstable();
+    b.dedup();
+    let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = a.len() + b.len() - inter;
+    if union == 0 {
+        0.0
+    } else {
+        inter as f64 / union as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    fn tokens(n: usize, seed: u64) -> Vec<u64> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        (0..n).map(|_| rng.random()).collect()
+    }
+
+    /// Carry-less multiplication modulo P, bit by bit, as the reference for `rabin_extend`.
+    fn slow_times_x64(mut f: u64) -> u64 {
+        for _ in 0..64 {
+            let carry = f >> 63;
+            f <<= 1;
+            if carry == 1 {
+                f ^= 0x1b;
+            }
+        }
+        f
+    }
+
+    #[test]
+    fn rabin_extend_matches_bitwise_reduction() {
+        for f in tokens(200, 1) {
+            assert_eq!(rabin_extend(f, 0), slow_times_x64(f));
+            assert_eq!(rabin_extend(f, 7), slow_times_x64(f) ^ 7);
+        }
+    }
+
+    #[test]
+    fn shingles_depend_on_order_and_window() {
+        let t = tokens(20, 2);
+        let s = shingles(&t, 8);
+        assert_eq!(s.len(), 13);
+        let mut swapped = t.clone();
+        swapped.swap(0, 1);
+        assert_ne!(shingles(&swapped, 8)[0], s[0]);
+        assert_eq!(shingles(&swapped, 8)[2..], s[2..]);
+        assert_eq!(shingles(&t[..3], 8).len(), 1);
+        assert!(shingles(&[], 8).is_empty());
+    }
+
+    #[test]
+    fn identical_pages_have_full_b_similarity_and_disjoint_ones_none() {
+        let p = ShingleParams::default();
+        let a = tokens(500, 3);
+        let b = tokens(500, 4);
+        let va = supershingle_vector(&a, &p);
+        assert_eq!(va.len(), 6);
+        assert_eq!(b_similarity(&va, &supershingle_vector(&a, &p)), 6);
+        assert_eq!(b_similarity(&va, &supershingle_vector(&b, &p)), 0);
+    }
+
+    #[test]
+    fn minhash_estimate_tracks_exact_jaccard() {
+        // Two pages sharing the first 700 of 1000 tokens.
+        let a = tokens(1000, 5);
+        let mut b = a.clone();
+        b[700..].copy_from_slice(&tokens(300, 6));
+        let (sa, sb) = (shingles(&a, 5), shingles(&b, 5));
+        let exact = exact_jaccard(&sa, &sb);
+        let est = jaccard_estimate(&min_values(&sa, 512, 9), &min_values(&sb, 512, 9));
+        assert!((exact - est).abs() < 0.08, "exact {exact} estimate {est}");
+        assert!(exact > 0.4 && exact < 0.7);
+    }
+
+    #[test]
+    fn seeds_change_the_functions_and_parameters_are_checked() {
+        let t = tokens(100, 7);
+        let s = shingles(&t, 8);
+        assert_ne!(min_values(&s, 4, 1), min_values(&s, 4, 2));
+        assert_eq!(min_values(&s, 4, 1), min_values(&s, 4, 1));
+        let bad = ShingleParams {
+            m: 80,
+            ..ShingleParams::default()
+        };
+        assert!(bad.validate().is_err());
+        assert_eq!(ShingleParams::default().supershingles(), 6);
+    }
+}
