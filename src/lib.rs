@@ -16,11 +16,13 @@
 
 pub mod archive;
 pub mod cluster;
+pub mod coding;
 pub mod detect;
 pub mod document;
 pub mod engine;
 pub mod error;
 pub mod eval;
+pub mod export;
 pub mod labels;
 pub mod matching;
 pub mod signature;

@@ -65,7 +65,9 @@ impl std::str::FromStr for CodeSource {
             "page" => Ok(CodeSource::Page),
             "reconciled" => Ok(CodeSource::Reconciled),
             "imported" => Ok(CodeSource::Imported),
-            other => Err(Error::InvalidParameter(format!("unknown code source {other:?}"))),
+            other => Err(Error::InvalidParameter(format!(
+                "unknown code source {other:?}"
+            ))),
         }
     }
 }
@@ -109,11 +111,15 @@ pub struct RunCluster {
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 fn code_id(tx: &rusqlite::Transaction<'_>, code: CodeId) -> Result<()> {
-    let found = tx.prepare("SELECT 1 FROM codes WHERE id = ?1")?.exists([code.0])?;
+    let found = tx
+        .prepare("SELECT 1 FROM codes WHERE id = ?1")?
+        .exists([code.0])?;
     if found {
         Ok(())
     } else {
-        Err(Error::InvalidParameter(format!("no code {code} in the codebook")))
+        Err(Error::InvalidParameter(format!(
+            "no code {code} in the codebook"
+        )))
     }
 }
 
@@ -125,7 +131,9 @@ fn members(tx: &rusqlite::Transaction<'_>, run: RunId, cluster: i64) -> Result<V
     let rows = stmt.query_map(params![run.0, cluster], |r| r.get(0))?;
     let out: Vec<i64> = rows.collect::<rusqlite::Result<_>>()?;
     if out.is_empty() {
-        return Err(Error::InvalidParameter(format!("run {run} has no cluster {cluster}")));
+        return Err(Error::InvalidParameter(format!(
+            "run {run} has no cluster {cluster}"
+        )));
     }
     Ok(out)
 }
@@ -147,9 +155,13 @@ impl Project {
             return Err(Error::InvalidParameter("a code needs a name".into()));
         }
         self.write(|tx| {
-            let taken = tx.prepare("SELECT 1 FROM codes WHERE name = ?1")?.exists([name])?;
+            let taken = tx
+                .prepare("SELECT 1 FROM codes WHERE name = ?1")?
+                .exists([name])?;
             if taken {
-                return Err(Error::InvalidParameter(format!("a code named {name:?} exists")));
+                return Err(Error::InvalidParameter(format!(
+                    "a code named {name:?} exists"
+                )));
             }
             tx.execute(
                 "INSERT INTO codes (name, description) VALUES (?1, ?2)",
@@ -171,9 +183,14 @@ impl Project {
                 .prepare("SELECT 1 FROM codes WHERE name = ?1 AND id <> ?2")?
                 .exists(params![new_name, code.0])?;
             if taken {
-                return Err(Error::InvalidParameter(format!("a code named {new_name:?} exists")));
+                return Err(Error::InvalidParameter(format!(
+                    "a code named {new_name:?} exists"
+                )));
             }
-            tx.execute("UPDATE codes SET name = ?1 WHERE id = ?2", params![new_name, code.0])?;
+            tx.execute(
+                "UPDATE codes SET name = ?1 WHERE id = ?2",
+                params![new_name, code.0],
+            )?;
             Ok(())
         })
     }
@@ -182,7 +199,9 @@ impl Project {
     /// decision on `into`), then `from` leaves the codebook.
     pub fn merge_codes(&mut self, from: CodeId, into: CodeId) -> Result<()> {
         if from == into {
-            return Err(Error::InvalidParameter("cannot merge a code into itself".into()));
+            return Err(Error::InvalidParameter(
+                "cannot merge a code into itself".into(),
+            ));
         }
         self.write(|tx| {
             code_id(tx, from)?;
@@ -258,6 +277,30 @@ impl Project {
         })
     }
 
+    /// Give `code` to the members of a cluster that have no decision on it yet (existing
+    /// decisions and their provenance stay as they are); the number of pages coded.
+    pub fn propagate_code(
+        &mut self,
+        run: RunId,
+        cluster: i64,
+        code: CodeId,
+        by: &str,
+    ) -> Result<usize> {
+        self.write(|tx| {
+            code_id(tx, code)?;
+            let mut insert = tx.prepare(&format!(
+                "INSERT OR IGNORE INTO page_codes (doc_id, code_id, applied, source, run_id,
+                   cluster, applied_by, applied_at)
+                 VALUES (?1, ?2, 1, 'reconciled', ?3, ?4, ?5, {NOW})"
+            ))?;
+            let mut n = 0;
+            for doc in members(tx, run, cluster)? {
+                n += insert.execute(params![doc, code.0, run.0, cluster, by])?;
+            }
+            Ok(n)
+        })
+    }
+
     /// Take `code` off every member of a cluster, except where a page decided for itself.
     pub fn uncode_cluster(&mut self, run: RunId, cluster: i64, code: CodeId) -> Result<usize> {
         self.write(|tx| {
@@ -318,7 +361,9 @@ impl Project {
                     key: r.get(1)?,
                     code: r.get(2)?,
                     applied: r.get(3)?,
-                    source: source.parse().map_err(|_| bad_value(4, "code source", &source))?,
+                    source: source
+                        .parse()
+                        .map_err(|_| bad_value(4, "code source", &source))?,
                     run: r.get::<_, Option<i64>>(5)?.map(RunId),
                     cluster: r.get(6)?,
                     applied_by: r.get(7)?,
@@ -426,7 +471,9 @@ impl Project {
     /// Move `pages` (all members of `cluster`) into a new cluster of their own; its id.
     pub fn split_cluster(&mut self, run: RunId, cluster: i64, pages: &[PageId]) -> Result<i64> {
         if pages.is_empty() {
-            return Err(Error::InvalidParameter("a split needs at least one page".into()));
+            return Err(Error::InvalidParameter(
+                "a split needs at least one page".into(),
+            ));
         }
         self.write(|tx| {
             let current = members(tx, run, cluster)?;
@@ -457,7 +504,9 @@ impl Project {
     /// Merge cluster `from` into `into` by hand.
     pub fn merge_clusters(&mut self, run: RunId, into: i64, from: i64) -> Result<()> {
         if into == from {
-            return Err(Error::InvalidParameter("cannot merge a cluster into itself".into()));
+            return Err(Error::InvalidParameter(
+                "cannot merge a cluster into itself".into(),
+            ));
         }
         self.write(|tx| {
             members(tx, run, into)?;
@@ -474,7 +523,10 @@ impl Project {
     /// Drop every hand edit of a run's clusters.
     pub fn reset_cluster_edits(&mut self, run: RunId) -> Result<()> {
         self.write(|tx| {
-            tx.execute("UPDATE run_clusters SET manual_cluster = NULL WHERE run_id = ?1", [run.0])?;
+            tx.execute(
+                "UPDATE run_clusters SET manual_cluster = NULL WHERE run_id = ?1",
+                [run.0],
+            )?;
             Ok(())
         })
     }

@@ -130,8 +130,7 @@ impl Project {
 
     fn setup(mut conn: Connection, path: Option<PathBuf>, busy: Duration) -> Result<Project> {
         conn.busy_timeout(busy)?;
-        let not_a_project = |e: rusqlite::Error, path: &Option<PathBuf>| match e
-            .sqlite_error_code()
+        let not_a_project = |e: rusqlite::Error, path: &Option<PathBuf>| match e.sqlite_error_code()
         {
             Some(rusqlite::ErrorCode::NotADatabase) => Error::BadProject {
                 reason: "not a samecore project (not an SQLite file)".into(),

@@ -137,9 +137,11 @@ impl Project {
                 "INSERT INTO archives (path) VALUES (?1) ON CONFLICT (path) DO NOTHING",
                 [path],
             )?;
-            Ok(tx.query_row("SELECT id FROM archives WHERE path = ?1", [path], |r| {
-                r.get(0)
-            })?)
+            Ok(
+                tx.query_row("SELECT id FROM archives WHERE path = ?1", [path], |r| {
+                    r.get(0)
+                })?,
+            )
         })
     }
 

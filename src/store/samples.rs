@@ -535,7 +535,7 @@ impl Project {
                         position as u32,
                         &label.annotator,
                         &label.label,
-                        Some(&label.created_at),
+                        Some(label.created_at.as_str()).filter(|s| !s.is_empty()),
                     )?;
                     written += 1;
                 }
