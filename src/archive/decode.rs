@@ -29,6 +29,10 @@ pub struct HttpHead {
     pub charset: Option<String>,
     /// Length of the head including the blank line that ends it: the payload starts here.
     pub head_len: usize,
+    /// `Transfer-Encoding: chunked` (the archive kept the chunk framing).
+    pub chunked: bool,
+    /// `Content-Encoding`, lowercased (`gzip`, `deflate`, ...).
+    pub content_encoding: Option<String>,
 }
 
 impl HttpHead {
@@ -91,16 +95,79 @@ pub fn parse_http_head(bytes: &[u8]) -> Option<HttpHead> {
             head.head_len = pos;
             return Some(head);
         }
-        if head.content_type.is_none()
-            && let Some(colon) = memchr::memchr(b':', line)
-            && line[..colon]
-                .trim_ascii()
-                .eq_ignore_ascii_case(b"content-type")
-        {
-            let value = String::from_utf8_lossy(&line[colon + 1..]);
+        let Some(colon) = memchr::memchr(b':', line) else {
+            continue;
+        };
+        let name = line[..colon].trim_ascii();
+        let value = String::from_utf8_lossy(&line[colon + 1..]);
+        if name.eq_ignore_ascii_case(b"content-type") && head.content_type.is_none() {
             let (media, charset) = parse_content_type(&value);
             head.content_type = media;
             head.charset = charset;
+        } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
+            head.chunked |= value.to_ascii_lowercase().contains("chunked");
+        } else if name.eq_ignore_ascii_case(b"content-encoding") {
+            let enc = value.trim().to_ascii_lowercase();
+            head.content_encoding = (!enc.is_empty() && enc != "identity").then_some(enc);
+        }
+    }
+}
+
+/// The payload as the page: chunk framing removed and gzip/deflate content encoding undone
+/// when the archive kept them (the bytes as stored when that fails), at most `max` bytes.
+pub fn http_payload(head: &HttpHead, body: Vec<u8>, max: u64) -> Vec<u8> {
+    use std::io::Read;
+    let body = if head.chunked {
+        dechunk(&body).unwrap_or(body)
+    } else {
+        body
+    };
+    let mut out = Vec::new();
+    let ok = match head.content_encoding.as_deref() {
+        Some("gzip" | "x-gzip") => flate2::read::MultiGzDecoder::new(&body[..])
+            .take(max)
+            .read_to_end(&mut out)
+            .is_ok(),
+        Some("deflate") => {
+            let zlib = flate2::read::ZlibDecoder::new(&body[..])
+                .take(max)
+                .read_to_end(&mut out);
+            zlib.is_ok() || {
+                out.clear();
+                flate2::read::DeflateDecoder::new(&body[..])
+                    .take(max)
+                    .read_to_end(&mut out)
+                    .is_ok()
+            }
+        }
+        _ => return body,
+    };
+    if ok || !out.is_empty() { out } else { body }
+}
+
+/// Remove HTTP/1.1 chunk framing; `None` when `body` is not validly chunked.
+fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut pos = 0;
+    loop {
+        let line_end = pos + memchr::memchr(b'\n', body.get(pos..)?)?;
+        let line = trim_cr(&body[pos..line_end]);
+        let size_text = line.split(|&b| b == b';').next()?.trim_ascii();
+        let size = usize::from_str_radix(std::str::from_utf8(size_text).ok()?, 16).ok()?;
+        pos = line_end + 1;
+        if size == 0 {
+            return Some(out);
+        }
+        let chunk = body.get(pos..pos.checked_add(size)?)?;
+        out.extend_from_slice(chunk);
+        pos += size;
+        // The CRLF after the chunk data.
+        while matches!(body.get(pos), Some(b'\r' | b'\n')) {
+            pos += 1;
+        }
+        if pos >= body.len() {
+            // A capture cut after the last full chunk: keep what came.
+            return Some(out);
         }
     }
 }
@@ -335,6 +402,29 @@ mod tests {
         assert_eq!(
             extract_title("<title>unterminated &unknown; text").as_deref(),
             Some("unterminated &unknown; text")
+        );
+    }
+
+    #[test]
+    fn chunked_and_gzip_payloads_are_undone() {
+        let head = parse_http_head(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            .expect("head");
+        let body = b"5\r\n<html\r\n6;ext=1\r\n>hi</p\r\n0\r\n\r\n".to_vec();
+        assert_eq!(http_payload(&head, body, 1 << 20), b"<html>hi</p");
+        let not_chunked = b"<html>plain".to_vec();
+        assert_eq!(
+            http_payload(&head, not_chunked.clone(), 1 << 20),
+            not_chunked
+        );
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut enc, b"<title>zipped</title>").expect("write");
+        let gz = enc.finish().expect("finish");
+        let head =
+            parse_http_head(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n").expect("head");
+        assert_eq!(http_payload(&head, gz, 1 << 20), b"<title>zipped</title>");
+        assert_eq!(
+            http_payload(&head, b"not gzip".to_vec(), 1 << 20),
+            b"not gzip"
         );
     }
 

@@ -21,19 +21,25 @@
 //! compressed member offsets. Ours is a plain line/length parser over flate2 (zlib-rs): its speed
 //! is bounded by decompression (see `samecore info`'s throughput line).
 
+mod arc;
+mod block;
 pub mod decode;
 mod folder;
 mod pipeline;
+mod raw;
+mod stream;
+mod wacz;
+mod warc;
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::document::{Document, RecordLocation, Storage};
+use crate::document::{Document, RecordLocation};
 use crate::engine::Progress;
 use crate::{Error, Result};
 
@@ -149,6 +155,16 @@ pub struct Collection {
 /// The kinds of input samecore reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
+    /// WARC, uncompressed.
+    Warc,
+    /// WARC, gzip (per record or whole file).
+    WarcGz,
+    /// ARC, uncompressed.
+    Arc,
+    /// ARC, gzip.
+    ArcGz,
+    /// WACZ.
+    Wacz,
     /// A folder of pages.
     Folder,
     /// A zip of pages.
@@ -158,32 +174,77 @@ pub(crate) enum Format {
 impl Format {
     pub(crate) fn name(self) -> &'static str {
         match self {
+            Format::Warc => "warc",
+            Format::WarcGz => "warc.gz",
+            Format::Arc => "arc",
+            Format::ArcGz => "arc.gz",
+            Format::Wacz => "wacz",
             Format::Folder => "folder",
             Format::ZipPages => "zip",
         }
     }
 }
 
-/// Tell what an input is from its first bytes (names only break ties).
+/// Tell what an input is from its first bytes; the name breaks ties (a WARC whose first bytes
+/// are damaged is still read as a WARC when it is called `.warc`).
 pub(crate) fn detect(path: &Path) -> Result<Format> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(e, path))?;
     if meta.is_dir() {
         return Ok(Format::Folder);
     }
-    let mut head = [0u8; 8];
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let mut head = [0u8; 64];
     let mut file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
     let n = read_up_to(&mut file, &mut head).map_err(|e| Error::io(e, path))?;
     let head = &head[..n];
     if head.is_empty() {
         return Err(not_an_archive(path, "empty file"));
     }
-    if head.starts_with(b"PK\x03\x04") {
-        return Ok(Format::ZipPages);
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        return Ok(
+            if name.ends_with(".wacz") || zip_has(path, "datapackage.json") {
+                Format::Wacz
+            } else {
+                Format::ZipPages
+            },
+        );
     }
-    Err(not_an_archive(
-        path,
-        "not an archive samecore can read (expected WARC, ARC, WACZ, a zip or a folder of pages)",
-    ))
+    let gzip = head.starts_with(&[0x1f, 0x8b]);
+    let inner = if gzip {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
+        let mut decoded = [0u8; 64];
+        let n = read_up_to(&mut flate2::read::MultiGzDecoder::new(file), &mut decoded).unwrap_or(0);
+        decoded[..n].to_vec()
+    } else {
+        head.to_vec()
+    };
+    let inner = inner.trim_ascii_start();
+    let is_warc =
+        warc::is_warc_line(inner) || name.ends_with(".warc") || name.ends_with(".warc.gz");
+    let is_arc = inner.starts_with(b"filedesc:")
+        || arc::parse_arc_line(inner).is_some()
+        || name.ends_with(".arc")
+        || name.ends_with(".arc.gz");
+    match (is_warc, is_arc, gzip) {
+        (true, _, false) => Ok(Format::Warc),
+        (true, _, true) => Ok(Format::WarcGz),
+        (false, true, false) => Ok(Format::Arc),
+        (false, true, true) => Ok(Format::ArcGz),
+        _ => Err(not_an_archive(
+            path,
+            "not an archive samecore can read (expected WARC, ARC, WACZ, a zip or a folder of pages)",
+        )),
+    }
+}
+
+fn zip_has(path: &Path, entry: &str) -> bool {
+    std::fs::File::open(path)
+        .ok()
+        .and_then(|f| zip::ZipArchive::new(f).ok())
+        .is_some_and(|z| z.index_for_name(entry).is_some())
 }
 
 pub(crate) fn not_an_archive(path: &Path, reason: &str) -> Error {
@@ -239,29 +300,5 @@ pub fn read_raw(location: &RecordLocation) -> Result<Vec<u8>> {
 pub(crate) fn read_payload(
     location: &RecordLocation,
 ) -> Result<(Option<decode::HttpHead>, Vec<u8>)> {
-    let path = &location.file;
-    let unreadable = || not_an_archive(path, "record location cannot be read back");
-    match &location.storage {
-        Storage::Plain => {
-            let mut file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
-            file.seek(SeekFrom::Start(location.offset))
-                .map_err(|e| Error::io(e, path))?;
-            let mut bytes = Vec::new();
-            file.take(location.length)
-                .read_to_end(&mut bytes)
-                .map_err(|e| Error::io(e, path))?;
-            Ok((None, bytes))
-        }
-        Storage::ZipEntry { entry, inner } if **inner == Storage::Plain => {
-            let bytes = folder::read_zip_entry(path, entry)?;
-            let start = usize::try_from(location.offset).map_err(|_| unreadable())?;
-            let end =
-                start.saturating_add(usize::try_from(location.length).map_err(|_| unreadable())?);
-            bytes
-                .get(start..end.min(bytes.len()))
-                .map(|b| (None, b.to_vec()))
-                .ok_or_else(unreadable)
-        }
-        _ => Err(unreadable()),
-    }
+    raw::read_payload(location)
 }

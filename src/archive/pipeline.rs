@@ -12,8 +12,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::stream::{GzSource, PlainSource};
+use super::warc::Container;
 use super::{FileReport, Format, ReadOptions, decode};
-use crate::document::{Document, RecordLocation};
+use crate::document::{Document, RecordLocation, Storage};
 use crate::engine::Progress;
 use crate::{Error, Result};
 
@@ -38,7 +40,6 @@ pub(crate) enum Body {
     /// The payload, HTTP head removed.
     Bytes(Vec<u8>),
     /// Re-read this record (a resolved revisit points at its original).
-    #[allow(dead_code)] // built by the WARC reader (next commit)
     Reread(RecordLocation),
 }
 
@@ -66,6 +67,10 @@ pub(crate) struct Ctx<'a> {
     pub progress: &'a Progress,
     /// Revisits not resolved inside the file.
     pub pending: Vec<PendingRevisit>,
+    /// Page titles by URL (WACZ `pages.jsonl`), used before `<title>`.
+    pub titles: HashMap<String, String>,
+    /// Added to every page's sort key (WACZ: which WARC inside it).
+    pub order_base: u64,
     batch: Vec<RawPage>,
     batch_bytes: usize,
     tx: SyncSender<Vec<RawPage>>,
@@ -73,7 +78,13 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// Send a page on to be decoded.
-    pub fn emit(&mut self, page: RawPage) -> Result<()> {
+    pub fn emit(&mut self, mut page: RawPage) -> Result<()> {
+        page.order += self.order_base;
+        if page.doc.title.is_none()
+            && let Some(title) = page.doc.url.as_ref().and_then(|u| self.titles.get(u))
+        {
+            page.doc.title = Some(title.clone());
+        }
         if let Body::Bytes(b) = &page.body {
             self.batch_bytes += b.len();
         }
@@ -158,6 +169,8 @@ fn run(
                 report: FileReport::new(path, format.name()),
                 progress,
                 pending: Vec::new(),
+                titles: HashMap::new(),
+                order_base: 0,
                 batch: Vec::new(),
                 batch_bytes: 0,
                 tx,
@@ -209,7 +222,19 @@ fn run(
 }
 
 fn read_format(format: Format, ctx: &mut Ctx<'_>) -> Result<()> {
+    let path = ctx.path;
+    let identity = |s: Storage| s;
+    let container = Container {
+        file: path,
+        wrap: &identity,
+    };
+    let open = || std::fs::File::open(path).map_err(|e| Error::io(e, path));
     match format {
+        Format::Warc => super::warc::read_warc(&mut PlainSource::new(open()?), ctx, &container),
+        Format::WarcGz => super::warc::read_warc(&mut GzSource::new(open()?), ctx, &container),
+        Format::Arc => super::arc::read_arc(&mut PlainSource::new(open()?), ctx, &container),
+        Format::ArcGz => super::arc::read_arc(&mut GzSource::new(open()?), ctx, &container),
+        Format::Wacz => super::wacz::read_wacz(ctx),
         Format::Folder => super::folder::read_folder(ctx),
         Format::ZipPages => super::folder::read_zip_pages(ctx),
     }

@@ -6,7 +6,6 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::Context;
 use clap::Args;
 use samecore::archive::{self, FileReport, ReadOptions};
 use samecore::engine::Progress;
@@ -32,7 +31,8 @@ pub fn run(args: InfoArgs) -> anyhow::Result<()> {
         let report = with_progress_bar(&progress, || {
             archive::read_file(path, &opts, &progress, &mut |_| {})
         })
-        .with_context(|| format!("cannot read {}", path.display()))?;
+        // The library's message already names the file last; its source is part of the text.
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut out = stdout.lock();
         if args.json {
             serde_json::to_writer(&mut out, &report)?;

@@ -1,0 +1,99 @@
+//! Reading one record back by its location: what [`super::read_raw`] does.
+//!
+//! In: a [`RecordLocation`]. Out: the HTTP head (when the record has one) and the payload
+//! (chunking and content encoding undone), or the bytes of a loose page. The record format is
+//! told from the bytes found at the offset (`WARC/`, an ARC header line, else a loose page).
+
+use std::fs::File;
+use std::io::{self, Read, Seek};
+
+use super::decode::HttpHead;
+use super::stream::{GzSource, Mark, PlainSource, Source};
+use super::{arc, folder, wacz, warc};
+use crate::document::{RecordLocation, Storage};
+use crate::{Error, Result};
+
+type Payload = (Option<HttpHead>, Vec<u8>);
+
+/// The head and payload of the record at `location`.
+pub(crate) fn read_payload(location: &RecordLocation) -> Result<Payload> {
+    let path = &location.file;
+    let io_err = |e: io::Error| Error::io(e, path);
+    match &location.storage {
+        Storage::ZipEntry { entry, inner } => {
+            let lower = entry.to_ascii_lowercase();
+            let is_archive = [".warc", ".warc.gz", ".arc", ".arc.gz"]
+                .iter()
+                .any(|s| lower.ends_with(s));
+            if !is_archive && **inner == Storage::Plain {
+                let bytes = folder::read_zip_entry(path, entry)?;
+                let start = usize::try_from(location.offset)
+                    .unwrap_or(usize::MAX)
+                    .min(bytes.len());
+                let end = start
+                    .saturating_add(usize::try_from(location.length).unwrap_or(usize::MAX))
+                    .min(bytes.len());
+                return Ok((None, bytes[start..end].to_vec()));
+            }
+            let reader = wacz::open_entry(path, entry)?;
+            at_location(reader, inner, location).map_err(io_err)
+        }
+        storage => {
+            let file = File::open(path).map_err(io_err)?;
+            at_location(file, storage, location).map_err(io_err)
+        }
+    }
+}
+
+fn at_location<R: Read + Seek>(
+    reader: R,
+    storage: &Storage,
+    location: &RecordLocation,
+) -> io::Result<Payload> {
+    match storage {
+        Storage::Plain => {
+            let mut src = PlainSource::new(reader);
+            src.rewind(Mark {
+                pos: location.offset,
+                member: 0,
+                member_pos: 0,
+            })?;
+            parse_here(&mut src, location.length)
+        }
+        Storage::GzipMember => {
+            let mut src = GzSource::new(reader);
+            src.rewind(Mark {
+                pos: 0,
+                member: location.offset,
+                member_pos: 0,
+            })?;
+            parse_here(&mut src, location.length)
+        }
+        Storage::GzipWhole => {
+            let mut src = GzSource::new(reader);
+            src.rewind(Mark {
+                pos: location.offset,
+                member: 0,
+                member_pos: 0,
+            })?;
+            parse_here(&mut src, location.length)
+        }
+        Storage::ZipEntry { .. } => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "zip inside zip",
+        )),
+    }
+}
+
+fn parse_here<S: Source>(src: &mut S, length: u64) -> io::Result<Payload> {
+    let head = src.fill_buf()?;
+    if warc::is_warc_line(head) {
+        warc::read_record_payload(src)
+    } else if arc::parse_arc_line(head).is_some() {
+        arc::read_record_payload(src)
+    } else {
+        let mut bytes = Vec::new();
+        src.take(length).read_to_end(&mut bytes)?;
+        Ok((None, bytes))
+    }
+}

@@ -1,0 +1,505 @@
+//! WARC 1.0 / 1.1 records (ISO 28500), plain or gzip, from any [`Source`].
+//!
+//! In: a record stream. Out: counts per `WARC-Type` in the report, a page for every HTML
+//! response ([`HttpHead::is_html_200`]) and for every revisit whose original is found, warnings
+//! for bad stretches.
+//!
+//! Recovery: a record is accepted only when its block ends where the next record (or the end)
+//! begins. Anything else — garbage, a header line without a colon that leaves no
+//! `Content-Length`, a wrong or absurd `Content-Length`, a truncated or corrupt gzip member — is
+//! one warning naming the offset; the reader goes back to where the bad record's block began and
+//! scans for the next line starting with `WARC/` (or the next gzip member), so every good record
+//! after it still loads. Nothing is allocated from a `Content-Length`: blocks are streamed.
+
+use std::collections::HashMap;
+use std::io;
+
+use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
+use super::decode::{self, HttpHead};
+use super::pipeline::{Body, Ctx, PendingRevisit, RawPage, new_doc};
+use super::stream::Source;
+use crate::document::{RecordLocation, Storage};
+use crate::{Error, Result};
+
+/// A record header: named fields in order (names as written).
+#[derive(Debug, Default)]
+pub(crate) struct WarcHeader {
+    fields: Vec<(String, String)>,
+}
+
+impl WarcHeader {
+    /// The first value of a field, by case-insensitive name.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn owned(&self, name: &str) -> Option<String> {
+        self.get(name)
+            .map(|v| v.trim_matches(|c| c == '<' || c == '>').to_string())
+    }
+}
+
+/// Whether a line starts a WARC record (`WARC/1.0`, `WARC/1.1`, `WARC/0.18` ...).
+pub(crate) fn is_warc_line(bytes: &[u8]) -> bool {
+    bytes.len() >= 6 && bytes.starts_with(b"WARC/") && bytes[5].is_ascii_digit()
+}
+
+/// A header as read: the fields plus the problems seen in it.
+pub(crate) enum HeaderRead {
+    /// A header (maybe with warnings about single lines).
+    Header(WarcHeader, Vec<String>),
+    /// The first line is not a WARC version line.
+    NotWarc,
+    /// The stream ended (or the line limit was hit) before the blank line.
+    Unterminated,
+}
+
+/// Read a record header at the current position (blank lines already skipped).
+pub(crate) fn read_header<S: Source>(src: &mut S) -> io::Result<HeaderRead> {
+    let Some(first) = block::read_line(src)? else {
+        return Ok(HeaderRead::Unterminated);
+    };
+    if !is_warc_line(&first.bytes) {
+        return Ok(HeaderRead::NotWarc);
+    }
+    let mut header = WarcHeader::default();
+    let mut problems = Vec::new();
+    for _ in 0..MAX_HEADER_LINES {
+        let Some(line) = block::read_line(src)? else {
+            return Ok(HeaderRead::Unterminated);
+        };
+        if line.bytes.is_empty() {
+            return Ok(HeaderRead::Header(header, problems));
+        }
+        let text = String::from_utf8_lossy(&line.bytes);
+        if text.starts_with([' ', '\t']) {
+            if let Some((_, value)) = header.fields.last_mut() {
+                value.push(' ');
+                value.push_str(text.trim());
+                continue;
+            }
+        }
+        match text.split_once(':') {
+            Some((name, value)) => header
+                .fields
+                .push((name.trim().to_string(), value.trim().to_string())),
+            None => problems.push(format!(
+                "header line without a colon ({:?}) ignored",
+                short(&text)
+            )),
+        }
+    }
+    Ok(HeaderRead::Unterminated)
+}
+
+fn short(text: &str) -> String {
+    text.chars().take(60).collect()
+}
+
+/// What a record found in the file is, for the index of originals.
+#[derive(Clone)]
+struct Original {
+    key: String,
+    location: RecordLocation,
+    http_charset: Option<String>,
+    status: Option<u16>,
+    content_type: Option<String>,
+}
+
+/// Captures seen so far in this file, for resolving revisits.
+#[derive(Default)]
+struct Originals {
+    by_id: HashMap<String, Original>,
+    by_capture: HashMap<(String, String), Original>,
+    by_digest: HashMap<String, Original>,
+}
+
+/// Where record locations point: the file (or WACZ) and how to wrap the inner storage.
+pub(crate) struct Container<'a> {
+    /// The file a location names.
+    pub file: &'a std::path::Path,
+    /// Turns the storage inside the stream into the storage of the location (WACZ wraps it in
+    /// a zip entry).
+    pub wrap: &'a dyn Fn(Storage) -> Storage,
+}
+
+/// Read all records of a WARC stream.
+pub(crate) fn read_warc<S: Source>(
+    src: &mut S,
+    ctx: &mut Ctx<'_>,
+    container: &Container<'_>,
+) -> Result<()> {
+    let mut originals = Originals::default();
+    let mut reported = 0u64;
+    loop {
+        ctx.progress.check()?;
+        let now = src.file_pos();
+        ctx.progress.advance(now.saturating_sub(reported));
+        reported = reported.max(now);
+        match next_record(src, ctx, container, &mut originals) {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(e) => {
+                let at = src.warn_offset(src.mark());
+                match src.recover() {
+                    Ok(Some(resumed)) => ctx.warn(
+                        at,
+                        format!("damaged gzip data ({e}); skipped to the next gzip member at offset {resumed}"),
+                    ),
+                    Ok(None) => {
+                        ctx.warn(at, format!("damaged or truncated data at the end ({e})"));
+                        return Ok(());
+                    }
+                    Err(_) => return Err(Error::io(e, ctx.path)),
+                }
+            }
+        }
+    }
+}
+
+/// Parse one record (or one bad stretch); `Ok(false)` at the end.
+fn next_record<S: Source>(
+    src: &mut S,
+    ctx: &mut Ctx<'_>,
+    container: &Container<'_>,
+    originals: &mut Originals,
+) -> io::Result<bool> {
+    if !block::skip_blank(src)? {
+        return Ok(false);
+    }
+    let start = src.mark();
+    let at = src.warn_offset(start);
+    let (header, problems) = match read_header(src)? {
+        HeaderRead::Header(h, p) => (h, p),
+        HeaderRead::NotWarc => {
+            src.rewind(start)?;
+            let skipped = block::scan_to_line(src, &is_warc_line)?;
+            let what = skipped.map_or("to the end".to_string(), |n| format!("{n} bytes"));
+            ctx.warn(
+                at,
+                format!("garbage where a WARC record should start; skipped {what}"),
+            );
+            return Ok(skipped.is_some());
+        }
+        HeaderRead::Unterminated => {
+            ctx.warn(
+                at,
+                "record header does not end with a blank line; record skipped",
+            );
+            ctx.report.skip("bad-record");
+            src.rewind(start)?;
+            block::read_line(src)?;
+            let found = block::scan_to_line(src, &is_warc_line)?;
+            return Ok(found.is_some());
+        }
+    };
+    for problem in problems {
+        ctx.warn(at, problem);
+    }
+    let kind = header
+        .get("WARC-Type")
+        .unwrap_or("unknown")
+        .to_ascii_lowercase();
+    let length = header
+        .get("Content-Length")
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let Some(length) = length else {
+        ctx.warn(
+            at,
+            format!("{kind} record without a valid Content-Length; skipped"),
+        );
+        ctx.report.skip("bad-record");
+        let found = block::scan_to_line(src, &is_warc_line)?;
+        return Ok(found.is_some());
+    };
+    let block_start = src.mark();
+    let http_record = matches!(kind.as_str(), "response" | "revisit");
+    let mut wants_page = |kept: &[u8]| {
+        kind == "response" && decode::parse_http_head(kept).is_some_and(|h| h.is_html_200())
+    };
+    let read = if http_record {
+        block::read_block(src, length, &mut wants_page)?
+    } else {
+        block::read_block(src, length, &mut |_| false)?
+    };
+    let block_ok = read.read == length;
+    block::skip_newlines(src, usize::MAX)?;
+    let (storage, offset, record_len) = src.locate(start);
+    let boundary = match src.fill_buf() {
+        Ok(next) => {
+            next.is_empty() || is_warc_line(next) || next.len() < 6 && next.starts_with(b"WARC/")
+        }
+        // A damaged next member: this record is whole; the caller recovers at the next call.
+        Err(_) => true,
+    };
+    if !block_ok || !boundary {
+        let why = if block_ok {
+            "does not end where the next record starts"
+        } else {
+            "runs past the end of the stream"
+        };
+        ctx.warn(
+            at,
+            format!("{kind} record with a wrong Content-Length ({length} {why}); record skipped"),
+        );
+        ctx.report.skip("bad-record");
+        src.rewind(block_start)?;
+        let found = block::scan_to_line(src, &is_warc_line)?;
+        return Ok(found.is_some());
+    }
+    ctx.report.count_record(&kind);
+    let location = RecordLocation {
+        file: container.file.to_path_buf(),
+        offset,
+        length: record_len,
+        storage: (container.wrap)(storage),
+    };
+    if http_record {
+        let page = Record {
+            header: &header,
+            block: read.kept,
+            block_len: length,
+            location,
+            order: start.pos,
+            at,
+        };
+        if let Err(e) = page_of_record(page, &kind, ctx, originals) {
+            // Only a closed channel (cancel) fails here.
+            return Err(io::Error::other(e.to_string()));
+        }
+    }
+    Ok(true)
+}
+
+struct Record<'a> {
+    header: &'a WarcHeader,
+    block: Vec<u8>,
+    block_len: u64,
+    location: RecordLocation,
+    order: u64,
+    at: u64,
+}
+
+fn is_http_uri(uri: &str) -> bool {
+    let lower = uri
+        .trim_start_matches('<')
+        .get(..8)
+        .unwrap_or(uri)
+        .to_ascii_lowercase();
+    lower.starts_with("http:") || lower.starts_with("https:")
+}
+
+fn page_of_record(
+    rec: Record<'_>,
+    kind: &str,
+    ctx: &mut Ctx<'_>,
+    originals: &mut Originals,
+) -> Result<()> {
+    let h = rec.header;
+    let url = h.owned("WARC-Target-URI");
+    let record_id = h.get("WARC-Record-ID").map(str::to_string);
+    let date = h.get("WARC-Date").map(str::to_string);
+    let digest = h.get("WARC-Payload-Digest").map(str::to_string);
+    let key = record_id.clone().unwrap_or_else(|| {
+        format!(
+            "{} {}",
+            url.as_deref().unwrap_or(""),
+            date.as_deref().unwrap_or("")
+        )
+    });
+    let http = url.as_deref().is_some_and(is_http_uri) && rec.block_len > 0;
+    let head: Option<HttpHead> = if http {
+        decode::parse_http_head(&rec.block)
+    } else {
+        None
+    };
+    if kind == "revisit" {
+        return revisit(
+            rec,
+            ctx,
+            originals,
+            head,
+            key,
+            (record_id, url, date, digest),
+        );
+    }
+    let Some(head) = head else {
+        ctx.report.skip("not-http");
+        return Ok(());
+    };
+    if !head.is_html_200() {
+        match head.status {
+            Some(200) => ctx.report.skip("not-html"),
+            Some(code) => ctx.report.skip(&format!("status-{code}")),
+            None => ctx.report.skip("status-unknown"),
+        }
+        return Ok(());
+    }
+    ctx.report.html_responses += 1;
+    if rec.block_len > MAX_PAGE {
+        ctx.warn(
+            rec.at,
+            format!(
+                "HTML page of {} bytes is larger than {MAX_PAGE}; skipped",
+                rec.block_len
+            ),
+        );
+        ctx.report.skip("too-large");
+        return Ok(());
+    }
+    let body = rec
+        .block
+        .get(head.head_len.min(rec.block.len())..)
+        .unwrap_or_default()
+        .to_vec();
+    let payload = decode::http_payload(&head, body, MAX_PAGE);
+    if payload.iter().all(u8::is_ascii_whitespace) {
+        ctx.report.skip("empty");
+        return Ok(());
+    }
+    let doc = new_doc(
+        key.clone(),
+        rec.location.clone(),
+        record_id.clone(),
+        url.clone(),
+        date.clone(),
+        head.status,
+        head.content_type.clone(),
+        digest.clone(),
+    );
+    let original = Original {
+        key,
+        location: rec.location,
+        http_charset: head.charset.clone(),
+        status: head.status,
+        content_type: head.content_type.clone(),
+    };
+    if let Some(id) = record_id {
+        originals.by_id.insert(id, original.clone());
+    }
+    if let (Some(url), Some(date)) = (url, date) {
+        originals.by_capture.insert((url, date), original.clone());
+    }
+    if let Some(digest) = digest {
+        originals.by_digest.insert(digest, original);
+    }
+    ctx.emit(RawPage {
+        doc,
+        order: rec.order,
+        body: Body::Bytes(payload),
+        http_charset: head.charset,
+    })
+}
+
+type Identity = (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+fn revisit(
+    rec: Record<'_>,
+    ctx: &mut Ctx<'_>,
+    originals: &Originals,
+    head: Option<HttpHead>,
+    key: String,
+    (record_id, url, date, digest): Identity,
+) -> Result<()> {
+    if let Some(head) = &head {
+        if head
+            .content_type
+            .as_deref()
+            .is_some_and(|t| !decode::is_html_media_type(t))
+        {
+            ctx.report.skip("not-html");
+            return Ok(());
+        }
+        if let Some(code) = head.status.filter(|c| !matches!(c, 200 | 304)) {
+            ctx.report.skip(&format!("status-{code}"));
+            return Ok(());
+        }
+    }
+    let h = rec.header;
+    let refers_to = h.get("WARC-Refers-To").map(str::to_string);
+    let refers_to_capture = match (
+        h.owned("WARC-Refers-To-Target-URI"),
+        h.get("WARC-Refers-To-Date"),
+    ) {
+        (Some(u), Some(d)) => Some((u, d.to_string())),
+        _ => None,
+    };
+    let found = refers_to
+        .as_ref()
+        .and_then(|id| originals.by_id.get(id))
+        .or_else(|| {
+            refers_to_capture
+                .as_ref()
+                .and_then(|c| originals.by_capture.get(c))
+        })
+        .or_else(|| digest.as_ref().and_then(|d| originals.by_digest.get(d)))
+        .cloned();
+    let mut doc = new_doc(
+        key,
+        rec.location,
+        record_id,
+        url,
+        date,
+        head.as_ref().and_then(|h| h.status),
+        head.as_ref().and_then(|h| h.content_type.clone()),
+        digest.clone(),
+    );
+    match found {
+        Some(original) => {
+            doc.revisit_of = Some(original.key);
+            doc.location = original.location.clone();
+            doc.status = original.status;
+            doc.content_type = original.content_type;
+            ctx.emit(RawPage {
+                doc,
+                order: rec.order,
+                body: Body::Reread(original.location),
+                http_charset: original.http_charset,
+            })
+        }
+        None => {
+            ctx.pending.push(PendingRevisit {
+                doc,
+                order: rec.order,
+                refers_to,
+                refers_to_capture,
+                digest,
+            });
+            Ok(())
+        }
+    }
+}
+
+/// Read back the record at the current position of `src`: its HTTP head (if any) and payload
+/// (chunking and content encoding undone); the whole block when it is not HTTP.
+pub(crate) fn read_record_payload<S: Source>(
+    src: &mut S,
+) -> io::Result<(Option<HttpHead>, Vec<u8>)> {
+    let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
+    block::skip_blank(src)?;
+    let HeaderRead::Header(header, _) = read_header(src)? else {
+        return Err(bad("no WARC record at this offset"));
+    };
+    let length = header
+        .get("Content-Length")
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .ok_or_else(|| bad("record without a valid Content-Length"))?;
+    let read = block::read_block(src, length.min(MAX_PAGE), &mut |_| true)?;
+    let head = decode::parse_http_head(&read.kept);
+    Ok(match head {
+        Some(head) => {
+            let body = read.kept.get(head.head_len..).unwrap_or_default().to_vec();
+            let payload = decode::http_payload(&head, body, MAX_PAGE);
+            (Some(head), payload)
+        }
+        None => (None, read.kept),
+    })
+}
