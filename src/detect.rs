@@ -34,16 +34,46 @@ use crate::{Document, Error, Result};
 pub enum Algo {
     /// SpotSigs (Workbench paper; Theobald et al. SIGIR 2008).
     SpotSigs,
+    /// Broder shingling, Alg. B of Henzinger §2 ([`crate::detectors`]).
+    Shingles,
+    /// MinHash + LSH bands.
+    MinHash,
+    /// Charikar random projections, Alg. C of Henzinger §2 (384 bits).
+    Simhash,
+    /// 64-bit simhash with permuted tables.
+    Simhash64,
+    /// Henzinger's combined algorithm (§3.5).
+    Combined,
+    /// Exact and chunk overlap (Shivakumar & Garcia-Molina).
+    Chunks,
+    /// Random projection + Hyperlink Map (Di Iorio et al.).
+    Projection,
 }
 
 impl Algo {
     /// Every algorithm, for loops in tests and benchmarks.
-    pub const ALL: [Algo; 1] = [Algo::SpotSigs];
+    pub const ALL: [Algo; 8] = [
+        Algo::SpotSigs,
+        Algo::Shingles,
+        Algo::MinHash,
+        Algo::Simhash,
+        Algo::Simhash64,
+        Algo::Combined,
+        Algo::Chunks,
+        Algo::Projection,
+    ];
 
     /// Command-line name.
     pub fn name(self) -> &'static str {
         match self {
             Algo::SpotSigs => "spotsigs",
+            Algo::Shingles => "shingles",
+            Algo::MinHash => "minhash",
+            Algo::Simhash => "simhash",
+            Algo::Simhash64 => "simhash64",
+            Algo::Combined => "combined",
+            Algo::Chunks => "chunks",
+            Algo::Projection => "projection",
         }
     }
 
@@ -51,6 +81,7 @@ impl Algo {
     pub fn default_threshold(self) -> f64 {
         match self {
             Algo::SpotSigs => DEFAULT_SPOTSIGS_THRESHOLD,
+            other => crate::detectors::default_threshold(other),
         }
     }
 }
@@ -80,6 +111,8 @@ pub const DEFAULT_SPOTSIGS_THRESHOLD: f64 = 0.4;
 pub struct DetectorOptions {
     /// SpotSigs signature parameters.
     pub spotsigs: SpotSigsParams,
+    /// Parameters of the other detectors ([`crate::detectors`]).
+    pub literature: crate::detectors::LiteratureOptions,
 }
 
 /// One matching run.
@@ -223,6 +256,10 @@ fn cluster(outcome: &MatchOutcome, rule: ClusterRule, threshold: f64) -> Cluster
 pub fn detector(algo: Algo, options: &DetectorOptions) -> Result<Box<dyn Detector>> {
     match algo {
         Algo::SpotSigs => Ok(Box::new(SpotSigsDetector::new(&options.spotsigs)?)),
+        other => Ok(Box::new(crate::detectors::LiteratureDetector::new(
+            other,
+            &options.literature,
+        )?)),
     }
 }
 

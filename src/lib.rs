@@ -18,6 +18,7 @@ pub mod archive;
 pub mod cluster;
 pub mod coding;
 pub mod detect;
+pub mod detectors;
 pub mod document;
 pub mod engine;
 pub mod error;

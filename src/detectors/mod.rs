@@ -1,0 +1,355 @@
+//! The near-duplicate detectors of the literature behind the common [`crate::detect::Detector`]
+//! trait, on the same footing as SpotSigs: same documents in, same [`Detection`] out (scored
+//! pairs, declarations, clusters), so `samecore run|eval --algo NAME` and the sweeps treat them
+//! alike.
+//!
+//! Which one should you use?
+//!
+//! | `--algo` | what | paper | score in `[0, 1]` |
+//! | --- | --- | --- | --- |
+//! | `shingles` | Broder Alg. B: supershingles | Henzinger §2 | equal supershingles / `m'` |
+//! | `minhash` | MinHash + LSH bands (datasketch-style) | Broder; Indyk–Motwani | Jaccard estimate |
+//! | `simhash` | Charikar Alg. C, 384 bits, 12 pieces | Henzinger §2, §3.3 | agreeing bits / 384 |
+//! | `simhash64` | 64-bit simhash, permuted tables | Manku et al. 2007 | agreeing bits / 64 |
+//! | `combined` | B-similar pairs kept if C-similar enough | Henzinger §3.5 | agreeing bits / 384 |
+//! | `chunks` | exact copies, then shared line chunks | Shivakumar & Garcia-Molina §2 | shared / smaller chunk count |
+//! | `projection` | random projection + Hyperlink Map | Di Iorio et al. §2–3 | `1 − ‖ΔR‖∞` |
+//!
+//! Every detector finds *all* pairs at or above its threshold that its candidate scheme
+//! reaches (so runs keep `pairs_complete` and re-cluster at higher thresholds without matching
+//! again); declarations are then made as Incremental matching would make them from those pairs
+//! ([`crate::matching::declarations_from_pairs`], seeded order), and clusters follow the run's
+//! [`crate::cluster::ClusterRule`]. Per-document work (tokens, signatures, candidate pairs) is done
+//! once in `prepare`, in parallel; a run only filters and clusters.
+//!
+//! [`report`] has Henzinger's breakdowns: same-site / different-site pairs, pairs per B- and
+//! C-similarity, degree distributions.
+
+pub mod henzinger;
+pub mod overlap;
+pub mod report;
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::detect::{Algo, Detection, Detector, Prepared, RunSpec};
+use crate::engine::Progress;
+use crate::matching::{
+    self, DocTrace, MatchOutcome, Mode, ScoredPair, Trace, declarations_from_pairs,
+};
+use crate::signature::chunks::Chunking;
+use crate::signature::projection::ProjectionParams;
+use crate::signature::shingles::ShingleParams;
+use crate::token::{TokenSource, term_hash};
+use crate::{DocId, Document, Error, Result};
+
+/// Default thresholds, chosen on goldset-dev (best pairwise F1 of a sweep; see the report of
+/// issue 6 and `tests/detectors.rs`). Paper defaults are in [`paper_threshold`].
+pub fn default_threshold(algo: Algo) -> f64 {
+    match algo {
+        Algo::SpotSigs => crate::detect::DEFAULT_SPOTSIGS_THRESHOLD,
+        Algo::Shingles => 2.0 / 6.0,
+        Algo::MinHash => 0.5,
+        Algo::Simhash => 372.0 / 384.0,
+        Algo::Simhash64 => 61.0 / 64.0,
+        Algo::Combined => 355.0 / 384.0,
+        Algo::Chunks => 0.5,
+        Algo::Projection => 0.99,
+    }
+}
+
+/// The threshold the algorithm's paper uses, as a score of this module: Alg. B 2 of 6
+/// supershingles, Alg. C 372 of 384 bits, the combined algorithm 355, simhash64 3 differing bits
+/// of 64 (Manku et al.), datasketch's default LSH threshold 0.5, the chunk overlap's `T` alone
+/// (score 0), di Iorio's `D` = 0.01 (their Fig. 1 range).
+pub fn paper_threshold(algo: Algo) -> f64 {
+    match algo {
+        Algo::SpotSigs => crate::detect::DEFAULT_SPOTSIGS_THRESHOLD,
+        Algo::Shingles => 2.0 / 6.0,
+        Algo::MinHash => 0.5,
+        Algo::Simhash => 372.0 / 384.0,
+        Algo::Simhash64 => 61.0 / 64.0,
+        Algo::Combined => 355.0 / 384.0,
+        Algo::Chunks => 0.0,
+        Algo::Projection => 0.99,
+    }
+}
+
+/// How simhash candidates are generated.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SimhashCandidates {
+    /// Pieces / permuted tables (Henzinger §3.3, Manku et al.): fast, complete only within the
+    /// scheme's tolerance.
+    #[default]
+    Pieces,
+    /// Every pair compared: complete at any threshold, quadratic.
+    AllPairs,
+}
+
+/// Parameters of the detectors of this module (SpotSigs has its own).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LiteratureOptions {
+    /// Tokens of Alg. B, Alg. C, simhash64 and the combined algorithm (Henzinger §2 by default).
+    pub henzinger_tokens: TokenSource,
+    /// Alg. B parameters (`k, m, l`, seed).
+    pub shingles: ShingleParams,
+    /// Tokens of MinHash.
+    pub minhash_tokens: TokenSource,
+    /// Tokens per MinHash shingle.
+    pub minhash_k: usize,
+    /// MinHash permutations (min-values).
+    pub minhash_perm: usize,
+    /// LSH `(bands, rows)`; `None` picks them for the threshold as datasketch does.
+    pub minhash_bands: Option<(usize, usize)>,
+    /// Seed of the projections of Alg. C and simhash64.
+    pub simhash_seed: u64,
+    /// Simhash candidate generation.
+    pub simhash_candidates: SimhashCandidates,
+    /// Minimum B-similarity of the combined algorithm's first stage (2 in §3.5).
+    pub combined_min_b: u32,
+    /// Chunking of the chunk-overlap detector.
+    pub chunking: Chunking,
+    /// Minimum shared chunks `T`.
+    pub chunk_min_shared: u32,
+    /// Counters of coarse counting; 0 uses the sort-based method.
+    pub chunk_buckets: usize,
+    /// Tokens of the random projection's bag of words.
+    pub projection_tokens: TokenSource,
+    /// Random projection and Hyperlink Map parameters.
+    pub projection: ProjectionParams,
+}
+
+impl Default for LiteratureOptions {
+    fn default() -> Self {
+        LiteratureOptions {
+            henzinger_tokens: TokenSource::Henzinger,
+            shingles: ShingleParams::default(),
+            minhash_tokens: TokenSource::Text,
+            minhash_k: 5,
+            minhash_perm: 128,
+            minhash_bands: None,
+            simhash_seed: 0,
+            simhash_candidates: SimhashCandidates::Pieces,
+            combined_min_b: 2,
+            chunking: Chunking::Lines(2),
+            chunk_min_shared: 2,
+            chunk_buckets: 0,
+            projection_tokens: TokenSource::Text,
+            projection: ProjectionParams::default(),
+        }
+    }
+}
+
+/// Term hashes of every document's terms under `source`, in parallel.
+pub fn term_hashes(
+    docs: &[Document],
+    source: TokenSource,
+    progress: &Progress,
+) -> Result<Vec<Vec<u64>>> {
+    progress.stage("tokens", docs.len() as u64);
+    let out: Vec<Vec<u64>> = docs
+        .par_iter()
+        .map(|d| {
+            if progress.is_cancelled() {
+                return Vec::new();
+            }
+            let mut v = Vec::new();
+            source.for_each_term(&d.html, d.url.as_deref(), |t| v.push(term_hash(t)));
+            progress.advance(1);
+            v
+        })
+        .collect();
+    progress.check()?;
+    Ok(out)
+}
+
+/// Check a run's threshold.
+pub(crate) fn check_threshold(spec: &RunSpec) -> Result<()> {
+    let t = spec.matching.threshold;
+    if !(0.0..=1.0).contains(&t) {
+        return Err(Error::InvalidParameter(format!(
+            "threshold {t} is not in [0, 1]"
+        )));
+    }
+    Ok(())
+}
+
+/// A [`Detection`] from every pair at or above the threshold: declarations as Incremental
+/// matching (or Seeded, with its seeds first) would make them in the run's seeded order.
+/// `candidates[d]` is the number of candidates of document `d` that were scored (the trace).
+pub fn detection_from_pairs(
+    algo: Algo,
+    spec: &RunSpec,
+    n: usize,
+    mut pairs: Vec<ScoredPair>,
+    candidates: &[u32],
+) -> Result<Detection> {
+    check_threshold(spec)?;
+    let m = &spec.matching;
+    if let Some(bad) = m.seeds.iter().find(|d| d.index() >= n) {
+        return Err(Error::InvalidParameter(format!(
+            "seed document {} is not in the collection",
+            bad.0
+        )));
+    }
+    pairs.retain(|p| p.score >= m.threshold);
+    pairs.sort_by_key(|p| (p.a, p.b));
+    let (first, index_first) = if m.mode == Mode::Seeded {
+        (&m.seeds[..], m.seeds.len())
+    } else {
+        (&[][..], 0)
+    };
+    let order = matching::processing_order(n, m.seed, first);
+    let matched = declarations_from_pairs(
+        n,
+        &pairs,
+        &order,
+        index_first,
+        m.threshold,
+        m.guess,
+        m.add_duplicates,
+    );
+    let trace = Trace {
+        docs: order
+            .iter()
+            .map(|&d| DocTrace {
+                doc: d,
+                colliding: candidates.get(d.index()).copied().unwrap_or(0),
+                compared: candidates.get(d.index()).copied().unwrap_or(0),
+                avoided: 0,
+                nanos: 0,
+            })
+            .collect(),
+        index_size: Vec::new(),
+    };
+    let outcome = MatchOutcome {
+        order,
+        matched,
+        pairs,
+        pairs_complete: true,
+        trace,
+    };
+    Ok(Detection::new(algo, spec.clone(), outcome))
+}
+
+/// Candidates per document of a pair list.
+pub(crate) fn candidate_counts(n: usize, pairs: impl IntoIterator<Item = (u32, u32)>) -> Vec<u32> {
+    let mut c = vec![0u32; n];
+    for (a, b) in pairs {
+        c[a as usize] += 1;
+        c[b as usize] += 1;
+    }
+    c
+}
+
+/// A scored pair from raw ids.
+pub(crate) fn scored(a: u32, b: u32, score: f64) -> ScoredPair {
+    ScoredPair::new(DocId(a), DocId(b), score)
+}
+
+/// Every detector of this module behind the [`Detector`] trait.
+#[derive(Debug, Clone)]
+pub struct LiteratureDetector {
+    algo: Algo,
+    options: LiteratureOptions,
+}
+
+impl LiteratureDetector {
+    /// The detector for `algo` (any but SpotSigs) with `options`, parameters checked.
+    pub fn new(algo: Algo, options: &LiteratureOptions) -> Result<Self> {
+        if algo == Algo::SpotSigs {
+            return Err(Error::InvalidParameter(
+                "SpotSigs is not a detector of crate::detectors".to_string(),
+            ));
+        }
+        options.shingles.validate()?;
+        options.chunking.validate()?;
+        options.projection.validate()?;
+        if options.minhash_k == 0 || options.minhash_perm == 0 {
+            return Err(Error::InvalidParameter(
+                "MinHash needs k > 0 and at least one permutation".to_string(),
+            ));
+        }
+        if let Some((b, r)) = options.minhash_bands
+            && (b == 0 || r == 0 || b * r > options.minhash_perm)
+        {
+            return Err(Error::InvalidParameter(format!(
+                "LSH bands {b} x rows {r} do not fit {} permutations",
+                options.minhash_perm
+            )));
+        }
+        Ok(LiteratureDetector {
+            algo,
+            options: options.clone(),
+        })
+    }
+
+    /// The parameters.
+    pub fn options(&self) -> &LiteratureOptions {
+        &self.options
+    }
+}
+
+impl Detector for LiteratureDetector {
+    fn algo(&self) -> Algo {
+        self.algo
+    }
+
+    fn prepare(&self, docs: &[Document], progress: &Progress) -> Result<Arc<dyn Prepared>> {
+        let o = &self.options;
+        match self.algo {
+            Algo::Shingles => henzinger::prepare_shingles(docs, o, progress),
+            Algo::MinHash => henzinger::prepare_minhash(docs, o, progress),
+            Algo::Simhash => henzinger::prepare_simhash(docs, o, 384, progress),
+            Algo::Simhash64 => henzinger::prepare_simhash(docs, o, 64, progress),
+            Algo::Combined => henzinger::prepare_combined(docs, o, progress),
+            Algo::Chunks => overlap::prepare_chunks(docs, o, progress),
+            Algo::Projection => overlap::prepare_projection(docs, o, progress),
+            Algo::SpotSigs => Err(Error::InvalidParameter(
+                "SpotSigs is not a detector of crate::detectors".to_string(),
+            )),
+        }
+    }
+}
+
+/// A prepared collection whose candidate pairs are all scored already: a run filters them by
+/// its threshold.
+#[derive(Debug, Clone)]
+pub struct ScoredPrepared {
+    /// Which algorithm.
+    pub algo: Algo,
+    /// Documents.
+    pub n: usize,
+    /// Documents with nothing to sign (no tokens, no chunks).
+    pub unsigned: usize,
+    /// Every candidate pair with its score, sorted by ids.
+    pub pairs: Vec<ScoredPair>,
+}
+
+impl Prepared for ScoredPrepared {
+    fn algo(&self) -> Algo {
+        self.algo
+    }
+
+    fn len(&self) -> usize {
+        self.n
+    }
+
+    fn unsigned(&self) -> usize {
+        self.unsigned
+    }
+
+    fn detect(&self, spec: &RunSpec, progress: &Progress) -> Result<Detection> {
+        progress.check()?;
+        let counts = candidate_counts(self.n, self.pairs.iter().map(|p| (p.a.0, p.b.0)));
+        let kept = self
+            .pairs
+            .iter()
+            .filter(|p| p.score >= spec.matching.threshold)
+            .copied()
+            .collect();
+        detection_from_pairs(self.algo, spec, self.n, kept, &counts)
+    }
+}
