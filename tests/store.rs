@@ -30,6 +30,7 @@ fn fixture(project: &mut Project) -> (RunId, Vec<PageId>) {
             offset: Some(1000 * i as u64),
             length: Some(900),
             site: Some(format!("site{}.example.org", i % 3)),
+            location: None,
         })
         .collect();
     let pages = project.upsert_pages(Some(archive), &identities).unwrap();

@@ -5,7 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+pub mod export;
+pub mod import_gold;
 pub mod info;
+pub mod label;
+pub mod sample;
 pub mod synth;
 
 /// samecore finds same-core near-duplicate pages in web archives.
@@ -33,6 +37,14 @@ pub enum Command {
     Info(info::InfoArgs),
     /// Generate a synthetic news archive (WARC or folder) with its gold clusters.
     Synth(synth::SynthArgs),
+    /// Draw a sample of a run's pairs for labelling (uniform or stratified, by seed).
+    Sample(sample::SampleArgs),
+    /// Judge sampled pairs from the terminal (keys on stdin), or report estimates.
+    Label(label::LabelArgs),
+    /// Write pages, pairs, runs or codes of a project as CSV / JSON Lines (or read them back).
+    Export(export::ExportArgs),
+    /// Read gold clusters (`doc,cluster`) into a project.
+    ImportGold(import_gold::ImportGoldArgs),
 }
 
 /// Run one subcommand.
@@ -40,5 +52,9 @@ pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Info(args) => info::run(args),
         Command::Synth(args) => synth::run(args),
+        Command::Sample(args) => sample::run(args),
+        Command::Label(args) => label::run(args),
+        Command::Export(args) => export::run(args),
+        Command::ImportGold(args) => import_gold::run(args),
     }
 }

@@ -143,7 +143,11 @@ pub fn draw(pairs: &[RunPair], plan: &SamplePlan, seed: u64) -> Result<DrawnSamp
                 bands.push((None, None, "all".into()));
             } else {
                 for w in edges.windows(2) {
-                    bands.push((Some(w[0]), Some(w[1]), format!("{}-{}", edge(w[0]), edge(w[1]))));
+                    bands.push((
+                        Some(w[0]),
+                        Some(w[1]),
+                        format!("{}-{}", edge(w[0]), edge(w[1])),
+                    ));
                 }
             }
             for (i, p) in pairs.iter().enumerate() {

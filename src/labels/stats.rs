@@ -49,10 +49,11 @@ fn wilson_p(p: f64, n: f64, z: f64) -> Interval {
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    // At p = 0 and p = 1 the bound is exactly 0 or 1; say so rather than 0.999…
     Interval {
         estimate: p,
-        lo: (centre - half).max(0.0),
-        hi: (centre + half).min(1.0),
+        lo: if p <= 0.0 { 0.0 } else { (centre - half).max(0.0) },
+        hi: if p >= 1.0 { 1.0 } else { (centre + half).min(1.0) },
     }
 }
 
@@ -123,8 +124,10 @@ pub fn stratified_precision(
         counts.entry(name.as_str()).or_default().add(*v);
         all.add(*v);
     }
-    let mut populations: BTreeMap<&str, u64> =
-        strata.iter().map(|s| (s.name.as_str(), s.population)).collect();
+    let mut populations: BTreeMap<&str, u64> = strata
+        .iter()
+        .map(|s| (s.name.as_str(), s.population))
+        .collect();
     for (name, c) in &counts {
         populations.entry(name).or_insert(c.judged());
     }
@@ -196,7 +199,10 @@ pub fn resolve(
     let mut by_pos: BTreeMap<u32, BTreeSet<Verdict>> = BTreeMap::new();
     for l in labels {
         if annotator.is_none_or(|a| a == l.annotator) {
-            by_pos.entry(l.position).or_default().insert(l.label.verdict);
+            by_pos
+                .entry(l.position)
+                .or_default()
+                .insert(l.label.verdict);
         }
     }
     let mut out = Resolved::default();
@@ -210,7 +216,8 @@ pub fn resolve(
     for s in settlements {
         out.verdicts.insert(s.position, s.label.verdict);
     }
-    out.unsettled.retain(|p| !settlements.iter().any(|s| s.position == *p));
+    out.unsettled
+        .retain(|p| !settlements.iter().any(|s| s.position == *p));
     out
 }
 

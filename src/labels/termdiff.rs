@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 use similar::{Algorithm, DiffTag, capture_diff_slices_deadline};
 
 use super::Verdict;
+use crate::Result;
+use crate::store::runs::Page;
+use crate::store::{PageId, Project, SampleId};
 
 /// How long one pair's diff may take before it settles for a non-minimal answer.
 pub const DIFF_DEADLINE: Duration = Duration::from_millis(500);
@@ -79,6 +82,53 @@ impl TermDiffDistribution {
             .sum();
         below as f64 / self.pairs as f64
     }
+}
+
+/// The term difference of one sampled pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairTermDifference {
+    /// The pair's position in the sample.
+    pub position: u32,
+    /// Its term difference; none when a page could not be re-read from its archive.
+    pub difference: Option<u64>,
+}
+
+/// Term differences of every pair of a sample: both pages are re-read from their archives by
+/// their stored record location and tokenized as in henzinger §2
+/// ([`crate::token::henzinger`]; bytes decoded as UTF-8 with replacement, which leaves her
+/// alphanumeric terms of ASCII pages intact). A page that cannot be re-read gives none.
+pub fn sample_term_differences(
+    project: &Project,
+    sample: SampleId,
+) -> Result<Vec<PairTermDifference>> {
+    let mut tokens: BTreeMap<PageId, Option<Vec<String>>> = BTreeMap::new();
+    let mut terms_of = |page: &Page| -> Option<Vec<String>> {
+        tokens
+            .entry(page.id)
+            .or_insert_with(|| {
+                let location = page.identity.location.as_ref()?;
+                let bytes = crate::archive::read_raw(location).ok()?;
+                let html = String::from_utf8_lossy(&bytes);
+                Some(crate::token::henzinger::terms(
+                    &html,
+                    page.identity.url.as_deref(),
+                ))
+            })
+            .clone()
+    };
+    let mut out = Vec::new();
+    for pair in project.sample_pairs(sample)? {
+        let a = terms_of(&pair.a);
+        let b = terms_of(&pair.b);
+        out.push(PairTermDifference {
+            position: pair.position,
+            difference: match (a, b) {
+                (Some(a), Some(b)) => Some(term_difference(&a, &b) as u64),
+                _ => None,
+            },
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@
 //! (samples, labels, settlements), [`codes`] (codebook, page codes, hand-edited clusters).
 
 pub mod codes;
+pub mod detection;
 pub mod runs;
 pub mod samples;
 pub mod schema;

@@ -11,6 +11,7 @@ use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::{PageId, Project, RunId};
+use crate::document::RecordLocation;
 use crate::{Document, Error, Result};
 
 /// The identity of one page, without its content.
@@ -32,6 +33,9 @@ pub struct PageIdentity {
     pub length: Option<u64>,
     /// The page's site by henzinger §3's rule (for same-site / different-site splits).
     pub site: Option<String>,
+    /// Where the record lives, with how it is stored, to re-read the raw page
+    /// ([`crate::archive::read_raw`]).
+    pub location: Option<RecordLocation>,
 }
 
 impl From<&Document> for PageIdentity {
@@ -45,6 +49,7 @@ impl From<&Document> for PageIdentity {
             offset: Some(doc.location.offset),
             length: Some(doc.location.length),
             site: (!doc.site.henzinger.is_empty()).then(|| doc.site.henzinger.clone()),
+            location: Some(doc.location.clone()),
         }
     }
 }
@@ -351,8 +356,8 @@ pub(crate) fn upsert_pages_tx(
     pages: &[PageIdentity],
 ) -> Result<Vec<PageId>> {
     let mut upsert = tx.prepare(
-        "INSERT INTO documents (archive_id, key, record_id, url, date, file, offset, length, site)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        "INSERT INTO documents (archive_id, key, record_id, url, date, file, offset, length, site,
+           location) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
          ON CONFLICT (key) DO UPDATE SET
            archive_id = coalesce(excluded.archive_id, archive_id),
            record_id = coalesce(excluded.record_id, record_id),
@@ -361,7 +366,8 @@ pub(crate) fn upsert_pages_tx(
            file = coalesce(excluded.file, file),
            offset = coalesce(excluded.offset, offset),
            length = coalesce(excluded.length, length),
-           site = coalesce(excluded.site, site)
+           site = coalesce(excluded.site, site),
+           location = coalesce(excluded.location, location)
          RETURNING id",
     )?;
     let mut ids = Vec::with_capacity(pages.len());
@@ -379,7 +385,8 @@ pub(crate) fn upsert_pages_tx(
                 p.file,
                 opt_i64(p.offset),
                 opt_i64(p.length),
-                p.site
+                p.site,
+                p.location.as_ref().map(serde_json::to_string).transpose()?
             ],
             |r| r.get(0),
         )?;
@@ -389,20 +396,37 @@ pub(crate) fn upsert_pages_tx(
 }
 
 const PAGE_SELECT: &str =
-    "SELECT id, key, record_id, url, date, file, offset, length, site FROM documents";
+    "SELECT id, key, record_id, url, date, file, offset, length, site, location FROM documents";
 
 pub(crate) fn page_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Page> {
+    page_row_at(r, 0)
+}
+
+/// A page whose ten columns (`id, key, record_id, url, date, file, offset, length, site,
+/// location`) start at `first`.
+pub(crate) fn page_row_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Page> {
+    let location: Option<String> = r.get(first + 9)?;
     Ok(Page {
-        id: PageId(r.get(0)?),
+        id: PageId(r.get(first)?),
         identity: PageIdentity {
-            key: r.get(1)?,
-            record_id: r.get(2)?,
-            url: r.get(3)?,
-            date: r.get(4)?,
-            file: r.get(5)?,
-            offset: opt_u64(r.get(6)?),
-            length: opt_u64(r.get(7)?),
-            site: r.get(8)?,
+            key: r.get(first + 1)?,
+            record_id: r.get(first + 2)?,
+            url: r.get(first + 3)?,
+            date: r.get(first + 4)?,
+            file: r.get(first + 5)?,
+            offset: opt_u64(r.get(first + 6)?),
+            length: opt_u64(r.get(first + 7)?),
+            site: r.get(first + 8)?,
+            location: match location {
+                Some(json) => Some(serde_json::from_str(&json).map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        first + 9,
+                        rusqlite::types::Type::Text,
+                        Box::new(e),
+                    )
+                })?),
+                None => None,
+            },
         },
     })
 }

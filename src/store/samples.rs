@@ -7,7 +7,7 @@
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use super::runs::{Page, PageIdentity, upsert_pages_tx};
+use super::runs::{Page, PageIdentity, page_row_at, upsert_pages_tx};
 use super::{Project, RunId, SampleId, bad_value};
 use crate::labels::sample::{DrawnSample, Stratum};
 use crate::labels::{LabelInput, Reason, Verdict};
@@ -267,7 +267,9 @@ impl Project {
             let mut stmt = tx.prepare(
                 "SELECT p.position, p.score, p.stratum,
                    a.id, a.key, a.record_id, a.url, a.date, a.file, a.offset, a.length, a.site,
-                   b.id, b.key, b.record_id, b.url, b.date, b.file, b.offset, b.length, b.site
+                   a.location,
+                   b.id, b.key, b.record_id, b.url, b.date, b.file, b.offset, b.length, b.site,
+                   b.location
                  FROM sample_pairs p JOIN documents a ON a.id = p.a JOIN documents b ON b.id = p.b
                  WHERE p.sample_id = ?1 ORDER BY p.position",
             )?;
@@ -277,7 +279,7 @@ impl Project {
                     score: r.get(1)?,
                     stratum: r.get(2)?,
                     a: page_row_at(r, 3)?,
-                    b: page_row_at(r, 12)?,
+                    b: page_row_at(r, 13)?,
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -576,21 +578,4 @@ fn insert_label(
         ],
     )?;
     Ok(tx.last_insert_rowid())
-}
-
-/// A page whose nine columns (as in `runs::page_row`) start at `first`.
-fn page_row_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Page> {
-    Ok(Page {
-        id: super::PageId(r.get(first)?),
-        identity: PageIdentity {
-            key: r.get(first + 1)?,
-            record_id: r.get(first + 2)?,
-            url: r.get(first + 3)?,
-            date: r.get(first + 4)?,
-            file: r.get(first + 5)?,
-            offset: r.get::<_, Option<i64>>(first + 6)?.map(|v| v.max(0) as u64),
-            length: r.get::<_, Option<i64>>(first + 7)?.map(|v| v.max(0) as u64),
-            site: r.get(first + 8)?,
-        },
-    })
 }

@@ -10,7 +10,8 @@
 //!   attached to pages.
 //! - v2: label reasons, notes and undo; sample strata sizes (for stratified estimates);
 //!   settlements of disagreements; code provenance (cluster / page, run, who, when) and page
-//!   overrides; hand-edited clusters; gold clusters imported from CSV.
+//!   overrides; hand-edited clusters; gold clusters imported from CSV; the full record location
+//!   of a page (JSON), so its raw page can be re-read from the archive.
 
 use std::path::{Path, PathBuf};
 
@@ -142,6 +143,7 @@ ALTER TABLE page_codes ADD COLUMN cluster INTEGER;
 ALTER TABLE page_codes ADD COLUMN applied_by TEXT NOT NULL DEFAULT '';
 ALTER TABLE page_codes ADD COLUMN applied_at TEXT;
 ALTER TABLE run_clusters ADD COLUMN manual_cluster INTEGER;
+ALTER TABLE documents ADD COLUMN location TEXT;
 CREATE TABLE gold (
     key TEXT PRIMARY KEY,
     cluster TEXT NOT NULL

@@ -1,0 +1,142 @@
+//! `samecore export --project FILE.samecore TABLE --out FILE`: write one table of a project as
+//! CSV or JSON Lines (by the file's extension, or `--format`), ready for a spreadsheet or
+//! pandas: `pages` (identity, cluster in `--run`, codes, gold), `pairs` (a `--sample` with
+//! scores and labels), `runs` (parameters, seed, version, timings) or `codes` (every code
+//! decision with provenance). `--out -` writes to stdout. `--import-labels` /
+//! `--import-codes FILE` read such a pairs / codes export back into the project instead.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use samecore::export::{self, Format, import};
+use samecore::store::{Project, RunId};
+
+/// The tables of a project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Table {
+    /// Every page with cluster (in --run), codes and gold cluster.
+    Pages,
+    /// The pairs of --sample with scores and labels.
+    Pairs,
+    /// Every run with its parameters.
+    Runs,
+    /// Every code decision on a page, with provenance.
+    Codes,
+}
+
+/// Arguments of `samecore export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The project file.
+    #[arg(long)]
+    pub project: PathBuf,
+    /// What to export.
+    #[arg(required_unless_present_any = ["import_labels", "import_codes"])]
+    pub table: Option<Table>,
+    /// Output file (`-` for stdout).
+    #[arg(long, short, required_unless_present_any = ["import_labels", "import_codes"])]
+    pub out: Option<PathBuf>,
+    /// csv or jsonl; default by the file's extension (csv for stdout).
+    #[arg(long)]
+    pub format: Option<Format>,
+    /// For pages: the run whose clusters to write (default: the latest run).
+    #[arg(long)]
+    pub run: Option<i64>,
+    /// For pairs: the sample.
+    #[arg(long)]
+    pub sample: Option<String>,
+    /// Read a pairs export (labels) back into the project.
+    #[arg(long, value_name = "FILE", conflicts_with = "table")]
+    pub import_labels: Option<PathBuf>,
+    /// Read a codes export back into the project.
+    #[arg(long, value_name = "FILE", conflicts_with = "table")]
+    pub import_codes: Option<PathBuf>,
+}
+
+/// Run `samecore export`.
+pub fn run(args: ExportArgs) -> anyhow::Result<()> {
+    let options = samecore::store::OpenOptions {
+        create: false,
+        ..Default::default()
+    };
+    let mut project = Project::open_with(&args.project, &options)
+        .with_context(|| format!("cannot open project {}", args.project.display()))?;
+    if args.import_labels.is_some() || args.import_codes.is_some() {
+        if let Some(path) = &args.import_labels {
+            let r = import::import_labels(&mut project, path, args.format)?;
+            eprintln!(
+                "{}: {} rows, {} labels written",
+                path.display(),
+                r.rows,
+                r.written
+            );
+        }
+        if let Some(path) = &args.import_codes {
+            let r = import::import_codes(&mut project, path, args.format)?;
+            eprintln!(
+                "{}: {} rows, {} code decisions written",
+                path.display(),
+                r.rows,
+                r.written
+            );
+        }
+        return Ok(());
+    }
+    let (Some(table), Some(out)) = (args.table, &args.out) else {
+        bail!("say what to export and where: TABLE --out FILE");
+    };
+    let to_stdout = out.as_os_str() == "-";
+    let format = args.format.unwrap_or_else(|| {
+        if to_stdout {
+            Format::Csv
+        } else {
+            Format::of_path(out)
+        }
+    });
+    let n = match table {
+        Table::Pages => {
+            let run = match args.run {
+                Some(id) => Some(RunId(id)),
+                None => project.runs()?.last().map(|r| r.id),
+            };
+            write(&export::page_rows(&project, run)?, out, to_stdout, format)?
+        }
+        Table::Pairs => {
+            let Some(name) = &args.sample else {
+                bail!("exporting pairs needs --sample NAME");
+            };
+            let sample = project.sample_by_name(name)?;
+            write(
+                &export::pair_rows(&project, sample.id)?,
+                out,
+                to_stdout,
+                format,
+            )?
+        }
+        Table::Runs => write(&export::run_rows(&project)?, out, to_stdout, format)?,
+        Table::Codes => write(&export::code_rows(&project)?, out, to_stdout, format)?,
+    };
+    if !to_stdout {
+        eprintln!("{n} rows written to {}", out.display());
+    }
+    Ok(())
+}
+
+fn write<T: serde::Serialize + Default>(
+    rows: &[T],
+    out: &std::path::Path,
+    to_stdout: bool,
+    format: Format,
+) -> anyhow::Result<usize> {
+    if to_stdout {
+        let stdout = std::io::stdout();
+        let mut lock = stdout.lock();
+        let n = export::write_rows(rows, &mut lock, format)?;
+        lock.flush()?;
+        Ok(n)
+    } else {
+        Ok(export::write_file(rows, out, Some(format))?)
+    }
+}

@@ -1,0 +1,455 @@
+//! `samecore label --project FILE.samecore --sample NAME --annotator WHO`: judge sampled pairs
+//! in the terminal (henzinger §3.1), one line of keys per pair read from stdin — so it can be
+//! scripted by piping keys in:
+//!
+//! ```text
+//! c            correct            i   incorrect          u   undecided
+//! c1           correct, reason 1 (URL only) … 9 (cannot evaluate), 0 (other)
+//! u7 a note    undecided, reason 7 (prefilled form), with a note
+//! z            undo the last decision        s   skip this pair       q   quit
+//! ```
+//!
+//! Every decision is committed as it is made. `--report` prints the estimates instead:
+//! precision per stratum and overall (weighted by stratum sizes) with Wilson intervals, the
+//! reasons, Cohen's kappa between annotators and the disagreements to settle; `--term-diffs`
+//! adds the term-difference distribution (pages re-read from their archives). `--settle
+//! POS=VERDICT[:REASON]` records the final decision on a pair (by `--annotator`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use samecore::labels::stats::{self, Z95};
+use samecore::labels::termdiff::{self, TermDiffDistribution};
+use samecore::labels::{LabelInput, Reason, Verdict};
+use samecore::store::samples::{PairView, SampleInfo};
+use samecore::store::{OpenOptions, Project};
+
+/// Arguments of `samecore label`.
+#[derive(Debug, Args)]
+pub struct LabelArgs {
+    /// The project file.
+    #[arg(long)]
+    pub project: PathBuf,
+    /// The sample to label.
+    #[arg(long)]
+    pub sample: String,
+    /// Who is labelling (or settling).
+    #[arg(long, default_value = "")]
+    pub annotator: String,
+    /// Print estimates, agreement and disagreements instead of labelling.
+    #[arg(long)]
+    pub report: bool,
+    /// With --report: count only this annotator's labels (default: settled or unanimous).
+    #[arg(long)]
+    pub only: Option<String>,
+    /// With --report: add the term-difference distribution (re-reads pages).
+    #[arg(long)]
+    pub term_diffs: bool,
+    /// Settle a pair: POSITION=VERDICT[:REASON] (positions as shown, from 1); repeatable.
+    #[arg(long, value_name = "POS=VERDICT")]
+    pub settle: Vec<String>,
+}
+
+/// Run `samecore label`.
+pub fn run(args: LabelArgs) -> anyhow::Result<()> {
+    let options = OpenOptions {
+        create: false,
+        ..OpenOptions::default()
+    };
+    let mut project = Project::open_with(&args.project, &options)
+        .with_context(|| format!("cannot open project {}", args.project.display()))?;
+    let sample = project.sample_by_name(&args.sample)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if !args.settle.is_empty() {
+        let by = needs_name(&args.annotator)?;
+        for spec in &args.settle {
+            let (position, label) = parse_settlement(spec)?;
+            if position >= sample.size {
+                bail!(
+                    "sample {:?} has {} pairs, no pair {}",
+                    sample.name,
+                    sample.size,
+                    position + 1
+                );
+            }
+            project.settle(sample.id, position, by, &label)?;
+            writeln!(out, "settled pair {}: {}", position + 1, label.verdict)?;
+        }
+        return Ok(());
+    }
+    if args.report {
+        return report(&project, &sample, &args, &mut out);
+    }
+    let who = needs_name(&args.annotator)?;
+    let stdin = std::io::stdin();
+    label_loop(&mut project, &sample, who, &mut stdin.lock(), &mut out)
+}
+
+fn needs_name(name: &str) -> anyhow::Result<&str> {
+    if name.trim().is_empty() {
+        bail!("say who you are with --annotator NAME");
+    }
+    Ok(name.trim())
+}
+
+/// `3=correct`, `12=undecided:prefilled_form`.
+fn parse_settlement(spec: &str) -> anyhow::Result<(u32, LabelInput)> {
+    let (pos, rest) = spec
+        .split_once('=')
+        .with_context(|| format!("--settle {spec:?}: expected POSITION=VERDICT[:REASON]"))?;
+    let position: u32 = pos
+        .trim()
+        .parse()
+        .with_context(|| format!("bad position {pos:?}"))?;
+    if position == 0 {
+        bail!("positions start at 1");
+    }
+    let (verdict, reason) = match rest.split_once(':') {
+        Some((v, r)) => (v, Some(r.parse::<Reason>()?)),
+        None => (rest, None),
+    };
+    Ok((
+        position - 1,
+        LabelInput {
+            verdict: verdict.parse()?,
+            reason,
+            note: String::new(),
+        },
+    ))
+}
+
+/// What one line of keys asks for.
+#[derive(Debug, PartialEq)]
+enum Key {
+    Label(LabelInput),
+    Undo,
+    Skip,
+    Quit,
+}
+
+fn parse_key(line: &str) -> Result<Key, String> {
+    let line = line.trim();
+    let (head, note) = match line.split_once(char::is_whitespace) {
+        Some((h, n)) => (h, n.trim()),
+        None => (line, ""),
+    };
+    let mut chars = head.chars();
+    let verdict = match chars.next().map(|c| c.to_ascii_lowercase()) {
+        Some('c') => Verdict::Correct,
+        Some('i') => Verdict::Incorrect,
+        Some('u') => Verdict::Undecided,
+        Some('z') if head.len() == 1 => return Ok(Key::Undo),
+        Some('s') if head.len() == 1 => return Ok(Key::Skip),
+        Some('q') if head.len() == 1 => return Ok(Key::Quit),
+        _ => return Err(format!("unknown key {head:?}")),
+    };
+    let reason = match chars.as_str() {
+        "" => None,
+        digit => {
+            let n: usize = digit
+                .parse()
+                .map_err(|_| format!("unknown reason {digit:?}"))?;
+            let index = if n == 0 { 9 } else { n - 1 };
+            Some(*Reason::ALL.get(index).ok_or(format!("no reason {n}"))?)
+        }
+    };
+    Ok(Key::Label(LabelInput {
+        verdict,
+        reason,
+        note: note.to_string(),
+    }))
+}
+
+fn show(out: &mut impl Write, view: &PairView, done: u32, total: u32) -> std::io::Result<()> {
+    writeln!(out)?;
+    writeln!(
+        out,
+        "pair {} of {total} ({done} labelled)",
+        view.position + 1
+    )?;
+    for (side, page) in [("A", &view.a), ("B", &view.b)] {
+        let p = &page.identity;
+        writeln!(
+            out,
+            "  {side}: {}  {}  {}",
+            p.url.as_deref().unwrap_or("-"),
+            p.date.as_deref().unwrap_or("-"),
+            p.key
+        )?;
+    }
+    if let Some(score) = view.score {
+        let detector = view.detector.as_deref().unwrap_or("?");
+        let stratum = view.stratum.as_deref().unwrap_or("-");
+        writeln!(out, "  score {score:.4} ({detector}), stratum {stratum}")?;
+    }
+    let reasons: Vec<String> = Reason::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("{}={}", (i + 1) % 10, r.title()))
+        .collect();
+    writeln!(
+        out,
+        "  [c]orrect [i]ncorrect [u]ndecided (+reason {}) [z] undo [s]kip [q]uit",
+        reasons.join(", ")
+    )?;
+    write!(out, "> ")?;
+    out.flush()
+}
+
+fn label_loop(
+    project: &mut Project,
+    sample: &SampleInfo,
+    who: &str,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let mut skipped = BTreeSet::new();
+    loop {
+        let done: BTreeSet<u32> = project
+            .labels(sample.id)?
+            .into_iter()
+            .filter(|l| l.annotator == who)
+            .map(|l| l.position)
+            .collect();
+        let Some(position) = (0..sample.size).find(|p| !done.contains(p) && !skipped.contains(p))
+        else {
+            writeln!(
+                out,
+                "\n{} of {} pairs labelled by {who}",
+                done.len(),
+                sample.size
+            )?;
+            return Ok(());
+        };
+        let view = project.pair_view(sample.id, position)?;
+        show(out, &view, done.len() as u32, sample.size)?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(
+                out,
+                "\n{} of {} pairs labelled by {who}",
+                done.len(),
+                sample.size
+            )?;
+            return Ok(());
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_key(&line) {
+            Ok(Key::Label(label)) => {
+                project.add_label(sample.id, position, who, &label)?;
+                writeln!(out, "pair {}: {}", position + 1, label.verdict)?;
+            }
+            Ok(Key::Undo) => match project.undo_last_label(sample.id, who)? {
+                Some(p) => {
+                    skipped.remove(&p);
+                    writeln!(out, "undid the decision on pair {}", p + 1)?;
+                }
+                None => writeln!(out, "nothing to undo")?,
+            },
+            Ok(Key::Skip) => {
+                skipped.insert(position);
+            }
+            Ok(Key::Quit) => {
+                writeln!(
+                    out,
+                    "\n{} of {} pairs labelled by {who}",
+                    done.len(),
+                    sample.size
+                )?;
+                return Ok(());
+            }
+            Err(e) => writeln!(out, "{e}")?,
+        }
+    }
+}
+
+fn ci(i: Option<stats::Interval>) -> String {
+    match i {
+        Some(i) => format!("{:.3} [{:.3}, {:.3}]", i.estimate, i.lo, i.hi),
+        None => "-".into(),
+    }
+}
+
+fn report(
+    project: &Project,
+    sample: &SampleInfo,
+    args: &LabelArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let labels = project.labels(sample.id)?;
+    let settlements = project.settlements(sample.id)?;
+    let pairs = project.sample_pairs(sample.id)?;
+    let stratum_of: BTreeMap<u32, String> = pairs
+        .iter()
+        .map(|p| (p.position, p.stratum.clone()))
+        .collect();
+    let resolved = stats::resolve(&labels, &settlements, args.only.as_deref());
+    let judged: Vec<(String, Verdict)> = resolved
+        .verdicts
+        .iter()
+        .filter_map(|(pos, v)| stratum_of.get(pos).map(|s| (s.clone(), *v)))
+        .collect();
+    let strata = project.sample_strata(sample.id)?;
+    let estimate = stats::stratified_precision(&strata, &judged, Z95);
+    let run = match sample.run {
+        Some(r) => format!("run {r} ({})", project.run(r)?.record.detector),
+        None => "imported".into(),
+    };
+    writeln!(
+        out,
+        "sample {:?}: {} pairs, {}, {run}",
+        sample.name, sample.size, sample.method
+    )?;
+    let annotators: BTreeSet<&str> = labels.iter().map(|l| l.annotator.as_str()).collect();
+    for a in &annotators {
+        let n = labels.iter().filter(|l| l.annotator == *a).count();
+        writeln!(out, "  {a}: {n} of {} labelled", sample.size)?;
+    }
+    let c = estimate.counts;
+    writeln!(
+        out,
+        "precision {} (95 % Wilson, weighted by stratum size); {} judged: {} correct, {} incorrect, {} undecided",
+        ci(estimate.overall),
+        c.judged(),
+        c.correct,
+        c.incorrect,
+        c.undecided
+    )?;
+    if !resolved.unsettled.is_empty() {
+        writeln!(
+            out,
+            "  {} pairs left out: annotators disagree, not settled",
+            resolved.unsettled.len()
+        )?;
+    }
+    if !estimate.uncovered.is_empty() {
+        writeln!(
+            out,
+            "  strata with no judged pair: {}",
+            estimate.uncovered.join(", ")
+        )?;
+    }
+    writeln!(
+        out,
+        "{:<28} {:>10} {:>6} {:>8} {:>9} {:>9}  precision [95 % CI]",
+        "stratum", "population", "judged", "correct", "incorrect", "undecided"
+    )?;
+    for s in &estimate.strata {
+        writeln!(
+            out,
+            "{:<28} {:>10} {:>6} {:>8} {:>9} {:>9}  {}",
+            s.name,
+            s.population,
+            s.counts.judged(),
+            s.counts.correct,
+            s.counts.incorrect,
+            s.counts.undecided,
+            ci(s.precision)
+        )?;
+    }
+    let mut reasons: BTreeMap<(Verdict, Reason), u64> = BTreeMap::new();
+    for l in &labels {
+        if let Some(r) = l.label.reason {
+            *reasons.entry((l.label.verdict, r)).or_default() += 1;
+        }
+    }
+    if !reasons.is_empty() {
+        writeln!(out, "reasons:")?;
+        for ((v, r), n) in &reasons {
+            writeln!(out, "  {v:<10} {:<22} {n}", r.title())?;
+        }
+    }
+    let names: Vec<&str> = annotators.into_iter().collect();
+    for (i, first) in names.iter().enumerate() {
+        for second in &names[i + 1..] {
+            let agreement = stats::cohen_kappa(&labels, first, second);
+            writeln!(
+                out,
+                "agreement {first} vs {second}: {} pairs, observed {:.3}, kappa {}",
+                agreement.items,
+                agreement.observed,
+                agreement.kappa.map_or("-".into(), |k| format!("{k:.3}"))
+            )?;
+            for d in &agreement.disagreements {
+                let settled = settlements.iter().find(|s| s.position == d.position);
+                writeln!(
+                    out,
+                    "  pair {}: {first} {} / {second} {}{}",
+                    d.position + 1,
+                    d.first,
+                    d.second,
+                    settled.map_or(String::new(), |s| format!(
+                        " (settled: {})",
+                        s.label.verdict
+                    ))
+                )?;
+            }
+        }
+    }
+    if args.term_diffs {
+        let diffs = termdiff::sample_term_differences(project, sample.id)?;
+        let values: Vec<(u64, Option<Verdict>)> = diffs
+            .iter()
+            .filter_map(|d| {
+                d.difference
+                    .map(|t| (t, resolved.verdicts.get(&d.position).copied()))
+            })
+            .collect();
+        let dist = TermDiffDistribution::from_pairs(&values);
+        writeln!(
+            out,
+            "term differences: {} of {} pairs re-read; mean {:.1}, median {}, {:.0} % below 42",
+            dist.pairs,
+            diffs.len(),
+            dist.mean,
+            dist.median,
+            100.0 * dist.share_below(42)
+        )?;
+        for (d, per) in &dist.counts {
+            let n: u64 = per.values().sum();
+            writeln!(out, "  {d:>6} {n}")?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_parse_like_the_help_says() {
+        assert_eq!(
+            parse_key("c"),
+            Ok(Key::Label(LabelInput::new(Verdict::Correct)))
+        );
+        assert_eq!(
+            parse_key("u7 form differs"),
+            Ok(Key::Label(LabelInput {
+                verdict: Verdict::Undecided,
+                reason: Some(Reason::PrefilledForm),
+                note: "form differs".into()
+            }))
+        );
+        assert_eq!(
+            parse_key("I0"),
+            Ok(Key::Label(
+                LabelInput::new(Verdict::Incorrect).because(Reason::Other)
+            ))
+        );
+        assert_eq!(parse_key("z"), Ok(Key::Undo));
+        assert!(parse_key("x").is_err());
+        assert!(parse_key("c12").is_err());
+        assert_eq!(
+            parse_settlement("3=undecided:cannot evaluate").unwrap().0,
+            2
+        );
+        assert!(parse_settlement("0=correct").is_err());
+    }
+}

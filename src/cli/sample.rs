@@ -1,0 +1,240 @@
+//! `samecore sample --project FILE.samecore --run N --name NAME …`: draw a sample of a run's
+//! pairs for labelling (henzinger §3.1–3.3) — uniform (`--size`) or stratified by similarity
+//! band (`--bands`, `--per-stratum`, optionally `--split-site`) — reproducible by `--seed`,
+//! optionally `--blind`. `--from-pairs` first records a run from the `--pairs` (and
+//! `--clusters`) files of `samecore run`; `--list` shows the project's runs and samples.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use samecore::labels::sample::{self, SamplePlan};
+use samecore::store::runs::{ClusterMember, PageIdentity, RunRecord, ScoredPair};
+use samecore::store::{Project, RunId};
+
+/// Arguments of `samecore sample`.
+#[derive(Debug, Args)]
+pub struct SampleArgs {
+    /// The project file (created when missing).
+    #[arg(long)]
+    pub project: PathBuf,
+    /// List the project's runs and samples and stop.
+    #[arg(long)]
+    pub list: bool,
+    /// The run to sample (see --list); default: the latest.
+    #[arg(long)]
+    pub run: Option<i64>,
+    /// Record a run from a `samecore run --pairs` file (`doc_a<TAB>doc_b<TAB>score`) first.
+    #[arg(long, value_name = "PAIRS.tsv")]
+    pub from_pairs: Option<PathBuf>,
+    /// With --from-pairs: the run's `--clusters` file (`doc<TAB>cluster`).
+    #[arg(long, value_name = "CLUSTERS.tsv", requires = "from_pairs")]
+    pub clusters: Option<PathBuf>,
+    /// With --from-pairs: the detector that made the pairs.
+    #[arg(long, default_value = "spotsigs")]
+    pub detector: String,
+    /// Name of the new sample.
+    #[arg(long, required_unless_present = "list")]
+    pub name: Option<String>,
+    /// Uniform sample of this many pairs.
+    #[arg(long, conflicts_with = "bands")]
+    pub size: Option<usize>,
+    /// Stratify by similarity band: ascending edges, e.g. 0.5,0.6,0.7,0.8,0.9,1.
+    #[arg(long, value_delimiter = ',')]
+    pub bands: Vec<f64>,
+    /// Pairs drawn per stratum.
+    #[arg(long, default_value_t = 50)]
+    pub per_stratum: usize,
+    /// Split strata into same-site and different-site pairs.
+    #[arg(long)]
+    pub split_site: bool,
+    /// Seed of the random draw.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Blind labelling: reviewers see neither score, stratum nor detector.
+    #[arg(long)]
+    pub blind: bool,
+}
+
+/// Run `samecore sample`.
+pub fn run(args: SampleArgs) -> anyhow::Result<()> {
+    let mut project = Project::open(&args.project)
+        .with_context(|| format!("cannot open project {}", args.project.display()))?;
+    let mut out = std::io::stdout().lock();
+    if let Some(pairs) = &args.from_pairs {
+        let run = record_run(
+            &mut project,
+            pairs,
+            args.clusters.as_deref(),
+            &args.detector,
+        )?;
+        let info = project.run(run)?;
+        writeln!(
+            out,
+            "recorded run {run}: {} pairs, {} clusters",
+            info.pairs, info.clusters
+        )?;
+    }
+    if args.list {
+        return list(&project, &mut out);
+    }
+    let Some(name) = &args.name else {
+        bail!("--name is required");
+    };
+    let run = match args.run {
+        Some(id) => project.run(RunId(id))?.id,
+        None => match project.runs()?.last() {
+            Some(r) => r.id,
+            None => bail!("the project has no run yet; record one with --from-pairs"),
+        },
+    };
+    let plan = match args.size {
+        Some(size) => SamplePlan::Uniform { size },
+        None if args.bands.is_empty() && !args.split_site => {
+            bail!("say how to sample: --size N, or --bands EDGES (and/or --split-site)")
+        }
+        None => SamplePlan::Stratified {
+            edges: args.bands.clone(),
+            per_stratum: args.per_stratum,
+            split_by_site: args.split_site,
+        },
+    };
+    let pairs = project.run_pairs(run)?;
+    let drawn = sample::draw(&pairs, &plan, args.seed)?;
+    let id = project.add_sample(name, Some(run), args.blind, &drawn)?;
+    writeln!(
+        out,
+        "sample {name:?} (id {id}): {} of {} pairs of run {run}, {}, seed {}{}",
+        drawn.pairs.len(),
+        pairs.len(),
+        plan.method(),
+        args.seed,
+        if args.blind { ", blind" } else { "" }
+    )?;
+    writeln!(out, "{:<32} {:>10} {:>6}", "stratum", "population", "drawn")?;
+    for s in &drawn.strata {
+        writeln!(out, "{:<32} {:>10} {:>6}", s.name, s.population, s.drawn)?;
+    }
+    Ok(())
+}
+
+fn list(project: &Project, out: &mut impl Write) -> anyhow::Result<()> {
+    writeln!(out, "runs:")?;
+    for r in project.runs()? {
+        writeln!(
+            out,
+            "  {:>4}  {:<12} {:>8} pairs {:>6} clusters  seed {:<6} {}  {}",
+            r.id,
+            r.record.detector,
+            r.pairs,
+            r.clusters,
+            r.record.seed.map_or("-".to_string(), |s| s.to_string()),
+            r.created_at,
+            r.record.params
+        )?;
+    }
+    writeln!(out, "samples:")?;
+    for s in project.samples()? {
+        writeln!(
+            out,
+            "  {:<20} {:>5} pairs  {:<10} run {:<4} seed {}{}",
+            s.name,
+            s.size,
+            s.method,
+            s.run.map_or("-".to_string(), |r| r.to_string()),
+            s.seed,
+            if s.blind { "  blind" } else { "" }
+        )?;
+    }
+    Ok(())
+}
+
+/// Split a tab-separated line, with the file and line for errors.
+fn fields<'a>(line: &'a str, n: usize, path: &Path, number: usize) -> anyhow::Result<Vec<&'a str>> {
+    let parts: Vec<&str> = line.split('\t').map(str::trim).collect();
+    if parts.len() < n || parts[..n].iter().any(|p| p.is_empty()) {
+        bail!(
+            "{}:{number}: expected {n} tab-separated fields",
+            path.display()
+        );
+    }
+    Ok(parts)
+}
+
+/// Record a run from `samecore run`'s pair (and cluster) files; pages are added by key.
+fn record_run(
+    project: &mut Project,
+    pairs_file: &Path,
+    clusters_file: Option<&Path>,
+    detector: &str,
+) -> anyhow::Result<RunId> {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
+    };
+    let mut keys: BTreeMap<String, usize> = BTreeMap::new();
+    let intern = |k: &str, keys: &mut BTreeMap<String, usize>| {
+        let n = keys.len();
+        *keys.entry(k.to_string()).or_insert(n)
+    };
+    let mut raw_pairs = Vec::new();
+    for (i, line) in read(pairs_file)?.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let f = fields(line, 3, pairs_file, i + 1)?;
+        let score: f64 = f[2]
+            .parse()
+            .with_context(|| format!("{}:{}: bad score {:?}", pairs_file.display(), i + 1, f[2]))?;
+        raw_pairs.push((intern(f[0], &mut keys), intern(f[1], &mut keys), score));
+    }
+    let mut raw_clusters = Vec::new();
+    if let Some(path) = clusters_file {
+        for (i, line) in read(path)?.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let f = fields(line, 2, path, i + 1)?;
+            let cluster: i64 = f[1]
+                .parse()
+                .with_context(|| format!("{}:{}: bad cluster {:?}", path.display(), i + 1, f[1]))?;
+            raw_clusters.push((intern(f[0], &mut keys), cluster));
+        }
+    }
+    let mut ordered: Vec<(&String, &usize)> = keys.iter().collect();
+    ordered.sort_by_key(|(_, n)| **n);
+    let identities: Vec<PageIdentity> = ordered
+        .iter()
+        .map(|(k, _)| PageIdentity {
+            key: (*k).clone(),
+            ..PageIdentity::default()
+        })
+        .collect();
+    let pages = project.upsert_pages(None, &identities)?;
+    let pairs: Vec<ScoredPair> = raw_pairs
+        .iter()
+        .map(|&(a, b, score)| ScoredPair {
+            a: pages[a],
+            b: pages[b],
+            score,
+        })
+        .collect();
+    let clusters: Vec<ClusterMember> = raw_clusters
+        .iter()
+        .map(|&(p, cluster)| ClusterMember {
+            page: pages[p],
+            cluster,
+            representative: false,
+        })
+        .collect();
+    let record = RunRecord {
+        detector: detector.to_string(),
+        params: serde_json::json!({ "pairs_file": pairs_file.display().to_string() }),
+        seed: None,
+        code_version: env!("CARGO_PKG_VERSION").to_string(),
+        elapsed_ms: None,
+        timings: serde_json::json!({}),
+    };
+    Ok(project.add_run(&record, &pairs, &clusters)?)
+}

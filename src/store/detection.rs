@@ -1,0 +1,88 @@
+//! Store a [`Detection`] (the result of one detector run on a loaded collection) in a project:
+//! the collection's documents in, their identities, the run's parameters, scored pairs and
+//! clusters out — the bridge between the engine's [`crate::DocId`]s, which index one loaded
+//! collection, and the project's [`PageId`]s, which stay valid across loads.
+
+use serde_json::json;
+
+use super::runs::{ClusterMember, PageIdentity, RunRecord, ScoredPair};
+use super::{PageId, Project, RunId};
+use crate::detect::Detection;
+use crate::{Document, Error, Result};
+
+impl Project {
+    /// Store `detection`, run on `docs` (indexed by [`crate::DocId`]) read from the archives
+    /// `archives`: pages are added or updated by key, then the run with its parameters
+    /// (`{"detector": detector_params, "run": <the RunSpec>}`), seed, this samecore's version,
+    /// pairs and clusters. Returns the run and the page of each document.
+    pub fn save_detection(
+        &mut self,
+        archives: &[String],
+        docs: &[Document],
+        detection: &Detection,
+        detector_params: serde_json::Value,
+        elapsed_ms: Option<u64>,
+    ) -> Result<(RunId, Vec<PageId>)> {
+        if detection.clustering.cluster_of.len() != docs.len() {
+            return Err(Error::InvalidParameter(format!(
+                "the detection covers {} documents, the collection has {}",
+                detection.clustering.cluster_of.len(),
+                docs.len()
+            )));
+        }
+        let mut archive_ids = Vec::with_capacity(archives.len());
+        for a in archives {
+            archive_ids.push(self.add_archive(a)?);
+        }
+        // With several archives, each page's own file (in its identity) says where it is from.
+        let archive = match archive_ids.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
+        let identities: Vec<PageIdentity> = docs.iter().map(PageIdentity::from).collect();
+        let pages = self.upsert_pages(archive, &identities)?;
+        let page = |i: usize| {
+            pages.get(i).copied().ok_or_else(|| {
+                Error::InvalidParameter(format!("the detection names document {i}, not loaded"))
+            })
+        };
+        let pairs = detection
+            .pairs()
+            .iter()
+            .map(|p| {
+                Ok(ScoredPair {
+                    a: page(p.a.index())?,
+                    b: page(p.b.index())?,
+                    score: p.score,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let reps = &detection.clustering.representatives;
+        let members = detection
+            .clustering
+            .cluster_of
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                Ok(ClusterMember {
+                    page: page(i)?,
+                    cluster: i64::from(c),
+                    representative: reps.get(c as usize).is_some_and(|r| r.index() == i),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let record = RunRecord {
+            detector: detection.algo.name().to_string(),
+            params: json!({
+                "detector": detector_params,
+                "run": serde_json::to_value(&detection.spec)?,
+            }),
+            seed: Some(detection.spec.matching.seed),
+            code_version: env!("CARGO_PKG_VERSION").to_string(),
+            elapsed_ms,
+            timings: json!({ "trace": serde_json::to_value(&detection.outcome.trace)? }),
+        };
+        let run = self.add_run(&record, &pairs, &members)?;
+        Ok((run, pages))
+    }
+}

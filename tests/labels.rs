@@ -1,0 +1,477 @@
+//! Sampling, labelling, estimates and the `sample` / `label` / `export` / `import-gold`
+//! commands (henzinger §3.1–3.3 as a workflow).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use samecore::labels::sample::{self, SamplePlan, Stratum};
+use samecore::labels::stats::{self, Z95};
+use samecore::labels::{LabelInput, Reason, Verdict};
+use samecore::store::runs::{ClusterMember, PageIdentity, RunRecord, ScoredPair};
+use samecore::store::{PageId, Project, RunId};
+
+/// 60 pages on 4 sites, 300 scored pairs with scores spread over 0.3..1.0, each page its own
+/// cluster except a few.
+fn project_with_run(project: &mut Project) -> (RunId, Vec<PageId>) {
+    let identities: Vec<PageIdentity> = (0..60)
+        .map(|i| PageIdentity {
+            key: format!("page-{i:03}"),
+            url: Some(format!("http://www.site{}.example.com/{i}.html", i % 4)),
+            date: Some("2013-05-01T00:00:00Z".into()),
+            site: Some(format!("site{}.example.com", i % 4)),
+            ..PageIdentity::default()
+        })
+        .collect();
+    let pages = project.upsert_pages(None, &identities).unwrap();
+    let mut pairs = Vec::new();
+    for i in 0..60usize {
+        for k in 1..=5usize {
+            let j = (i + k * 7) % 60;
+            if i < j {
+                pairs.push(ScoredPair {
+                    a: pages[i],
+                    b: pages[j],
+                    score: 0.3 + 0.7 * (((i * 31 + j * 17) % 100) as f64 / 99.0),
+                });
+            }
+        }
+    }
+    let members: Vec<ClusterMember> = pages
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| ClusterMember {
+            page: p,
+            cluster: (i / 3) as i64,
+            representative: i % 3 == 0,
+        })
+        .collect();
+    let record = RunRecord {
+        detector: "simhash".into(),
+        params: serde_json::json!({"bits": 384}),
+        seed: Some(9),
+        code_version: "test".into(),
+        elapsed_ms: None,
+        timings: serde_json::json!({}),
+    };
+    (project.add_run(&record, &pairs, &members).unwrap(), pages)
+}
+
+#[test]
+fn stratified_samples_are_stored_reproducible_and_cover_each_band() {
+    let plan = SamplePlan::Stratified {
+        edges: vec![0.3, 0.5, 0.7, 0.9, 1.0],
+        per_stratum: 8,
+        split_by_site: true,
+    };
+    let mut drawn_twice = Vec::new();
+    for _ in 0..2 {
+        let mut project = Project::in_memory().unwrap();
+        let (run, _) = project_with_run(&mut project);
+        let pairs = project.run_pairs(run).unwrap();
+        let drawn = sample::draw(&pairs, &plan, 2026).unwrap();
+        let id = project
+            .add_sample("strat", Some(run), false, &drawn)
+            .unwrap();
+        let stored = project.sample_pairs(id).unwrap();
+        assert_eq!(stored.len(), drawn.pairs.len());
+        let strata = project.sample_strata(id).unwrap();
+        assert_eq!(strata, drawn.strata);
+        assert_eq!(
+            strata.iter().map(|s| s.population).sum::<u64>(),
+            pairs.len() as u64
+        );
+        for s in &strata {
+            let (lo, hi) = (s.lo.unwrap(), s.hi.unwrap());
+            for p in stored.iter().filter(|p| p.stratum == s.name) {
+                let score = p.score.unwrap();
+                assert!(score >= lo && score <= hi, "{score} in {}", s.name);
+                let same = p.a.identity.site == p.b.identity.site;
+                assert_eq!(Some(same), s.same_site, "{}", s.name);
+            }
+        }
+        assert!(
+            project
+                .add_sample("strat", Some(run), false, &drawn)
+                .is_err(),
+            "unique names"
+        );
+        drawn_twice.push(
+            stored
+                .into_iter()
+                .map(|p| (p.a.id, p.b.id))
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(drawn_twice[0], drawn_twice[1], "same seed, same sample");
+}
+
+#[test]
+fn labelling_records_history_undo_progress_and_blind_views() {
+    let mut project = Project::in_memory().unwrap();
+    let (run, _) = project_with_run(&mut project);
+    let pairs = project.run_pairs(run).unwrap();
+    let drawn = sample::draw(&pairs, &SamplePlan::Uniform { size: 5 }, 1).unwrap();
+    let id = project
+        .add_sample("blind", Some(run), true, &drawn)
+        .unwrap();
+    let view = project.pair_view(id, 0).unwrap();
+    assert_eq!(
+        (view.score, view.stratum.clone(), view.detector.clone()),
+        (None, None, None)
+    );
+    let open = project
+        .add_sample("open", Some(run), false, &drawn)
+        .unwrap();
+    let view = project.pair_view(open, 0).unwrap();
+    assert_eq!(view.detector.as_deref(), Some("simhash"));
+    assert_eq!(view.score, Some(drawn.pairs[0].pair.score));
+
+    let ann = "ann";
+    assert_eq!(project.next_unlabelled(id, ann).unwrap(), Some(0));
+    project
+        .add_label(
+            id,
+            0,
+            ann,
+            &LabelInput::new(Verdict::Correct).because(Reason::UrlOnly),
+        )
+        .unwrap();
+    project
+        .add_label(id, 1, ann, &LabelInput::new(Verdict::Incorrect))
+        .unwrap();
+    // Relabel pair 0, then undo the relabel: the first decision is back.
+    project
+        .add_label(id, 0, ann, &LabelInput::new(Verdict::Undecided))
+        .unwrap();
+    assert_eq!(project.undo_last_label(id, ann).unwrap(), Some(0));
+    let labels = project.labels(id).unwrap();
+    assert_eq!(labels.len(), 2);
+    assert_eq!(
+        labels[0].label,
+        LabelInput::new(Verdict::Correct).because(Reason::UrlOnly)
+    );
+    assert_eq!(project.label_progress(id, ann).unwrap().labelled, 2);
+    assert_eq!(project.label_progress(id, ann).unwrap().total, 5);
+    assert_eq!(project.next_unlabelled(id, ann).unwrap(), Some(2));
+    // Undo twice more: nothing left, then nothing to undo.
+    assert_eq!(project.undo_last_label(id, ann).unwrap(), Some(1));
+    assert_eq!(project.undo_last_label(id, ann).unwrap(), Some(0));
+    assert_eq!(project.undo_last_label(id, ann).unwrap(), None);
+    assert!(project.labels(id).unwrap().is_empty());
+    assert_eq!(project.label_history_len(id).unwrap(), 3, "history is kept");
+    assert!(
+        project
+            .add_label(id, 99, ann, &LabelInput::new(Verdict::Correct))
+            .is_err()
+    );
+    assert!(
+        project
+            .add_label(id, 0, " ", &LabelInput::new(Verdict::Correct))
+            .is_err()
+    );
+}
+
+#[test]
+fn kappa_disagreements_settlements_and_weighted_precision() {
+    let mut project = Project::in_memory().unwrap();
+    let (run, _) = project_with_run(&mut project);
+    let pairs = project.run_pairs(run).unwrap();
+    let drawn = sample::draw(&pairs, &SamplePlan::Uniform { size: 10 }, 4).unwrap();
+    let id = project.add_sample("two", Some(run), false, &drawn).unwrap();
+    use Verdict::{Correct as C, Incorrect as I, Undecided as U};
+    let ann = [C, C, C, C, I, I, I, U, U, C];
+    let bob = [C, C, C, I, I, I, C, U, U, C];
+    for (p, (a, b)) in ann.iter().zip(bob).enumerate() {
+        project
+            .add_label(id, p as u32, "ann", &LabelInput::new(*a))
+            .unwrap();
+        project
+            .add_label(id, p as u32, "bob", &LabelInput::new(b))
+            .unwrap();
+    }
+    let labels = project.labels(id).unwrap();
+    let agreement = stats::cohen_kappa(&labels, "ann", "bob");
+    assert_eq!(agreement.items, 10);
+    assert!((agreement.observed - 0.8).abs() < 1e-12);
+    // Margins ann (C 5, I 3, U 2), bob (C 5, I 3, U 2): pe = .25 + .09 + .04 = .38.
+    assert!((agreement.expected - 0.38).abs() < 1e-12);
+    let kappa = agreement.kappa.unwrap();
+    assert!((kappa - (0.8 - 0.38) / 0.62).abs() < 1e-12);
+    let positions: Vec<u32> = agreement.disagreements.iter().map(|d| d.position).collect();
+    assert_eq!(positions, vec![3, 6]);
+
+    let resolved = stats::resolve(&labels, &[], None);
+    assert_eq!(resolved.unsettled, vec![3, 6]);
+    assert_eq!(resolved.verdicts.len(), 8);
+    project.settle(id, 3, "carol", &LabelInput::new(I)).unwrap();
+    let settlements = project.settlements(id).unwrap();
+    let resolved = stats::resolve(&labels, &settlements, None);
+    assert_eq!(resolved.unsettled, vec![6]);
+    assert_eq!(resolved.verdicts[&3], I);
+    let only_bob = stats::resolve(&labels, &[], Some("bob"));
+    assert_eq!(only_bob.verdicts[&6], C);
+
+    // Stratified precision is weighted by stratum sizes, not by labels.
+    let strata = [
+        Stratum {
+            name: "big".into(),
+            lo: None,
+            hi: None,
+            same_site: None,
+            population: 900,
+            drawn: 10,
+        },
+        Stratum {
+            name: "small".into(),
+            lo: None,
+            hi: None,
+            same_site: None,
+            population: 100,
+            drawn: 10,
+        },
+        Stratum {
+            name: "unseen".into(),
+            lo: None,
+            hi: None,
+            same_site: None,
+            population: 5,
+            drawn: 0,
+        },
+    ];
+    let mut judged = Vec::new();
+    for i in 0..10 {
+        judged.push(("big".to_string(), if i < 5 { C } else { I }));
+        judged.push(("small".to_string(), C));
+    }
+    let estimate = stats::stratified_precision(&strata, &judged, Z95);
+    let overall = estimate.overall.unwrap();
+    assert!((overall.estimate - 0.55).abs() < 1e-12, "{overall:?}");
+    assert!(overall.lo < 0.55 && overall.hi > 0.55 && overall.lo > 0.2 && overall.hi < 0.85);
+    assert_eq!(estimate.uncovered, vec!["unseen".to_string()]);
+    let small = estimate.strata.iter().find(|s| s.name == "small").unwrap();
+    assert_eq!(small.precision.unwrap().hi, 1.0);
+    assert!(small.precision.unwrap().lo > 0.6);
+}
+
+fn samecore(args: &[&str], stdin: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_samecore"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_samples_labels_from_piped_keys_reports_and_exports() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cli.samecore");
+    {
+        let mut project = Project::open(&path).unwrap();
+        project_with_run(&mut project);
+    }
+    let p = path.to_str().unwrap();
+    let (ok, out, err) = samecore(
+        &[
+            "sample",
+            "--project",
+            p,
+            "--name",
+            "s",
+            "--bands",
+            "0.3,0.65,1",
+            "--per-stratum",
+            "3",
+            "--seed",
+            "5",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("6 of 195 pairs"), "{out}");
+
+    // c, i with reason 1, a bad key, undo (of the i), skip the pair shown, u7 with a note, quit.
+    let keys = "c\ni1\nx\nz\ns\nu7 prefilled search box\nq\n";
+    let (ok, out, err) = samecore(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "s",
+            "--annotator",
+            "ann",
+        ],
+        keys,
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("unknown key") && out.contains("undid the decision on pair 2"),
+        "{out}"
+    );
+    let project = Project::open(&path).unwrap();
+    let id = project.sample_by_name("s").unwrap().id;
+    let labels = project.labels(id).unwrap();
+    let got: Vec<_> = labels
+        .iter()
+        .map(|l| (l.position, l.label.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (0, LabelInput::new(Verdict::Correct)),
+            (
+                2,
+                LabelInput {
+                    verdict: Verdict::Undecided,
+                    reason: Some(Reason::PrefilledForm),
+                    note: "prefilled search box".into(),
+                }
+            ),
+        ]
+    );
+    drop(project);
+    // Labelling resumes where it stopped; end of input ends the session cleanly.
+    let (ok, out, _) = samecore(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "s",
+            "--annotator",
+            "ann",
+        ],
+        "c\nc\n",
+    );
+    assert!(ok);
+    assert!(
+        out.contains("pair 2 of 6") && out.contains("4 of 6 pairs labelled"),
+        "{out}"
+    );
+    let (ok, _, _) = samecore(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "s",
+            "--annotator",
+            "bob",
+        ],
+        "i\nc\n",
+    );
+    assert!(ok);
+    let (ok, out, err) = samecore(&["label", "--project", p, "--sample", "s", "--report"], "");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("precision") && out.contains("agreement ann vs bob: 2 pairs"),
+        "{out}"
+    );
+    assert!(out.contains("pair 1: ann correct / bob incorrect"), "{out}");
+    let (ok, out, _) = samecore(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "s",
+            "--annotator",
+            "carol",
+            "--settle",
+            "1=correct",
+        ],
+        "",
+    );
+    assert!(ok && out.contains("settled pair 1"), "{out}");
+
+    let csv = dir.path().join("pairs.csv");
+    let (ok, _, err) = samecore(
+        &[
+            "export",
+            "--project",
+            p,
+            "pairs",
+            "--sample",
+            "s",
+            "--out",
+            csv.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with("sample,position,a_key,"), "{text}");
+    assert!(
+        text.contains("prefilled_form,prefilled search box"),
+        "{text}"
+    );
+    let (ok, out, _) = samecore(
+        &[
+            "export",
+            "--project",
+            p,
+            "runs",
+            "--out",
+            "-",
+            "--format",
+            "jsonl",
+        ],
+        "",
+    );
+    assert!(ok && out.contains("\"detector\":\"simhash\""), "{out}");
+
+    let gold = dir.path().join("gold.tsv");
+    std::fs::write(
+        &gold,
+        "doc\tcluster\npage-000\ta\npage-001\ta\nelsewhere\tb\n",
+    )
+    .unwrap();
+    let (ok, out, err) = samecore(&["import-gold", "--project", p, gold.to_str().unwrap()], "");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("3 pages in 2 gold clusters") && out.contains("2 of them"),
+        "{out}"
+    );
+
+    let (ok, _, err) = samecore(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "nope",
+            "--annotator",
+            "x",
+        ],
+        "",
+    );
+    assert!(!ok && err.contains("no sample named"), "{err}");
+    let missing = dir.path().join("missing.samecore");
+    let (ok, _, err) = samecore(
+        &[
+            "label",
+            "--project",
+            missing.to_str().unwrap(),
+            "--sample",
+            "s",
+        ],
+        "",
+    );
+    assert!(!ok && err.contains("missing.samecore"), "{err}");
+    assert!(!Path::new(&missing).exists());
+}
