@@ -29,7 +29,11 @@ fn generate(options: &SynthOptions) -> (Vec<u8>, String, SynthReport) {
         &Progress::new(),
     )
     .expect("generate");
-    (warc, String::from_utf8(gold).expect("gold is UTF-8"), report)
+    (
+        warc,
+        String::from_utf8(gold).expect("gold is UTF-8"),
+        report,
+    )
 }
 
 /// One WARC record as parsed back from its gzip member.
@@ -52,7 +56,9 @@ fn parse_members(data: &[u8]) -> Vec<Record> {
     while !rest.is_empty() {
         let mut decoder = flate2::bufread::GzDecoder::new(rest);
         let mut raw = Vec::new();
-        decoder.read_to_end(&mut raw).expect("a complete gzip member");
+        decoder
+            .read_to_end(&mut raw)
+            .expect("a complete gzip member");
         rest = decoder.into_inner();
         let head_end = raw
             .windows(4)
@@ -198,7 +204,10 @@ fn records_are_valid_warc_with_digests_and_references() {
     assert_eq!(html_pages.len() as u64, report.pages);
     assert_eq!(revisits.len() as u64, report.revisits);
     assert!(report.revisits > 0 && report.others > 0);
-    assert!(statuses.contains("404") && statuses.contains("301"), "{statuses:?}");
+    assert!(
+        statuses.contains("404") && statuses.contains("301"),
+        "{statuses:?}"
+    );
     assert_eq!(types["request"], types["response"] + types["revisit"]);
 
     // Gold: every HTML page and every revisit, revisits in the cluster of what they repeat.
@@ -207,7 +216,10 @@ fn records_are_valid_warc_with_digests_and_references() {
     assert_eq!(gold.keys().cloned().collect::<BTreeSet<_>>(), expected);
     for id in &revisits {
         let original = by_id[id.as_str()].get("WARC-Refers-To");
-        assert_eq!(gold[id], gold[original], "revisit {id} outside its page's cluster");
+        assert_eq!(
+            gold[id], gold[original],
+            "revisit {id} outside its page's cluster"
+        );
     }
     let clusters: BTreeSet<&String> = gold.values().collect();
     assert_eq!(clusters.len() as u64, report.clusters);
@@ -235,7 +247,11 @@ fn frames_fool_whole_page_similarity() {
         if let Some(cluster) = gold.get(record.get("WARC-Record-ID"))
             && record.get("WARC-Type") == "response"
         {
-            let host = record.get("WARC-Target-URI").split('/').nth(2).unwrap_or("");
+            let host = record
+                .get("WARC-Target-URI")
+                .split('/')
+                .nth(2)
+                .unwrap_or("");
             let payload = http_parts(&record.block).1.to_vec();
             pages.push((host.to_string(), cluster.clone(), payload));
         }
@@ -294,7 +310,11 @@ fn size_target_stops_soon_after_it_is_reached() {
     assert_eq!(warc.len() as u64, report.bytes);
     assert!(report.bytes >= 600_000);
     // Overshoot is bounded by one window of batches.
-    assert!(report.bytes < 600_000 + 8 * 32 * 9 * 12_000, "{}", report.bytes);
+    assert!(
+        report.bytes < 600_000 + 8 * 32 * 9 * 12_000,
+        "{}",
+        report.bytes
+    );
 }
 
 #[test]
@@ -350,10 +370,52 @@ fn the_folder_reader_reads_back_pages_with_their_gold_clusters() {
     .expect("load folder");
     assert_eq!(collection.docs.len() as u64, report.pages);
     for doc in &collection.docs {
-        assert_eq!(doc.gold.as_deref(), gold.get(&doc.key).map(String::as_str), "{}", doc.key);
+        assert_eq!(
+            doc.gold.as_deref(),
+            gold.get(&doc.key).map(String::as_str),
+            "{}",
+            doc.key
+        );
         // windows-1252 pages (header charset is absent for loose files: meta or detection)
         // must decode to the same text as UTF-8 ones.
         assert!(!doc.html.contains('\u{FFFD}'), "bad decode of {}", doc.key);
-        assert!(doc.title.as_deref().is_some_and(|t| !t.is_empty()), "{}", doc.key);
+        assert!(
+            doc.title.as_deref().is_some_and(|t| !t.is_empty()),
+            "{}",
+            doc.key
+        );
     }
+}
+
+/// The committed sample is what the generator makes with the command in its README (compared
+/// after decompression, so that another deflate implementation does not count as a change).
+#[test]
+fn committed_sample_is_what_the_generator_makes() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives");
+    let committed = std::fs::read(root.join("news-sample.warc.gz")).expect("committed sample");
+    let committed_gold =
+        std::fs::read_to_string(root.join("news-sample.gold.tsv")).expect("committed gold");
+    let mut warc = Vec::new();
+    let mut gold = Vec::new();
+    synth::write_warc(
+        &options(1, 400),
+        "news-sample.warc.gz",
+        &mut warc,
+        Some(&mut gold),
+        &Progress::new(),
+    )
+    .expect("generate");
+    let inflate = |bytes: &[u8]| {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes)
+            .read_to_end(&mut out)
+            .expect("gzip");
+        out
+    };
+    assert!(
+        inflate(&committed) == inflate(&warc),
+        "sample_archives/news-sample.warc.gz is stale: regenerate it with the README's command"
+    );
+    assert_eq!(committed_gold, String::from_utf8(gold).expect("UTF-8"));
+    assert!(committed.len() < 5 << 20, "the sample must stay under 5 MB");
 }
