@@ -228,7 +228,11 @@ mod tests {
     fn transitive_closure_joins_chains() {
         let matched = [None, Some(DocId(0)), None, None, Some(DocId(3))];
         let c = Clustering::transitive(
-            [(DocId(0), DocId(1)), (DocId(1), DocId(2)), (DocId(3), DocId(4))],
+            [
+                (DocId(0), DocId(1)),
+                (DocId(1), DocId(2)),
+                (DocId(3), DocId(4)),
+            ],
             &matched,
             &[0, 1, 2, 3, 4],
         );

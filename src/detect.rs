@@ -104,7 +104,7 @@ impl std::str::FromStr for Algo {
 }
 
 /// SpotSigs' default Jaccard threshold (chosen on goldset-dev, see `crate::eval`).
-pub const DEFAULT_SPOTSIGS_THRESHOLD: f64 = 0.4;
+pub const DEFAULT_SPOTSIGS_THRESHOLD: f64 = 0.25;
 
 /// Parameters of every detector; each reads its own part.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -7,7 +7,9 @@ use clap::{Parser, Subcommand};
 
 pub mod export;
 pub mod import_gold;
+pub mod eval;
 pub mod info;
+pub mod run;
 pub mod label;
 pub mod sample;
 pub mod synth;
@@ -35,6 +37,10 @@ pub struct Cli {
 pub enum Command {
     /// Read archives and report what is in them: records per type, pages, skips, warnings.
     Info(info::InfoArgs),
+    /// Run a detector once: clusters, scored pairs, and the metrics when gold is known.
+    Run(run::RunArgs),
+    /// Sweep thresholds x seeds against gold clusters: every metric, mean and sd.
+    Eval(eval::EvalArgs),
     /// Generate a synthetic news archive (WARC or folder) with its gold clusters.
     Synth(synth::SynthArgs),
     /// Draw a sample of a run's pairs for labelling (uniform or stratified, by seed).
@@ -51,6 +57,8 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Info(args) => info::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Eval(args) => eval::run(args),
         Command::Synth(args) => synth::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Label(args) => label::run(args),

@@ -158,8 +158,7 @@ pub fn run(
     let mut index_size = Vec::new();
     let mut indexed = 0;
     for (step, d) in order.iter().enumerate() {
-        if !sets[d.index()].is_empty() && (matched[d.index()].is_none() || params.add_duplicates)
-        {
+        if !sets[d.index()].is_empty() && (matched[d.index()].is_none() || params.add_duplicates) {
             indexed += 1;
         }
         if (step + 1) % every == 0 || step + 1 == n {

@@ -77,7 +77,14 @@ pub fn run(
             index.add(d, set);
         } else if !set.is_empty() {
             let skip_self = full.then_some(d);
-            index.collide(set, t, params.length_bound, skip_self, &mut collided, &mut dt);
+            index.collide(
+                set,
+                t,
+                params.length_bound,
+                skip_self,
+                &mut collided,
+                &mut dt,
+            );
             let mut best: Option<(DocId, f64)> = None;
             for &(x, inter) in &collided {
                 dt.compared += 1;
@@ -243,6 +250,7 @@ mod tests {
             threshold: 0.5,
             mode,
             guess,
+            add_duplicates: false,
             ..MatchParams::default()
         }
     }
@@ -257,7 +265,16 @@ mod tests {
             };
             let out = run(&s, &p, &Progress::new()).unwrap();
             let dup = out.matched.iter().filter(|m| m.is_some()).count();
-            assert_eq!(dup, 3, "seed {seed}: 3 of the 5 signed documents are duplicates");
+            assert_eq!(
+                dup, 3,
+                "seed {seed}: 3 of the 5 signed documents are duplicates"
+            );
+            let with_dups = MatchParams {
+                add_duplicates: true,
+                ..p.clone()
+            };
+            let grown = run(&s, &with_dups, &Progress::new()).unwrap();
+            assert_eq!(grown.trace.final_index_size(), 5);
             for (d, m) in out.matched.iter().enumerate() {
                 if let Some((x, score)) = m {
                     assert!((jaccard(&s[d], &s[x.index()]) - score).abs() < 1e-12);

@@ -122,7 +122,9 @@ pub struct MatchParams {
     pub mode: Mode,
     /// First or best guess.
     pub guess: Guess,
-    /// Index documents declared duplicates too (§3.3.5).
+    /// Index documents declared duplicates too (§3.3.5). On by default: on goldset-dev it lifts
+    /// pairwise recall of representative clusters from ~0.5 to ~0.87 at the same precision,
+    /// because a page's best partner is often a page already declared a duplicate.
     pub add_duplicates: bool,
     /// Use the `min/max` length bound (§4).
     pub length_bound: bool,
@@ -140,7 +142,7 @@ impl Default for MatchParams {
             threshold: 0.5,
             mode: Mode::default(),
             guess: Guess::default(),
-            add_duplicates: false,
+            add_duplicates: true,
             length_bound: true,
             seed: 0,
             seeds: Vec::new(),

@@ -125,7 +125,10 @@ mod tests {
             docs: vec![t(0), t(1), t(2), t(3)],
             index_size: vec![(4, 2)],
         };
-        assert_eq!((trace.comparisons(), trace.avoided(), trace.collisions()), (4, 4, 8));
+        assert_eq!(
+            (trace.comparisons(), trace.avoided(), trace.collisions()),
+            (4, 4, 8)
+        );
         assert_eq!(trace.final_index_size(), 2);
         // gold: 0,1 in A; 2,3 in B. 1 -> 0 right; 2 -> 0 wrong; 3 unique though 2 came before.
         let matched = [None, Some(DocId(0)), Some(DocId(0)), None];

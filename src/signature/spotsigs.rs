@@ -27,7 +27,7 @@ pub const DEFAULT_STOPWORDS: &str = include_str!("../../assets/stopwords.txt");
 /// Spot distance of an antecedent written without one (tuned on goldset-dev).
 pub const DEFAULT_DISTANCE: u32 = 1;
 /// Chain length of an antecedent written without distances (tuned on goldset-dev).
-pub const DEFAULT_CHAIN: usize = 2;
+pub const DEFAULT_CHAIN: usize = 1;
 /// Minimum signatures for a document to take part in matching (tuned on goldset-dev).
 pub const DEFAULT_MIN_SIGNATURES: usize = 4;
 
@@ -77,7 +77,10 @@ impl Antecedent {
         let mut out: Vec<Antecedent> = Vec::new();
         for line in spec.lines() {
             let line = line.split('#').next().unwrap_or("");
-            for item in line.split([',', ' ', '\t']).filter(|s| !s.trim().is_empty()) {
+            for item in line
+                .split([',', ' ', '\t'])
+                .filter(|s| !s.trim().is_empty())
+            {
                 let a = Antecedent::parse(item, default_distances)?;
                 if out.iter().any(|o| o.word == a.word) {
                     return Err(Error::InvalidParameter(format!(
@@ -169,9 +172,7 @@ impl Signer {
             return Err(Error::InvalidParameter("no antecedents".into()));
         }
         if let Some((lo, hi)) = params.idf_band
-            && !(0.0..=1.0).contains(&lo)
-            | !(0.0..=1.0).contains(&hi)
-            | (lo > hi)
+            && !(0.0..=1.0).contains(&lo) | !(0.0..=1.0).contains(&hi) | (lo > hi)
         {
             return Err(Error::InvalidParameter(format!(
                 "IDF band {lo}..{hi}: expected 0 <= min <= max <= 1"

@@ -72,7 +72,11 @@ fn skip_len(s: &str) -> usize {
     if s.starts_with("<!--") {
         return memchr::memmem::find(&bytes[4..], b"-->").map_or(bytes.len(), |e| 4 + e + 3);
     }
-    let name = if is_tag(s, "script") { "script" } else { "style" };
+    let name = if is_tag(s, "script") {
+        "script"
+    } else {
+        "style"
+    };
     let mut i = 1;
     while let Some(rel) = memchr::memmem::find(&bytes[i..], b"</") {
         let at = i + rel + 2;

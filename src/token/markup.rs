@@ -59,7 +59,10 @@ mod tests {
 
     #[test]
     fn unicode_letters_stay_in_words_and_unicode_punctuation_splits() {
-        assert_eq!(terms("Café “Über” naïve—end"), ["café", "über", "naïve", "end"]);
+        assert_eq!(
+            terms("Café “Über” naïve—end"),
+            ["café", "über", "naïve", "end"]
+        );
     }
 
     #[test]

@@ -152,13 +152,18 @@ mod tests {
         let html = "<html><head><STYLE>p{}</style><title>T</title></head>\
                     <body>One<td>two<script type=x>if (a<b) x();</SCRIPT>three\
                     <!-- hidden <b>x</b> -->four<noscript>no</noscript></body>";
-        assert_eq!(words(&strip_tags(html)), ["T", "One", "two", "three", "four"]);
+        assert_eq!(
+            words(&strip_tags(html)),
+            ["T", "One", "two", "three", "four"]
+        );
     }
 
     #[test]
     fn entities_are_decoded() {
         assert_eq!(
-            words(&strip_tags("caf&eacute; &amp; tea&nbsp;time &#65;&#x42; &bogus; AT&T")),
+            words(&strip_tags(
+                "caf&eacute; &amp; tea&nbsp;time &#65;&#x42; &bogus; AT&T"
+            )),
             ["café", "&", "tea", "time", "AB", "AT&T"]
         );
     }

@@ -1,0 +1,347 @@
+//! `samecore run ARCHIVE… --algo spotsigs …`: load archives, run one detector once, print a
+//! summary (and the metrics when gold clusters are known), write `--clusters` (`doc<TAB>cluster`
+//! for every document, clusters numbered from 0 by smallest member) and `--pairs`
+//! (`doc_a<TAB>doc_b<TAB>score`, every scored pair at or above the threshold). `doc` is
+//! [`samecore::Document::key`]. The options shared with `samecore eval` live here.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use samecore::archive::{self, ReadOptions};
+use samecore::cluster::ClusterRule;
+use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
+use samecore::engine::Progress;
+use samecore::eval::{GoldStandard, evaluate};
+use samecore::matching::{Guess, MatchParams, Mode, gold_seeds};
+use samecore::signature::SpotSigsParams;
+use samecore::signature::spotsigs::{self, Antecedent, DEFAULT_ANTECEDENTS, word_list};
+use samecore::token::TokenSource;
+use samecore::{DocId, Document};
+
+/// Matching options shared by `run` and `eval`.
+#[derive(Debug, Clone, Args)]
+pub struct MatchArgs {
+    /// Matching procedure: incremental, seeded, full or allpairs.
+    #[arg(long, default_value = "incremental")]
+    pub mode: Mode,
+    /// Which colliding document becomes the match: first or best.
+    #[arg(long, default_value = "best")]
+    pub guess: Guess,
+    /// Clusters from matches: representative (join the matched document's cluster) or
+    /// transitive (closure of all scored pairs).
+    #[arg(long, default_value = "representative")]
+    pub rule: ClusterRule,
+    /// Index documents declared duplicates too (default true; `--add-duplicates false` for the
+    /// paper's plain Incremental matching).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1,
+          default_missing_value = "true")]
+    pub add_duplicates: bool,
+    /// Do not skip pairs by the min/max length bound (slower, same result).
+    #[arg(long)]
+    pub no_length_bound: bool,
+    /// Seeded mode: a file of document keys (one per line) indexed first; without it, one
+    /// document per gold cluster.
+    #[arg(long)]
+    pub seeds: Option<PathBuf>,
+}
+
+/// SpotSigs signature options shared by `run` and `eval`; defaults from `assets/`.
+#[derive(Debug, Clone, Args)]
+pub struct SpotSigsArgs {
+    /// Antecedents with their spot distances, e.g. "the:2,is:3:4" (a bare word takes
+    /// --distance and --chain); default: the bundled list (articles, be, can, will, have, do).
+    #[arg(long)]
+    pub antecedents: Option<String>,
+    /// Spot distance for antecedents given without one.
+    #[arg(long, default_value_t = spotsigs::DEFAULT_DISTANCE)]
+    pub distance: u32,
+    /// Chain length (spot words per signature) for antecedents given without distances.
+    #[arg(long, default_value_t = spotsigs::DEFAULT_CHAIN)]
+    pub chain: usize,
+    /// A stopword file (one word per line) instead of the bundled list; "none" for no stopwords.
+    #[arg(long)]
+    pub stopwords: Option<String>,
+    /// Leave the antecedent out of the signature (only the spot words are hashed).
+    #[arg(long)]
+    pub no_antecedent_in_signature: bool,
+    /// Documents with fewer signatures take no part in matching.
+    #[arg(long, default_value_t = spotsigs::DEFAULT_MIN_SIGNATURES)]
+    pub min_sigs: usize,
+    /// Keep signatures whose normalised collection IDF is in MIN:MAX (e.g. 0.2:0.8), or "off".
+    #[arg(long, default_value = "off")]
+    pub idf_band: String,
+    /// Tokenizer: text (tags stripped), markup (raw page), henzinger or dom.
+    #[arg(long, default_value = "text")]
+    pub tokens: TokenSource,
+}
+
+impl SpotSigsArgs {
+    /// The signature parameters these options describe.
+    pub fn params(&self) -> anyhow::Result<SpotSigsParams> {
+        anyhow::ensure!(self.chain >= 1, "--chain must be at least 1");
+        let distances = vec![self.distance.max(1); self.chain];
+        let antecedents = Antecedent::parse_list(
+            self.antecedents.as_deref().unwrap_or(DEFAULT_ANTECEDENTS),
+            &distances,
+        )?;
+        let stopwords = match self.stopwords.as_deref() {
+            None => word_list(spotsigs::DEFAULT_STOPWORDS),
+            Some("none") => Vec::new(),
+            Some(path) => word_list(
+                &std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read stopwords {path}"))?,
+            ),
+        };
+        let idf_band = match self.idf_band.trim() {
+            "off" | "" => None,
+            band => {
+                let (lo, hi) = band
+                    .split_once(':')
+                    .context("--idf-band expects MIN:MAX or off")?;
+                Some((lo.trim().parse()?, hi.trim().parse()?))
+            }
+        };
+        Ok(SpotSigsParams {
+            antecedents,
+            stopwords,
+            include_antecedent: !self.no_antecedent_in_signature,
+            min_signatures: self.min_sigs,
+            idf_band,
+            tokens: self.tokens,
+        })
+    }
+}
+
+/// Arguments of `samecore run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// WARC, ARC, WACZ files, folders or zips of pages.
+    #[arg(required = true)]
+    pub archives: Vec<PathBuf>,
+    /// Detector.
+    #[arg(long, default_value = "spotsigs")]
+    pub algo: Algo,
+    /// Similarity threshold; default: the detector's (chosen on goldset-dev).
+    #[arg(long)]
+    pub threshold: Option<f64>,
+    /// Seed of the random document order.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write `doc<TAB>cluster` for every document here.
+    #[arg(long)]
+    pub clusters: Option<PathBuf>,
+    /// Write `doc_a<TAB>doc_b<TAB>score` for every scored pair here.
+    #[arg(long)]
+    pub pairs: Option<PathBuf>,
+    /// Gold clusters as `doc,cluster` (TSV or CSV) for archives that are not folders.
+    #[arg(long)]
+    pub gold: Option<PathBuf>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Matching options.
+    #[command(flatten)]
+    pub matching: MatchArgs,
+    /// SpotSigs options.
+    #[command(flatten)]
+    pub spotsigs: SpotSigsArgs,
+    /// Options of the other detectors.
+    #[command(flatten)]
+    pub literature: super::literature::LiteratureArgs,
+}
+
+/// Documents and their gold clusters (from `--gold`, else folder names).
+pub fn load(
+    archives: &[PathBuf],
+    gold: Option<&Path>,
+) -> anyhow::Result<(Vec<Document>, GoldStandard)> {
+    let collection = archive::load(archives, &ReadOptions::default(), &Progress::new())
+        .context("cannot load the archives")?;
+    let docs = collection.docs;
+    let gold = match gold {
+        Some(path) => GoldStandard::read(path, &docs)?,
+        None => GoldStandard::from_documents(&docs),
+    };
+    Ok((docs, gold))
+}
+
+/// The run spec for these matching options; Seeded mode takes `--seeds` or gold seeds.
+pub fn run_spec(
+    args: &MatchArgs,
+    threshold: f64,
+    seed: u64,
+    docs: &[Document],
+    gold: &GoldStandard,
+) -> anyhow::Result<RunSpec> {
+    let seeds = match (&args.seeds, args.mode) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read seeds {}", path.display()))?;
+            let mut out = Vec::new();
+            for key in text.lines().map(str::trim).filter(|k| !k.is_empty()) {
+                let i = docs
+                    .iter()
+                    .position(|d| d.key == key)
+                    .with_context(|| format!("seed {key:?} is not a document key"))?;
+                out.push(DocId(i as u32));
+            }
+            out
+        }
+        (None, Mode::Seeded) if gold.is_known() => gold_seeds(&gold.cluster_of, seed),
+        (None, Mode::Seeded) => anyhow::bail!("seeded mode needs --seeds FILE or gold clusters"),
+        (None, _) => Vec::new(),
+    };
+    Ok(RunSpec {
+        matching: MatchParams {
+            threshold,
+            mode: args.mode,
+            guess: args.guess,
+            add_duplicates: args.add_duplicates,
+            length_bound: !args.no_length_bound,
+            seed,
+            seeds,
+            index_every: 100,
+        },
+        rule: args.rule,
+    })
+}
+
+/// Run `samecore run`.
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let (docs, gold) = load(&args.archives, args.gold.as_deref())?;
+    let load_secs = started.elapsed().as_secs_f64();
+    let options = DetectorOptions {
+        spotsigs: args.spotsigs.params()?,
+        literature: args.literature.options()?,
+    };
+    let detector = detect::detector(args.algo, &options)?;
+    let progress = Progress::new();
+    let t0 = Instant::now();
+    let prepared = detector.prepare(&docs, &progress)?;
+    let sign_secs = t0.elapsed().as_secs_f64();
+    let threshold = args.threshold.unwrap_or(args.algo.default_threshold());
+    let spec = run_spec(&args.matching, threshold, args.seed, &docs, &gold)?;
+    let t1 = Instant::now();
+    let detection = prepared.detect(&spec, &progress)?;
+    let match_secs = t1.elapsed().as_secs_f64();
+
+    if let Some(path) = &args.clusters {
+        write_tsv(path, |w| {
+            for (d, c) in docs.iter().zip(&detection.clustering.cluster_of) {
+                writeln!(w, "{}\t{c}", d.key)?;
+            }
+            Ok(())
+        })?;
+    }
+    if let Some(path) = &args.pairs {
+        write_tsv(path, |w| {
+            for p in detection.pairs() {
+                let (a, b) = (&docs[p.a.index()].key, &docs[p.b.index()].key);
+                writeln!(w, "{a}\t{b}\t{:.6}", p.score)?;
+            }
+            Ok(())
+        })?;
+    }
+
+    let metrics = gold
+        .is_known()
+        .then(|| evaluate(&detection.clustering, &gold.cluster_of));
+    let groups = detection.clustering.groups();
+    let trace = &detection.outcome.trace;
+    let declared = detection.outcome.matched.iter().flatten().count();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let summary = serde_json::json!({
+            "algo": args.algo.name(),
+            "documents": docs.len(),
+            "unsigned": prepared.unsigned(),
+            "spec": detection.spec,
+            "clusters": detection.clustering.cluster_count(),
+            "groups": groups.len(),
+            "documents_in_groups": groups.iter().map(Vec::len).sum::<usize>(),
+            "declared_duplicates": declared,
+            "pairs": detection.pairs().len(),
+            "comparisons": trace.comparisons(),
+            "avoided": trace.avoided(),
+            "collisions": trace.collisions(),
+            "index_size": trace.index_size,
+            "gold_clusters": gold.names.len(),
+            "metrics": metrics,
+            "seconds": {"load": load_secs, "signatures": sign_secs, "matching": match_secs},
+        });
+        serde_json::to_writer_pretty(&mut out, &summary)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let m = &detection.spec.matching;
+    writeln!(
+        out,
+        "documents {} ({} left out: too few signatures)",
+        docs.len(),
+        prepared.unsigned()
+    )?;
+    writeln!(
+        out,
+        "{} threshold {} mode {} guess {:?} seed {} rule {:?}",
+        args.algo.name(),
+        m.threshold,
+        m.mode.name(),
+        m.guess,
+        m.seed,
+        detection.spec.rule
+    )?;
+    writeln!(
+        out,
+        "clusters {} ({} with 2+ documents, holding {}); {} declared duplicates, {} scored pairs",
+        detection.clustering.cluster_count(),
+        groups.len(),
+        groups.iter().map(Vec::len).sum::<usize>(),
+        declared,
+        detection.pairs().len()
+    )?;
+    writeln!(
+        out,
+        "comparisons {} (avoided {}), colliding documents {}, final index {} documents",
+        trace.comparisons(),
+        trace.avoided(),
+        trace.collisions(),
+        trace.final_index_size()
+    )?;
+    writeln!(
+        out,
+        "time: load {load_secs:.2} s, signatures {sign_secs:.2} s, matching {match_secs:.3} s"
+    )?;
+    if let Some(m) = metrics {
+        writeln!(
+            out,
+            "gold {} clusters: pairwise P {:.3} R {:.3} F1 {:.3} | document P {:.3} R {:.3} | \
+             B-cubed P {:.3} R {:.3} F1 {:.3}",
+            gold.names.len(),
+            m.pairwise.precision,
+            m.pairwise.recall,
+            m.pairwise.f1,
+            m.document.precision,
+            m.document.recall,
+            m.bcubed.precision,
+            m.bcubed.recall,
+            m.bcubed.f1
+        )?;
+    }
+    Ok(())
+}
+
+fn write_tsv(
+    path: &Path,
+    body: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut w = BufWriter::new(file);
+    body(&mut w)
+        .and_then(|_| w.flush())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
