@@ -96,7 +96,7 @@ pub fn warc_batch(seed: u64, captures: &[Capture], level: u32) -> Result<WarcBat
         let request_message = warc_writer::http_request(host, path, USER_AGENT, None);
         let request = warc_writer::request(&request_id, &date, &capture.uri, &id, &request_message);
         out.bytes
-            .extend(request.to_gzip_member(level).map_err(|e| io_error(e))?);
+            .extend(request.to_gzip_member(level).map_err(io_error)?);
         let member = match &capture.kind {
             CaptureKind::Revisit { of, cluster } => {
                 let Some((refers, length)) = earlier.get(of) else {
@@ -183,8 +183,7 @@ pub fn loose_pages(captures: Vec<Capture>) -> Vec<LoosePage> {
 fn site_slug(site: usize) -> String {
     let host = host_and_path(SITES[site % SITES.len()].origin).0;
     host.split('.')
-        .filter(|p| *p != "www")
-        .next()
+        .find(|p| *p != "www")
         .unwrap_or("site")
         .to_string()
 }

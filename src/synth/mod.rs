@@ -12,11 +12,11 @@
 //! captures as `revisit` records; some non-HTML and non-200 responses; two sites serving
 //! windows-1252. Which module does what:
 //!
-//! - [`words`], [`topics`] and [`prose`]: word lists, sentence templates, story cores;
-//! - [`sites`]: the sites and their HTML frames;
-//! - [`corpus`]: which story runs where, edits per copy, captures of a batch;
-//! - [`emit`] and [`warc_writer`]: WARC records, gzip members, loose files, gold lines;
-//! - [`clock`]: dates.
+//! - [`words`], [`topics`] and [`prose`] — word lists, sentence templates, story cores;
+//! - [`mastheads`] and [`sites`] — the sites and their HTML frames;
+//! - [`corpus`] — which story runs where, edits per copy, captures of a batch;
+//! - [`emit`] and [`warc_writer`] — WARC records, gzip members, loose files, gold lines;
+//! - [`clock`] — dates.
 //!
 //! Output streams batch by batch (a few dozen stories each), so memory stays bounded whatever
 //! the size; batches are rendered in parallel on the rayon pool and written in order, and every
