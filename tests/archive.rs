@@ -94,3 +94,614 @@ fn goldset_dev_loads_with_clusters() {
             .all(|d| !d.html.is_empty() && !d.charset.is_empty())
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Builders for small archives.
+
+fn http_page(status: &str, content_type: &str, body: &str) -> Vec<u8> {
+    format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+fn record(kind: &str, uri: &str, id: &str, extra: &[(&str, &str)], block: &[u8]) -> Vec<u8> {
+    let mut head = format!(
+        "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {uri}\r\nWARC-Date: 2024-05-0{}T10:00:00Z\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n",
+        id.len() % 9 + 1
+    );
+    if kind == "response" || kind == "revisit" || kind == "request" {
+        head.push_str("Content-Type: application/http; msgtype=response\r\n");
+    }
+    for (name, value) in extra {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", block.len()));
+    let mut out = head.into_bytes();
+    out.extend_from_slice(block);
+    out.extend_from_slice(b"\r\n\r\n");
+    out
+}
+
+/// A WARC with one record of every kind the reader must tell apart. Returns the records.
+fn sample_records() -> Vec<Vec<u8>> {
+    let page_a = "<html><head><title>Page A</title></head><body>story a</body></html>";
+    let page_b =
+        "<html><head><meta charset=\"windows-1252\"><title>Caf\u{e9} B</title></head></html>";
+    let (page_b_bytes, _, _) = encoding_rs::WINDOWS_1252.encode(page_b);
+    let mut resp_b = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n".to_vec();
+    resp_b.extend_from_slice(&page_b_bytes);
+    vec![
+        record(
+            "warcinfo",
+            "",
+            "info",
+            &[("Content-Type", "application/warc-fields")],
+            b"software: test\r\n",
+        ),
+        record(
+            "request",
+            "http://a.example.com/",
+            "req-a",
+            &[],
+            b"GET / HTTP/1.1\r\nHost: a.example.com\r\n\r\n",
+        ),
+        record(
+            "response",
+            "http://a.example.com/",
+            "resp-a",
+            &[("WARC-Payload-Digest", "sha1:AAAA")],
+            &http_page("200 OK", "text/html; charset=utf-8", page_a),
+        ),
+        record(
+            "response",
+            "http://www.b.example.co.uk/x",
+            "resp-b",
+            &[],
+            &resp_b,
+        ),
+        record(
+            "response",
+            "http://a.example.com/logo.png",
+            "resp-png",
+            &[],
+            &http_page("200 OK", "image/png", "PNG"),
+        ),
+        record(
+            "response",
+            "http://a.example.com/gone",
+            "resp-404",
+            &[],
+            &http_page("404 Not Found", "text/html", "<p>no</p>"),
+        ),
+        record(
+            "response",
+            "http://a.example.com/empty",
+            "resp-empty",
+            &[],
+            &http_page("200 OK", "text/html", ""),
+        ),
+        record(
+            "revisit",
+            "http://a.example.com/",
+            "rev-a",
+            &[
+                ("WARC-Refers-To", "<urn:uuid:resp-a>"),
+                ("WARC-Payload-Digest", "sha1:AAAA"),
+            ],
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n",
+        ),
+        record(
+            "revisit",
+            "http://c.example.com/",
+            "rev-lost",
+            &[("WARC-Payload-Digest", "sha1:ZZZZ")],
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n",
+        ),
+        record(
+            "metadata",
+            "http://a.example.com/",
+            "meta",
+            &[("Content-Type", "application/warc-fields")],
+            b"via: x\r\n",
+        ),
+    ]
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut enc, bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+fn read_all(path: &Path) -> (Vec<samecore::Document>, samecore::archive::FileReport) {
+    let mut docs = Vec::new();
+    let report = archive::read_file(path, &ReadOptions::default(), &Progress::new(), &mut |d| {
+        docs.push(d)
+    })
+    .unwrap();
+    (docs, report)
+}
+
+fn counts(report: &samecore::archive::FileReport) -> Vec<(String, u64)> {
+    report
+        .records
+        .iter()
+        .map(|(k, v)| (k.clone(), *v))
+        .collect()
+}
+
+fn check_sample(docs: &[samecore::Document], report: &samecore::archive::FileReport) {
+    assert_eq!(
+        counts(report),
+        [
+            ("metadata", 1),
+            ("request", 1),
+            ("response", 5),
+            ("revisit", 2),
+            ("warcinfo", 1)
+        ]
+        .map(|(k, v)| (k.to_string(), v))
+    );
+    assert_eq!(report.html_responses, 3, "a, b, empty");
+    assert_eq!(report.documents, 3, "a, b and the revisit of a");
+    let skipped: Vec<(&str, u64)> = report
+        .skipped
+        .iter()
+        .map(|(k, v)| (k.as_str(), *v))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            ("empty", 1),
+            ("not-html", 1),
+            ("revisit-unresolved", 1),
+            ("status-404", 1)
+        ]
+    );
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let keys: Vec<&str> = docs.iter().map(|d| d.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["<urn:uuid:resp-a>", "<urn:uuid:resp-b>", "<urn:uuid:rev-a>"]
+    );
+    let a = &docs[0];
+    assert_eq!(a.title.as_deref(), Some("Page A"));
+    assert_eq!(a.url.as_deref(), Some("http://a.example.com/"));
+    assert_eq!(a.status, Some(200));
+    assert_eq!(a.content_type.as_deref(), Some("text/html"));
+    assert_eq!(a.payload_digest.as_deref(), Some("sha1:AAAA"));
+    assert_eq!(a.site.registrable, "example.com");
+    assert_eq!(a.charset, "utf-8");
+    let b = &docs[1];
+    assert_eq!(b.charset, "windows-1252");
+    assert_eq!(b.title.as_deref(), Some("Caf\u{e9} B"));
+    assert_eq!(b.site.henzinger, "b.example.co.uk");
+    assert_eq!(b.site.registrable, "example.co.uk");
+    let rev = &docs[2];
+    assert_eq!(rev.revisit_of.as_deref(), Some("<urn:uuid:resp-a>"));
+    assert_eq!(rev.html, a.html);
+    assert_eq!(rev.title.as_deref(), Some("Page A"));
+    for doc in docs {
+        let raw = archive::read_raw(&doc.location).unwrap();
+        assert!(
+            String::from_utf8_lossy(&raw).contains("<title>"),
+            "{}",
+            doc.key
+        );
+    }
+    assert_eq!(
+        archive::read_raw(&a.location).unwrap(),
+        b"<html><head><title>Page A</title></head><body>story a</body></html>"
+    );
+}
+
+#[test]
+fn warc_plain_gzip_per_record_and_gzip_whole_read_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = sample_records();
+    let plain = write(dir.path(), "s.warc", &records.concat());
+    let per_record: Vec<u8> = records.iter().flat_map(|r| gzip(r)).collect();
+    let members = write(dir.path(), "s.warc.gz", &per_record);
+    let whole = write(dir.path(), "whole.warc.gz", &gzip(&records.concat()));
+    for (path, storage) in [
+        (&plain, samecore::document::Storage::Plain),
+        (&members, samecore::document::Storage::GzipMember),
+        (&whole, samecore::document::Storage::GzipWhole),
+    ] {
+        let (docs, report) = read_all(path);
+        check_sample(&docs, &report);
+        assert_eq!(docs[1].location.storage, storage, "{}", path.display());
+    }
+    // Offsets point at the records: the second page's record starts where the plain file says.
+    let (docs, _) = read_all(&plain);
+    let start = records[..3].iter().map(Vec::len).sum::<usize>() as u64;
+    assert_eq!(docs[1].location.offset, start);
+    assert_eq!(docs[1].location.length, records[3].len() as u64);
+    let (docs, _) = read_all(&members);
+    let start: usize = records[..3].iter().map(|r| gzip(r).len()).sum();
+    assert_eq!(
+        (docs[1].location.offset, docs[1].location.length),
+        (start as u64, gzip(&records[3]).len() as u64)
+    );
+}
+
+/// Reads `bytes` as `name` and checks that all good sample documents are there.
+fn assert_recovers(
+    dir: &Path,
+    name: &str,
+    bytes: &[u8],
+    expect_docs: usize,
+) -> samecore::archive::FileReport {
+    let path = write(dir, name, bytes);
+    let (docs, report) = read_all(&path);
+    assert_eq!(
+        docs.len(),
+        expect_docs,
+        "{name}: {:?} {:?}",
+        report.warnings,
+        report.skipped
+    );
+    assert!(!report.warnings.is_empty(), "{name} must warn");
+    for warning in &report.warnings {
+        let text = warning.to_string();
+        assert!(text.ends_with(&path.display().to_string()), "{text}");
+        assert!(text.contains(" at offset "), "{text}");
+    }
+    report
+}
+
+#[test]
+fn bad_plain_records_warn_and_the_rest_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = sample_records();
+    // Garbage between records.
+    let mut garbage = r[..3].concat();
+    garbage.extend_from_slice(b"this is not a record\r\n\x00\x01 more junk\n");
+    garbage.extend_from_slice(&r[3..].concat());
+    let report = assert_recovers(dir.path(), "garbage.warc", &garbage, 3);
+    let at = r[..3].iter().map(Vec::len).sum::<usize>() as u64;
+    assert_eq!(report.warnings[0].offset, at);
+    // Content-Length too long (eats the next record) and too short.
+    for (name, delta) in [("long.warc", 40i64), ("short.warc", -10)] {
+        let bad = String::from_utf8_lossy(&r[3]).into_owned();
+        let len_line = bad
+            .lines()
+            .find(|l| l.starts_with("Content-Length"))
+            .unwrap()
+            .to_string();
+        let n: i64 = len_line[16..].trim().parse().unwrap();
+        let bad = bad.replacen(&len_line, &format!("Content-Length: {}", n + delta), 1);
+        let mut bytes = r[..3].concat();
+        bytes.extend_from_slice(bad.as_bytes());
+        bytes.extend_from_slice(&r[4..].concat());
+        let report = assert_recovers(dir.path(), name, &bytes, 2);
+        assert_eq!(report.skipped.get("bad-record"), Some(&1), "{name}");
+        assert_eq!(
+            report.records.get("metadata"),
+            Some(&1),
+            "{name}: records after the bad one"
+        );
+    }
+    // A record claiming 2 GB in the middle.
+    let text = String::from_utf8_lossy(&r[4]).into_owned();
+    let head_end = text.find("\r\n\r\n").unwrap();
+    let at = text[..head_end].rfind("Content-Length: ").unwrap();
+    let huge = format!(
+        "{}Content-Length: 2147483648{}",
+        &text[..at],
+        &text[head_end..]
+    );
+    let mut bytes = r[..4].concat();
+    bytes.extend_from_slice(huge.as_bytes());
+    bytes.extend_from_slice(&r[5..].concat());
+    let report = assert_recovers(dir.path(), "huge.warc", &bytes, 3);
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("Content-Length")),
+        "{:?}",
+        report.warnings
+    );
+    // A header line without a colon: warned about, record kept.
+    let nocolon =
+        String::from_utf8_lossy(&r[2]).replacen("WARC-Date", "Broken line\r\nWARC-Date", 1);
+    let mut bytes = r[..2].concat();
+    bytes.extend_from_slice(nocolon.as_bytes());
+    bytes.extend_from_slice(&r[3..].concat());
+    let report = assert_recovers(dir.path(), "nocolon.warc", &bytes, 3);
+    assert!(report.warnings[0].message.contains("without a colon"));
+}
+
+#[test]
+fn bad_gzip_members_warn_and_the_rest_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<Vec<u8>> = sample_records().iter().map(|r| gzip(r)).collect();
+    // Member 3 (page b) truncated in the middle.
+    let mut bytes = members[..3].concat();
+    let cut_at = bytes.len() as u64;
+    bytes.extend_from_slice(&members[3][..members[3].len() / 2]);
+    bytes.extend_from_slice(&members[4..].concat());
+    let report = assert_recovers(dir.path(), "trunc.warc.gz", &bytes, 2);
+    assert_eq!(report.warnings[0].offset, cut_at);
+    assert_eq!(report.records.get("metadata"), Some(&1));
+    // Garbage between members.
+    let mut bytes = members[..3].concat();
+    bytes.extend_from_slice(b"GARBAGE\x1f\x8b but not gzip");
+    bytes.extend_from_slice(&members[3..].concat());
+    assert_recovers(dir.path(), "junk.warc.gz", &bytes, 3);
+    // The last member's trailer cut: its record's data is whole, so it loads, with a warning.
+    let mut bytes = members.concat();
+    bytes.truncate(bytes.len() - 5);
+    let report = assert_recovers(dir.path(), "end.warc.gz", &bytes, 3);
+    assert_eq!(report.records.get("metadata"), Some(&1));
+    // The last member cut in its middle: that record is lost, the others load.
+    let mut bytes = members.concat();
+    bytes.truncate(bytes.len() - members[members.len() - 1].len() / 2);
+    let report = assert_recovers(dir.path(), "mid.warc.gz", &bytes, 3);
+    assert_eq!(report.records.get("metadata"), None);
+    assert_eq!(report.records.get("revisit"), Some(&2));
+}
+
+#[test]
+fn empty_and_foreign_files_are_clear_errors_naming_the_file_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = write(dir.path(), "empty.warc", b"");
+    let err = archive::read_file(
+        &empty,
+        &ReadOptions::default(),
+        &Progress::new(),
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert_eq!(err.to_string(), format!("empty file: {}", empty.display()));
+    let text = write(dir.path(), "notes.txt", b"just some notes\n");
+    let err =
+        archive::load(&[text.clone()], &ReadOptions::default(), &Progress::new()).unwrap_err();
+    assert!(
+        err.to_string().ends_with(&text.display().to_string()),
+        "{err}"
+    );
+    let missing = dir.path().join("missing.warc");
+    let err = archive::read_file(
+        &missing,
+        &ReadOptions::default(),
+        &Progress::new(),
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(err.to_string().ends_with("missing.warc"), "{err}");
+    // A .warc that holds only garbage: read, nothing found, one warning.
+    let junk = write(dir.path(), "junk.warc", b"\x00\x01\x02 not a warc at all\n");
+    let (docs, report) = read_all(&junk);
+    assert!(docs.is_empty());
+    assert_eq!(report.warnings.len(), 1);
+}
+
+#[test]
+fn cancel_stops_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "s.warc", &sample_records().concat());
+    let progress = Progress::new();
+    progress.cancel();
+    let err =
+        archive::read_file(&path, &ReadOptions::default(), &progress, &mut |_| {}).unwrap_err();
+    assert!(matches!(err, samecore::Error::Cancelled));
+}
+
+fn arc_file() -> Vec<u8> {
+    let version = "1 0 Test\nURL IP-address Archive-date Content-type Archive-length\n";
+    let mut out = format!(
+        "filedesc://t.arc 0.0.0.0 20080430204825 text/plain {}\n{version}\n",
+        version.len()
+    )
+    .into_bytes();
+    for (url, status, ctype, body) in [
+        (
+            "http://www.news.example.com/a",
+            "200 OK",
+            "text/html",
+            "<title>Arc page</title>hello",
+        ),
+        (
+            "http://www.news.example.com/i.gif",
+            "200 OK",
+            "image/gif",
+            "GIF89a",
+        ),
+        (
+            "http://www.news.example.com/x",
+            "500 Oops",
+            "text/html",
+            "err",
+        ),
+    ] {
+        let block = http_page(status, ctype, body);
+        out.extend_from_slice(
+            format!("{url} 10.0.0.1 20080430204826 {ctype} {}\n", block.len()).as_bytes(),
+        );
+        out.extend_from_slice(&block);
+        out.push(b'\n');
+    }
+    out
+}
+
+#[test]
+fn arc_plain_and_gzip() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = write(dir.path(), "t.arc", &arc_file());
+    let gz = write(dir.path(), "t.arc.gz", &gzip(&arc_file()));
+    for path in [plain, gz] {
+        let (docs, report) = read_all(&path);
+        assert_eq!(
+            counts(&report),
+            [("response".to_string(), 3), ("warcinfo".to_string(), 1)]
+        );
+        assert_eq!((report.html_responses, report.documents), (1, 1));
+        assert_eq!(report.skipped.get("status-500"), Some(&1));
+        let doc = &docs[0];
+        assert_eq!(doc.key, "http://www.news.example.com/a 20080430204826");
+        assert_eq!(doc.date.as_deref(), Some("2008-04-30T20:48:26Z"));
+        assert_eq!(doc.title.as_deref(), Some("Arc page"));
+        assert_eq!(doc.site.henzinger, "news.example.com");
+        assert_eq!(
+            archive::read_raw(&doc.location).unwrap(),
+            b"<title>Arc page</title>hello"
+        );
+    }
+}
+
+fn zip_of(entries: &[(&str, &[u8], bool)]) -> Vec<u8> {
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, bytes, stored) in entries {
+        let method = if *stored {
+            zip::CompressionMethod::Stored
+        } else {
+            zip::CompressionMethod::Deflated
+        };
+        let options = zip::write::SimpleFileOptions::default().compression_method(method);
+        writer.start_file(*name, options).unwrap();
+        std::io::Write::write_all(&mut writer, bytes).unwrap();
+    }
+    writer.finish().unwrap().into_inner()
+}
+
+#[test]
+fn wacz_stored_and_deflated_with_page_titles() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = sample_records().concat();
+    let warc_gz: Vec<u8> = sample_records().iter().flat_map(|r| gzip(r)).collect();
+    let pages = b"{\"format\":\"json-pages-1.0\"}\n{\"url\":\"http://a.example.com/\",\"ts\":\"2024\",\"title\":\"Listed  title\"}\n";
+    for (name, stored) in [("stored.wacz", true), ("deflated.wacz", false)] {
+        let bytes = zip_of(&[
+            ("datapackage.json", b"{}", true),
+            ("archive/data.warc", &warc, stored),
+            ("archive/more.warc.gz", &warc_gz, stored),
+            ("pages/pages.jsonl", pages, false),
+        ]);
+        let path = write(dir.path(), name, &bytes);
+        let (docs, report) = read_all(&path);
+        assert_eq!(report.format, "wacz");
+        assert_eq!(report.documents, 6, "{name}");
+        assert_eq!(report.records.get("response"), Some(&10));
+        assert_eq!(docs[0].title.as_deref(), Some("Listed title"));
+        assert_eq!(docs[1].title.as_deref(), Some("Caf\u{e9} B"));
+        for doc in &docs {
+            let raw = archive::read_raw(&doc.location).unwrap();
+            assert!(
+                String::from_utf8_lossy(&raw).contains("<title>"),
+                "{name} {}",
+                doc.key
+            );
+        }
+    }
+}
+
+#[test]
+fn zip_of_pages_strips_top_folder_and_refuses_parent_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = zip_of(&[
+        ("gold/Smoking/s1.htm", b"<title>One</title>", false),
+        ("gold/Smoking/s2.htm", b"<title>Two</title>", true),
+        ("gold/Cars/c1.html", b"<title>Car</title>", false),
+        ("gold/../evil.htm", b"<title>Evil</title>", false),
+        ("../outside.htm", b"<title>Out</title>", false),
+    ]);
+    let path = write(dir.path(), "pages.zip", &bytes);
+    let (docs, report) = read_all(&path);
+    let keys: Vec<&str> = docs.iter().map(|d| d.key.as_str()).collect();
+    assert_eq!(keys, ["Cars/c1.html", "Smoking/s1.htm", "Smoking/s2.htm"]);
+    assert_eq!(docs[1].gold.as_deref(), Some("Smoking"));
+    assert_eq!(report.skipped.get("unsafe-path"), Some(&2));
+    assert_eq!(report.warnings.len(), 2);
+    assert!(report.warnings[0].message.contains("unsafe path"));
+    assert_eq!(
+        archive::read_raw(&docs[2].location).unwrap(),
+        b"<title>Two</title>"
+    );
+}
+
+#[derive(serde::Deserialize)]
+struct Reference {
+    records: std::collections::BTreeMap<String, u64>,
+    html_responses: u64,
+}
+
+/// Regenerate the fixture with `python3 tests/fixtures/warcio_counts.py ../shared/data/warc/* >
+/// tests/fixtures/warcio_counts.json`.
+#[test]
+fn real_warcs_match_warcio_counts() {
+    let Some(dir) = shared("data/warc") else {
+        return;
+    };
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/warcio_counts.json");
+    let reference: std::collections::BTreeMap<String, Reference> =
+        serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        reference.len(),
+        "every shared file has reference counts"
+    );
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let expected = &reference[&name];
+        let (docs, report) = read_all(&path);
+        assert_eq!(report.records, expected.records, "{name}");
+        assert_eq!(report.html_responses, expected.html_responses, "{name}");
+        assert!(report.warnings.is_empty(), "{name}: {:?}", report.warnings);
+        assert!(
+            docs.len() as u64
+                >= report.html_responses - report.skipped.get("empty").copied().unwrap_or(0)
+        );
+        for doc in docs.iter().step_by(7) {
+            let raw = archive::read_raw(&doc.location).unwrap();
+            assert!(!raw.is_empty(), "{name} {}", doc.key);
+        }
+    }
+}
+
+#[test]
+fn revisits_resolve_across_files_in_load() {
+    let Some(dir) = shared("data/warc") else {
+        return;
+    };
+    let crawl1 = dir.join("ukwa__datagovuk_crawl1_BL-20140325121225068.warc.gz");
+    let crawl2 = dir.join("ukwa__datagovuk_crawl2_revisits_BL-20140325122341434.warc.gz");
+    let alone =
+        archive::load(&[crawl2.clone()], &ReadOptions::default(), &Progress::new()).unwrap();
+    let unresolved = alone.reports[0]
+        .skipped
+        .get("revisit-unresolved")
+        .copied()
+        .unwrap_or(0);
+    assert!(unresolved > 0);
+    let both = archive::load(&[crawl1, crawl2], &ReadOptions::default(), &Progress::new()).unwrap();
+    let report = &both.reports[1];
+    let still = report
+        .skipped
+        .get("revisit-unresolved")
+        .copied()
+        .unwrap_or(0);
+    assert!(
+        still < unresolved,
+        "{still} of {unresolved} still unresolved"
+    );
+    let revisits: Vec<_> = both
+        .docs
+        .iter()
+        .filter(|d| d.revisit_of.is_some())
+        .collect();
+    assert_eq!(revisits.len() as u64, unresolved - still);
+    assert!(revisits.iter().all(|d| !d.html.is_empty()));
+    assert_eq!(
+        report.documents,
+        alone.reports[0].documents + revisits.len() as u64
+    );
+}

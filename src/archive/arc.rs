@@ -98,7 +98,7 @@ pub(crate) fn read_arc<S: Source>(
             Ok(true) => {}
             Ok(false) => return Ok(()),
             Err(e) => {
-                let at = src.warn_offset(src.mark());
+                let at = src.damaged_offset();
                 match src.recover() {
                     Ok(Some(resumed)) => ctx.warn(
                         at,
@@ -142,7 +142,8 @@ fn next_record<S: Source>(
         |kept: &[u8]| http && decode::parse_http_head(kept).is_some_and(|h| h.is_html_200());
     let read = block::read_block(src, header.length, &mut wants)?;
     let block_ok = read.read == header.length;
-    block::skip_newlines(src, usize::MAX)?;
+    // Damaged data after the block (the next gzip member) is met again on the next read.
+    let _ = block::skip_newlines(src, usize::MAX);
     let (storage, offset, record_len) = src.locate(start);
     let boundary = match src.fill_buf() {
         Ok(next) => next.is_empty() || is_arc_line(next) || !next.contains(&b'\n'),

@@ -45,6 +45,8 @@ pub(crate) trait Source: BufRead {
     fn locate(&mut self, start: Mark) -> (Storage, u64, u64);
     /// The offset to name in a warning about something at `mark`.
     fn warn_offset(&self, mark: Mark) -> u64;
+    /// The offset to name after a read error: the damaged gzip member, or the position.
+    fn damaged_offset(&self) -> u64;
 }
 
 /// An uncompressed file (or window).
@@ -105,6 +107,9 @@ impl<R: Read + Seek> Source for PlainSource<R> {
     fn warn_offset(&self, mark: Mark) -> u64 {
         mark.pos
     }
+    fn damaged_offset(&self) -> u64 {
+        self.pos
+    }
 }
 
 /// A `BufRead` that counts the bytes consumed from it: the compressed offset.
@@ -151,6 +156,9 @@ pub(crate) struct GzSource<R> {
     member_pos: u64,
     member_done: bool,
     eof: bool,
+    /// A decoding error, returned again by every read until [`Source::recover`] (flate2 reports
+    /// an error once, and the parser may meet it while peeking past a good record).
+    error: Option<(io::ErrorKind, String)>,
 }
 
 const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -171,6 +179,7 @@ impl<R: Read + Seek> GzSource<R> {
             member_pos: 0,
             member_done: false,
             eof: false,
+            error: None,
         }
     }
 
@@ -202,6 +211,11 @@ impl<R: Read + Seek> Read for GzSource<R> {
 
 impl<R: Read + Seek> BufRead for GzSource<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.lo == self.hi
+            && let Some((kind, message)) = &self.error
+        {
+            return Err(io::Error::new(*kind, message.clone()));
+        }
         while self.lo == self.hi && !self.eof {
             if self.member_done {
                 let mut reader = self.take_reader()?;
@@ -223,7 +237,13 @@ impl<R: Read + Seek> BufRead for GzSource<R> {
                 .dec
                 .as_mut()
                 .ok_or_else(|| io::Error::other("gzip reader lost after an earlier error"))?;
-            let n = dec.read(&mut self.buf)?;
+            let n = match dec.read(&mut self.buf) {
+                Ok(n) => n,
+                Err(e) => {
+                    self.error = Some((e.kind(), e.to_string()));
+                    return Err(e);
+                }
+            };
             if n == 0 {
                 self.member_done = true;
             } else {
@@ -257,6 +277,7 @@ impl<R: Read + Seek> Source for GzSource<R> {
     fn rewind(&mut self, mark: Mark) -> io::Result<()> {
         let mut reader = self.take_reader()?;
         reader.seek_to(mark.member)?;
+        self.error = None;
         self.lo = 0;
         self.hi = 0;
         self.eof = false;
@@ -275,6 +296,7 @@ impl<R: Read + Seek> Source for GzSource<R> {
 
     fn recover(&mut self) -> io::Result<Option<u64>> {
         let mut reader = self.take_reader()?;
+        self.error = None;
         self.lo = 0;
         self.hi = 0;
         let mut at = self.member + 1;
@@ -347,6 +369,9 @@ impl<R: Read + Seek> Source for GzSource<R> {
         } else {
             mark.pos
         }
+    }
+    fn damaged_offset(&self) -> u64 {
+        self.member
     }
 }
 

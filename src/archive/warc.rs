@@ -143,7 +143,7 @@ pub(crate) fn read_warc<S: Source>(
             Ok(true) => {}
             Ok(false) => return Ok(()),
             Err(e) => {
-                let at = src.warn_offset(src.mark());
+                let at = src.damaged_offset();
                 match src.recover() {
                     Ok(Some(resumed)) => ctx.warn(
                         at,
@@ -226,11 +226,22 @@ fn next_record<S: Source>(
         block::read_block(src, length, &mut |_| false)?
     };
     let block_ok = read.read == length;
-    block::skip_newlines(src, usize::MAX)?;
+    // ISO 28500 ends a record with CRLF CRLF (some writers use LF LF): with that after the
+    // block the length was right even if garbage follows; without it, the next record must
+    // start right there.
+    let separator = match block::skip_newlines(src, usize::MAX) {
+        Ok(n) => n >= 2,
+        // Damaged data after the block (the next gzip member): this record is whole; the
+        // error comes back on the next read and is recovered from there.
+        Err(_) => true,
+    };
     let (storage, offset, record_len) = src.locate(start);
     let boundary = match src.fill_buf() {
         Ok(next) => {
-            next.is_empty() || is_warc_line(next) || next.len() < 6 && next.starts_with(b"WARC/")
+            separator
+                || next.is_empty()
+                || is_warc_line(next)
+                || next.len() < 6 && next.starts_with(b"WARC/")
         }
         // A damaged next member: this record is whole; the caller recovers at the next call.
         Err(_) => true,
