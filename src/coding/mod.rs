@@ -162,10 +162,11 @@ pub fn propagate(project: &mut Project, run: RunId, by: &str, min_share: f64) ->
     let mut n = 0;
     for cluster in &plan {
         for cov in &cluster.codes {
-            if cov.coverage == Coverage::Partial && cov.share() >= min_share {
-                if let Some(id) = codebook.get(&cov.code) {
-                    n += project.propagate_code(run, cluster.cluster, *id, by)?;
-                }
+            if cov.coverage == Coverage::Partial
+                && cov.share() >= min_share
+                && let Some(id) = codebook.get(&cov.code)
+            {
+                n += project.propagate_code(run, cluster.cluster, *id, by)?;
             }
         }
     }

@@ -209,14 +209,14 @@ pub fn read_gold(path: &Path) -> Result<BTreeMap<String, String>> {
         if d.is_empty() || c.is_empty() {
             return Err(bad_row(path, line, "empty doc or cluster"));
         }
-        if let Some(previous) = gold.insert(d.to_string(), c.to_string()) {
-            if previous != c {
-                return Err(bad_row(
-                    path,
-                    line,
-                    format!("{d:?} is in cluster {previous:?} and {c:?}"),
-                ));
-            }
+        if let Some(previous) = gold.insert(d.to_string(), c.to_string())
+            && previous != c
+        {
+            return Err(bad_row(
+                path,
+                line,
+                format!("{d:?} is in cluster {previous:?} and {c:?}"),
+            ));
         }
     }
     Ok(gold)

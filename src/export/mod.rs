@@ -188,14 +188,14 @@ pub struct CodeRow {
 
 /// A writer of rows in one [`Format`].
 enum Sink<W: Write> {
-    Csv(csv::Writer<W>),
+    Csv(Box<csv::Writer<W>>),
     Jsonl(W),
 }
 
 impl<W: Write> Sink<W> {
     fn new(out: W, format: Format) -> Self {
         match format {
-            Format::Csv => Sink::Csv(csv::Writer::from_writer(out)),
+            Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
             Format::Jsonl => Sink::Jsonl(out),
         }
     }

@@ -52,8 +52,16 @@ fn wilson_p(p: f64, n: f64, z: f64) -> Interval {
     // At p = 0 and p = 1 the bound is exactly 0 or 1; say so rather than 0.999…
     Interval {
         estimate: p,
-        lo: if p <= 0.0 { 0.0 } else { (centre - half).max(0.0) },
-        hi: if p >= 1.0 { 1.0 } else { (centre + half).min(1.0) },
+        lo: if p <= 0.0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        hi: if p >= 1.0 {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
     }
 }
 
