@@ -11,6 +11,8 @@
 //!   `Σ W_h² p_h (1 − p_h) / n_h · (1 − n_h / N_h)`, and a Wilson interval at the effective
 //!   sample size `p (1 − p) / var`. Strata with no judged pair are left out of the weights and
 //!   listed, so the estimate says what it covers.
+//! - [`threshold_curve`]: precision and relative recall against the threshold, for the P/R plot
+//!   when an archive has no gold clusters (henzinger §3.5's R, Figure 7 and Table 11).
 //! - [`cohen_kappa`]: agreement of two annotators beyond chance, and the pairs to settle.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -311,6 +313,74 @@ pub fn cohen_kappa(labels: &[LabelRecord], first: &str, second: &str) -> Agreeme
     }
 }
 
+/// One point of the labels-based precision / recall curve.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ThresholdPoint {
+    /// The score threshold.
+    pub threshold: f64,
+    /// Judged pairs at or above it.
+    pub judged: u64,
+    /// Estimated precision of the pairs at or above it; none with no judged pair.
+    pub precision: Option<Interval>,
+    /// Estimated share of all correct pairs (at the run's own threshold) that are still at or
+    /// above it: henzinger §3.5's "R", a recall relative to the run, for want of true recall.
+    pub relative_recall: Option<f64>,
+}
+
+/// Precision and relative recall against the threshold from judged pairs, for the P/R plot of an
+/// archive without gold clusters. `judged` holds (score, stratum, verdict); each judged pair
+/// stands for `population / judged` pairs of its stratum (its inverse inclusion probability),
+/// so stratified samples give unbiased curves. Intervals are Wilson at Kish's effective sample
+/// size `(Σw)² / Σw²`.
+pub fn threshold_curve(
+    strata: &[Stratum],
+    judged: &[(f64, String, Verdict)],
+    thresholds: &[f64],
+    z: f64,
+) -> Vec<ThresholdPoint> {
+    let mut per_stratum: BTreeMap<&str, u64> = BTreeMap::new();
+    for (_, s, _) in judged {
+        *per_stratum.entry(s.as_str()).or_default() += 1;
+    }
+    let weight = |stratum: &str| -> f64 {
+        let n = per_stratum.get(stratum).copied().unwrap_or(1).max(1) as f64;
+        match strata.iter().find(|s| s.name == stratum) {
+            Some(s) if s.population > 0 => s.population as f64 / n,
+            _ => 1.0,
+        }
+    };
+    let correct_total: f64 = judged
+        .iter()
+        .filter(|(_, _, v)| *v == Verdict::Correct)
+        .map(|(_, s, _)| weight(s))
+        .sum();
+    thresholds
+        .iter()
+        .map(|&t| {
+            let (mut w_all, mut w_correct, mut w_sq, mut n) = (0.0, 0.0, 0.0, 0u64);
+            for (_, s, v) in judged.iter().filter(|(score, _, _)| *score >= t) {
+                let w = weight(s);
+                w_all += w;
+                w_sq += w * w;
+                n += 1;
+                if *v == Verdict::Correct {
+                    w_correct += w;
+                }
+            }
+            let precision = (n > 0 && w_all > 0.0).then(|| {
+                let n_eff = (w_all * w_all / w_sq).max(1.0);
+                wilson_p(w_correct / w_all, n_eff, z)
+            });
+            ThresholdPoint {
+                threshold: t,
+                judged: n,
+                precision,
+                relative_recall: (correct_total > 0.0).then(|| w_correct / correct_total),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,5 +395,41 @@ mod tests {
         assert_eq!(zero.lo, 0.0);
         assert!(zero.hi > 0.1 && zero.hi < 0.2);
         assert!(wilson(0, 0, Z95).is_none());
+    }
+
+    #[test]
+    fn threshold_curve_weights_by_inclusion_probability() {
+        let strata = [
+            Stratum {
+                name: "low".into(),
+                lo: Some(0.5),
+                hi: Some(0.8),
+                same_site: None,
+                population: 80,
+                drawn: 2,
+            },
+            Stratum {
+                name: "high".into(),
+                lo: Some(0.8),
+                hi: Some(1.0),
+                same_site: None,
+                population: 20,
+                drawn: 2,
+            },
+        ];
+        let judged = [
+            (0.6, "low".to_string(), Verdict::Incorrect),
+            (0.7, "low".to_string(), Verdict::Correct),
+            (0.85, "high".to_string(), Verdict::Correct),
+            (0.95, "high".to_string(), Verdict::Correct),
+        ];
+        let curve = threshold_curve(&strata, &judged, &[0.5, 0.8, 0.99], Z95);
+        // Weights: low pairs 40 each, high pairs 10 each. At 0.5: (40 + 20) / 100 correct.
+        let p = curve[0].precision.unwrap();
+        assert!((p.estimate - 0.6).abs() < 1e-12);
+        assert_eq!(curve[0].relative_recall, Some(1.0));
+        assert_eq!(curve[1].precision.unwrap().estimate, 1.0);
+        assert!((curve[1].relative_recall.unwrap() - 20.0 / 60.0).abs() < 1e-12);
+        assert_eq!((curve[2].judged, curve[2].precision), (0, None));
     }
 }
