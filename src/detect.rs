@@ -30,7 +30,7 @@ use crate::signature::{SignedCollection, SpotSigsParams};
 use crate::{Document, Error, Result};
 
 /// Every detector samecore knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Algo {
     /// SpotSigs (Workbench paper; Theobald et al. SIGIR 2008).
     SpotSigs,
@@ -165,6 +165,14 @@ pub trait Prepared: Send + Sync {
 
     /// One matching run.
     fn detect(&self, spec: &RunSpec, progress: &Progress) -> Result<Detection>;
+
+    /// The similarity of two documents on this detector's scale (what its threshold is
+    /// compared with), when it can be told for a single pair; `None` otherwise (a document was
+    /// left out, or the detector only scores candidate pairs).
+    fn similarity(&self, a: crate::DocId, b: crate::DocId) -> Option<f64> {
+        let _ = (a, b);
+        None
+    }
 }
 
 /// The immutable result of one run.
@@ -332,6 +340,12 @@ impl Prepared for SpotSigsPrepared {
     fn detect(&self, spec: &RunSpec, progress: &Progress) -> Result<Detection> {
         let outcome = matching::run(&self.collection.sets, &spec.matching, progress)?;
         Ok(Detection::new(Algo::SpotSigs, spec.clone(), outcome))
+    }
+
+    fn similarity(&self, a: crate::DocId, b: crate::DocId) -> Option<f64> {
+        let sa = self.collection.sets.get(a.index())?;
+        let sb = self.collection.sets.get(b.index())?;
+        (!sa.is_empty() && !sb.is_empty()).then(|| crate::signature::set::jaccard(sa, sb))
     }
 }
 

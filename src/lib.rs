@@ -24,6 +24,8 @@ pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod export;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod labels;
 pub mod matching;
 pub mod signature;

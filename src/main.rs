@@ -18,10 +18,12 @@ fn main() {
 
 #[cfg(feature = "gui")]
 fn open_workbench(archives: Vec<std::path::PathBuf>) -> anyhow::Result<()> {
-    Ok(samecore::gui::run(archives)?)
+    samecore::gui::run(archives).map_err(|e| anyhow::anyhow!("could not open the workbench window: {e}"))
 }
 
 #[cfg(not(feature = "gui"))]
 fn open_workbench(_archives: Vec<std::path::PathBuf>) -> anyhow::Result<()> {
-    anyhow::bail!("this samecore was built without the `gui` feature; use a subcommand (see --help)")
+    anyhow::bail!(
+        "this samecore was built without the `gui` feature; use a subcommand (see --help)"
+    )
 }

@@ -22,7 +22,9 @@ pub struct Job<T> {
 
 impl<T> std::fmt::Debug for Job<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Job").field("progress", &self.progress).finish()
+        f.debug_struct("Job")
+            .field("progress", &self.progress)
+            .finish()
     }
 }
 
@@ -58,10 +60,7 @@ impl<T: Send + Sync + 'static> Job<T> {
     }
 
     /// Run `work` to completion on this thread (tests, and the CLI where nothing else waits).
-    pub fn run_now(
-        progress: Progress,
-        work: impl FnOnce(&Progress) -> crate::Result<T>,
-    ) -> Job<T> {
+    pub fn run_now(progress: Progress, work: impl FnOnce(&Progress) -> crate::Result<T>) -> Job<T> {
         let result = work(&progress).map(Arc::new);
         Job {
             progress,

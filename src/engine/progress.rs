@@ -69,7 +69,9 @@ impl Default for Progress {
 
 impl std::fmt::Debug for Progress {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Progress").field("snapshot", &self.snapshot()).finish()
+        f.debug_struct("Progress")
+            .field("snapshot", &self.snapshot())
+            .finish()
     }
 }
 
@@ -150,7 +152,12 @@ impl Progress {
     /// The state now.
     pub fn snapshot(&self) -> ProgressSnapshot {
         ProgressSnapshot {
-            stage: self.inner.stage.lock().map(|s| s.clone()).unwrap_or_default(),
+            stage: self
+                .inner
+                .stage
+                .lock()
+                .map(|s| s.clone())
+                .unwrap_or_default(),
             done: self.inner.done.load(Ordering::Relaxed),
             total: self.inner.total.load(Ordering::Relaxed),
             elapsed_secs: self

@@ -1,0 +1,205 @@
+//! Two pages side by side: why did (or didn't) they match?
+//!
+//! In: two documents, the SpotSigs parameters and the detector runs of the workspace. Out: each
+//! page's terms — exactly the terms SpotSigs signed, so what is highlighted is what was compared —
+//! tagged by a word-level diff (Myers via `similar`, bounded by a deadline: on pathological
+//! pages the diff is coarser, never slower) and by the spot signatures the two pages share
+//! (antecedent and spot words marked on both sides), plus the pair's similarity under every
+//! detector that ran. The raw pages are kept for the raw view.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use similar::{Algorithm, DiffTag};
+
+use crate::detect::Algo;
+use crate::engine::workspace::AlgoRun;
+use crate::signature::SpotSigsParams;
+use crate::signature::spotsigs::Signer;
+use crate::{DocId, Document, Result};
+
+/// How a term of one page relates to the other page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TermDiff {
+    /// In both pages at this place.
+    Same,
+    /// Only in this page.
+    Only,
+}
+
+/// Role of a term in a spot signature both pages share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpotRole {
+    /// Not part of a shared signature.
+    None,
+    /// The antecedent of a shared signature.
+    Antecedent,
+    /// A spot word of a shared signature.
+    Spot,
+}
+
+/// One term of a page in the pair view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairTerm {
+    /// The term.
+    pub text: String,
+    /// Diff status.
+    pub diff: TermDiff,
+    /// Shared-signature role.
+    pub spot: SpotRole,
+}
+
+/// The similarity of the pair under one detector.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetectorScore {
+    /// The detector.
+    pub algo: Algo,
+    /// Its similarity for the pair, when the detector can tell it.
+    pub score: Option<f64>,
+    /// Whether the two pages are in the same cluster of that run.
+    pub same_cluster: bool,
+}
+
+/// Everything the pair view shows.
+#[derive(Debug, Clone)]
+pub struct PairComparison {
+    /// Left page.
+    pub a: DocId,
+    /// Right page.
+    pub b: DocId,
+    /// Left page's terms.
+    pub left: Vec<PairTerm>,
+    /// Right page's terms.
+    pub right: Vec<PairTerm>,
+    /// Terms found in one page only (both sides counted), Henzinger's "term differences".
+    pub term_differences: usize,
+    /// Whether the diff finished before its deadline (else it is coarser than minimal).
+    pub diff_complete: bool,
+    /// Shared spot signatures as `antecedent: spot words` with the smaller count of the two.
+    pub shared_signatures: Vec<(String, u32)>,
+    /// Similarity under each detector run.
+    pub scores: Vec<DetectorScore>,
+    /// The left page's decoded HTML.
+    pub raw_left: String,
+    /// The right page's decoded HTML.
+    pub raw_right: String,
+}
+
+/// Compare documents `a` and `b` of `docs`; `deadline` bounds the diff.
+pub fn compare(
+    docs: &[Document],
+    a: DocId,
+    b: DocId,
+    spotsigs: &SpotSigsParams,
+    runs: &[AlgoRun],
+    deadline: Duration,
+) -> Result<PairComparison> {
+    let bad = |d: DocId| crate::Error::InvalidParameter(format!("no document {}", d.0));
+    let da = docs.get(a.index()).ok_or_else(|| bad(a))?;
+    let db = docs.get(b.index()).ok_or_else(|| bad(b))?;
+    let signer = Signer::new(spotsigs)?;
+    let tokens = spotsigs.tokens;
+    let ta = tokens.terms(&da.html, da.url.as_deref());
+    let tb = tokens.terms(&db.html, db.url.as_deref());
+
+    let started = Instant::now();
+    let ops = similar::capture_diff_slices_deadline(
+        Algorithm::Myers,
+        &ta,
+        &tb,
+        Some(started + deadline),
+    );
+    let diff_complete = started.elapsed() < deadline;
+    let mut left: Vec<PairTerm> = ta.iter().map(|t| term(t, TermDiff::Only)).collect();
+    let mut right: Vec<PairTerm> = tb.iter().map(|t| term(t, TermDiff::Only)).collect();
+    for op in &ops {
+        let (tag, old, new) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            old.for_each(|i| left[i].diff = TermDiff::Same);
+            new.for_each(|i| right[i].diff = TermDiff::Same);
+        }
+    }
+    let term_differences = left.iter().chain(&right).filter(|t| t.diff == TermDiff::Only).count();
+
+    // Shared signatures: multiset intersection of the two pages' spot signatures.
+    let sa = signer.spots(&da.html, da.url.as_deref());
+    let sb = signer.spots(&db.html, db.url.as_deref());
+    let mut count_b: HashMap<u64, u32> = HashMap::new();
+    for s in &sb {
+        *count_b.entry(s.hash).or_default() += 1;
+    }
+    let mut count_a: HashMap<u64, u32> = HashMap::new();
+    for s in &sa {
+        *count_a.entry(s.hash).or_default() += 1;
+    }
+    let mut shared: HashMap<String, u32> = HashMap::new();
+    for s in &sa {
+        if count_b.contains_key(&s.hash) {
+            let label = format!("{}: {}", s.antecedent, s.words.join(" "));
+            shared.insert(label, count_a[&s.hash].min(count_b[&s.hash]));
+        }
+    }
+    mark_spots(&mut left, &sa, &count_b);
+    mark_spots(&mut right, &sb, &count_a);
+    let mut shared_signatures: Vec<(String, u32)> = shared.into_iter().collect();
+    shared_signatures.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+
+    let scores = runs
+        .iter()
+        .map(|run| {
+            let c = &run.detection.clustering.cluster_of;
+            DetectorScore {
+                algo: run.algo,
+                score: run.prepared.similarity(a, b),
+                same_cluster: c.get(a.index()).is_some() && c.get(a.index()) == c.get(b.index()),
+            }
+        })
+        .collect();
+
+    Ok(PairComparison {
+        a,
+        b,
+        left,
+        right,
+        term_differences,
+        diff_complete,
+        shared_signatures,
+        scores,
+        raw_left: da.html.clone(),
+        raw_right: db.html.clone(),
+    })
+}
+
+fn term(text: &str, diff: TermDiff) -> PairTerm {
+    PairTerm {
+        text: text.to_string(),
+        diff,
+        spot: SpotRole::None,
+    }
+}
+
+/// Mark the antecedent of each signature found in `other`, and its spot words: the first
+/// occurrences of the spot words after the antecedent, in chain order (stopwords in between are
+/// what the distance skipped).
+fn mark_spots(
+    terms: &mut [PairTerm],
+    spots: &[crate::signature::spotsigs::SpotSignature],
+    other: &HashMap<u64, u32>,
+) {
+    for s in spots.iter().filter(|s| other.contains_key(&s.hash)) {
+        let Some(t) = terms.get_mut(s.position) else {
+            continue;
+        };
+        t.spot = SpotRole::Antecedent;
+        let mut at = s.position + 1;
+        for w in &s.words {
+            if let Some(off) = terms[at.min(terms.len())..].iter().position(|t| &t.text == w) {
+                at += off;
+                if terms[at].spot == SpotRole::None {
+                    terms[at].spot = SpotRole::Spot;
+                }
+                at += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! A workspace: the archives a person opened, their gold standard, and the detector runs made
+//! on them — what the workbench shows, computed here so the GUI only draws.
+//!
+//! Gold comes from the documents themselves (folder input: sub-folder names) or, for an archive
+//! `X.warc.gz`, from a `X.gold.tsv` lying beside it (the project's sample archive ships one).
+//!
+//! Runs reuse what did not change: a [`PreparedCache`] keeps each detector's prepared
+//! collection under the parameters that shaped it, so editing SpotSigs' antecedents re-signs
+//! SpotSigs only, and changing a threshold re-signs nothing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::archive::{Collection, ReadOptions};
+use crate::detect::{Algo, Detection, DetectorOptions, Prepared, RunSpec, detector};
+use crate::engine::Progress;
+use crate::eval::gold::GoldStandard;
+use crate::eval::sweep::{SweepRow, sweep};
+use crate::{Error, Result};
+
+/// Opened archives and their gold standard.
+pub struct Workspace {
+    /// The inputs, as given.
+    pub inputs: Vec<PathBuf>,
+    /// Their documents and read reports.
+    pub collection: Collection,
+    /// Gold cluster per document (empty when unknown).
+    pub gold: GoldStandard,
+    /// Where the gold came from, for display ("folder names" or a file).
+    pub gold_source: Option<String>,
+}
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace")
+            .field("inputs", &self.inputs)
+            .field("documents", &self.collection.docs.len())
+            .field("gold_source", &self.gold_source)
+            .finish()
+    }
+}
+
+/// The gold file that belongs to an archive: `X.gold.tsv` (or `.csv`) beside `X.warc.gz`,
+/// `X.warc`, `X.arc.gz`, `X.wacz`, `X.zip`.
+pub fn sibling_gold_file(archive: &Path) -> Option<PathBuf> {
+    let name = archive.file_name()?.to_string_lossy().into_owned();
+    let mut stem = name.as_str();
+    for ext in [".gz", ".warc", ".arc", ".wacz", ".zip"] {
+        stem = stem.strip_suffix(ext).unwrap_or(stem);
+    }
+    ["gold.tsv", "gold.csv"]
+        .iter()
+        .map(|ext| archive.with_file_name(format!("{stem}.{ext}")))
+        .find(|p| p.is_file())
+}
+
+impl Workspace {
+    /// Read `paths` and find their gold standard.
+    pub fn open(paths: &[PathBuf], progress: &Progress) -> Result<Workspace> {
+        let collection = crate::archive::load(paths, &ReadOptions::default(), progress)?;
+        let mut gold = GoldStandard::from_documents(&collection.docs);
+        let mut gold_source = gold.is_known().then(|| "folder names".to_string());
+        if !gold.is_known() {
+            let files: Vec<PathBuf> = paths.iter().filter_map(|p| sibling_gold_file(p)).collect();
+            if !files.is_empty() {
+                let mut text = String::new();
+                for f in &files {
+                    text.push_str(&std::fs::read_to_string(f).map_err(|e| Error::io(e, f))?);
+                    text.push('\n');
+                }
+                gold = GoldStandard::parse(&text, &collection.docs)?;
+                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                gold_source = Some(names.join(", "));
+            }
+        }
+        Ok(Workspace {
+            inputs: paths.to_vec(),
+            collection,
+            gold,
+            gold_source,
+        })
+    }
+
+    /// Whether a gold standard is known.
+    pub fn has_gold(&self) -> bool {
+        self.gold.is_known()
+    }
+}
+
+/// Prepared collections by algorithm and the parameters that shaped them.
+pub type PreparedCache = BTreeMap<(Algo, String), Arc<dyn Prepared>>;
+
+/// The parameters of `options` that shape `algo`'s prepared collection, as a cache key.
+pub fn options_key(algo: Algo, options: &DetectorOptions) -> String {
+    let part = match algo {
+        Algo::SpotSigs => serde_json::to_string(&options.spotsigs),
+        _ => serde_json::to_string(&options.literature),
+    };
+    // Serialising plain parameter structs cannot fail; an empty key only costs a re-prepare.
+    part.unwrap_or_default()
+}
+
+/// What the run panel asks for.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// Detectors to run, side by side.
+    pub algos: Vec<Algo>,
+    /// Their parameters.
+    pub options: DetectorOptions,
+    /// Mode, guess, seed, cluster rule; the threshold is taken per algorithm from `thresholds`.
+    pub base: RunSpec,
+    /// Threshold of each detector's clusters.
+    pub thresholds: BTreeMap<Algo, f64>,
+    /// Seeds averaged in the sweep (randomized procedures).
+    pub runs: usize,
+    /// Thresholds of the precision/recall sweep (run only when gold is known).
+    pub sweep: Vec<f64>,
+}
+
+/// One detector's result in a run.
+#[derive(Clone)]
+pub struct AlgoRun {
+    /// The detector.
+    pub algo: Algo,
+    /// Its prepared collection (shared with the cache).
+    pub prepared: Arc<dyn Prepared>,
+    /// The clusters at the chosen threshold.
+    pub detection: Arc<Detection>,
+    /// Precision/recall/F1 against threshold (empty without gold).
+    pub sweep: Vec<SweepRow>,
+    /// Seconds spent preparing; `None` when the cache served it.
+    pub prepare_seconds: Option<f64>,
+    /// Seconds of the matching run at the chosen threshold.
+    pub detect_seconds: f64,
+}
+
+/// Every detector's result of one run, plus the cache to keep for the next one.
+#[derive(Clone)]
+pub struct RunReport {
+    /// One entry per requested detector, in request order.
+    pub runs: Vec<AlgoRun>,
+    /// The cache after this run.
+    pub cache: PreparedCache,
+}
+
+/// Run every requested detector on `ws`, reusing `cache`.
+pub fn run_detectors(
+    ws: &Workspace,
+    request: &RunRequest,
+    cache: &PreparedCache,
+    progress: &Progress,
+) -> Result<RunReport> {
+    let mut cache = cache.clone();
+    let mut runs = Vec::new();
+    for &algo in &request.algos {
+        progress.check()?;
+        let key = (algo, options_key(algo, &request.options));
+        let (prepared, prepare_seconds) = match cache.get(&key) {
+            Some(p) => (p.clone(), None),
+            None => {
+                let started = Instant::now();
+                let p = detector(algo, &request.options)?.prepare(&ws.collection.docs, progress)?;
+                cache.insert(key, p.clone());
+                (p, Some(started.elapsed().as_secs_f64()))
+            }
+        };
+        let mut spec = request.base.clone();
+        spec.matching.threshold = request
+            .thresholds
+            .get(&algo)
+            .copied()
+            .unwrap_or_else(|| algo.default_threshold());
+        if spec.matching.mode == crate::matching::Mode::Seeded && spec.matching.seeds.is_empty() {
+            spec.matching.seeds = crate::matching::gold_seeds(&ws.gold.cluster_of, spec.matching.seed);
+        }
+        progress.stage(&format!("matching ({})", algo.name()), 0);
+        let started = Instant::now();
+        let detection = prepared.detect(&spec, progress)?;
+        let detect_seconds = started.elapsed().as_secs_f64();
+        let sweep_rows = if ws.has_gold() && !request.sweep.is_empty() {
+            let seeds: Vec<u64> = (0..request.runs.max(1) as u64)
+                .map(|i| request.base.matching.seed + i)
+                .collect();
+            let mut base = request.base.clone();
+            base.matching.seeds.clear();
+            sweep(
+                prepared.as_ref(),
+                &base,
+                &request.sweep,
+                &seeds,
+                &ws.gold.cluster_of,
+                progress,
+            )?
+        } else {
+            Vec::new()
+        };
+        runs.push(AlgoRun {
+            algo,
+            prepared,
+            detection: Arc::new(detection),
+            sweep: sweep_rows,
+            prepare_seconds,
+            detect_seconds,
+        });
+    }
+    Ok(RunReport { runs, cache })
+}
+
+/// The clusters of `run` at another threshold: a new matching run on the same prepared
+/// collection (no tokenizing or signing again).
+pub fn rerun_at(run: &AlgoRun, threshold: f64, progress: &Progress) -> Result<AlgoRun> {
+    let mut spec = run.detection.spec.clone();
+    spec.matching.threshold = threshold;
+    let started = Instant::now();
+    let detection = run.prepared.detect(&spec, progress)?;
+    Ok(AlgoRun {
+        detection: Arc::new(detection),
+        detect_seconds: started.elapsed().as_secs_f64(),
+        prepare_seconds: None,
+        ..run.clone()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sibling_gold_file_strips_archive_extensions() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = dir.path().join("news.warc.gz");
+        assert_eq!(sibling_gold_file(&archive), None);
+        std::fs::write(dir.path().join("news.gold.tsv"), "doc\tcluster\n").unwrap();
+        assert_eq!(sibling_gold_file(&archive), Some(dir.path().join("news.gold.tsv")));
+    }
+
+    #[test]
+    fn options_key_separates_spotsigs_from_the_rest() {
+        let a = DetectorOptions::default();
+        let mut b = a.clone();
+        b.spotsigs.min_signatures += 1;
+        assert_ne!(options_key(Algo::SpotSigs, &a), options_key(Algo::SpotSigs, &b));
+        assert_eq!(options_key(Algo::Shingles, &a), options_key(Algo::Shingles, &b));
+    }
+}
