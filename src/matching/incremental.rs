@@ -86,23 +86,19 @@ pub fn run(
                 &mut dt,
             );
             let mut best: Option<(DocId, f64)> = None;
+            // The walk above already gave every collision's intersection, so every pair at or
+            // above the threshold is recorded; the guess only decides the declaration.
             for &(x, inter) in &collided {
                 dt.compared += 1;
                 let score = similarity(inter, set.total, sets[x as usize].total);
                 if score < t {
                     continue;
                 }
-                // Full matching meets every pair twice; record it once.
-                if !full || d.0 < x {
-                    pairs.push(ScoredPair::new(d, DocId(x), score));
-                }
+                pairs.push(ScoredPair::new(d, DocId(x), score));
                 match (best, params.guess) {
                     (None, _) => best = Some((DocId(x), score)),
                     (Some((_, s)), Guess::Best) if score > s => best = Some((DocId(x), score)),
                     _ => {}
-                }
-                if params.guess == Guess::First {
-                    break;
                 }
             }
             match best {
@@ -124,6 +120,7 @@ pub fn run(
     }
     progress.advance((n % 64) as u64);
     pairs.sort_by_key(|p| (p.a, p.b));
+    // Full matching meets every pair twice.
     pairs.dedup_by_key(|p| (p.a, p.b));
     Ok(MatchOutcome {
         order,
@@ -319,7 +316,7 @@ mod tests {
     }
 
     #[test]
-    fn seeded_indexes_seeds_first_and_first_guess_stops_early() {
+    fn seeded_indexes_seeds_first_and_first_guess_takes_the_first_collision() {
         let s = sets();
         let p = MatchParams {
             seeds: vec![DocId(1), DocId(3)],
