@@ -154,6 +154,17 @@ fn labelling_records_history_undo_progress_and_blind_views() {
     assert_eq!(project.label_progress(id, ann).unwrap().labelled, 2);
     assert_eq!(project.label_progress(id, ann).unwrap().total, 5);
     assert_eq!(project.next_unlabelled(id, ann).unwrap(), Some(2));
+    let marks = project.reviewed(id, ann).unwrap();
+    assert_eq!(
+        marks,
+        vec![
+            Some(Verdict::Correct),
+            Some(Verdict::Incorrect),
+            None,
+            None,
+            None
+        ]
+    );
     // Undo twice more: nothing left, then nothing to undo.
     assert_eq!(project.undo_last_label(id, ann).unwrap(), Some(1));
     assert_eq!(project.undo_last_label(id, ann).unwrap(), Some(0));
@@ -503,7 +514,8 @@ fn a_detection_on_a_generated_archive_is_stored_sampled_and_diffed() {
     std::fs::write(&warc, w).unwrap();
     std::fs::write(&gold, g).unwrap();
     let read = samecore::archive::ReadOptions::default();
-    let collection = samecore::archive::load(&[warc.clone()], &read, &Progress::new()).unwrap();
+    let collection =
+        samecore::archive::load(std::slice::from_ref(&warc), &read, &Progress::new()).unwrap();
     assert!(
         collection.docs.len() >= 80,
         "{} documents",

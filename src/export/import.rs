@@ -16,8 +16,9 @@ use serde::de::DeserializeOwned;
 use super::{CodeRow, Format, PairRow};
 use crate::labels::{LabelInput, Reason, Verdict};
 use crate::store::codes::{CodeSource, PageCode};
+use crate::store::imports::ImportedPair;
 use crate::store::runs::PageIdentity;
-use crate::store::samples::{ImportedPair, LabelRecord};
+use crate::store::samples::LabelRecord;
 use crate::store::{PageId, Project};
 use crate::{Error, Result};
 

@@ -13,7 +13,6 @@
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use super::runs::{PageIdentity, upsert_pages_tx};
 use super::{CodeId, PageId, Project, RunId, bad_value};
 use crate::{Error, Result};
 
@@ -371,46 +370,6 @@ impl Project {
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
-    }
-
-    /// Write code decisions read from an export: pages by key (added when unknown), codes by
-    /// name (added to the codebook when unknown), provenance as given except the run, which
-    /// belonged to the other project. Returns the number of decisions written.
-    pub fn import_page_codes(&mut self, rows: &[(PageIdentity, PageCode)]) -> Result<usize> {
-        self.write(|tx| {
-            let mut n = 0;
-            for (identity, pc) in rows {
-                let page = upsert_pages_tx(tx, None, std::slice::from_ref(identity))?[0];
-                tx.execute(
-                    "INSERT INTO codes (name) VALUES (?1) ON CONFLICT (name) DO NOTHING",
-                    [&pc.code],
-                )?;
-                let code: i64 =
-                    tx.query_row("SELECT id FROM codes WHERE name = ?1", [&pc.code], |r| {
-                        r.get(0)
-                    })?;
-                n += tx.execute(
-                    &format!(
-                        "INSERT INTO page_codes (doc_id, code_id, applied, source, run_id,
-                           cluster, applied_by, applied_at)
-                         VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6, coalesce(?7, {NOW}))
-                         ON CONFLICT (doc_id, code_id) DO UPDATE SET applied = excluded.applied,
-                           source = excluded.source, cluster = excluded.cluster,
-                           applied_by = excluded.applied_by, applied_at = excluded.applied_at"
-                    ),
-                    params![
-                        page.0,
-                        code,
-                        pc.applied,
-                        pc.source.as_str(),
-                        pc.cluster,
-                        pc.applied_by,
-                        pc.applied_at
-                    ],
-                )?;
-            }
-            Ok(n)
         })
     }
 

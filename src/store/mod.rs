@@ -20,6 +20,7 @@
 
 pub mod codes;
 pub mod detection;
+pub mod imports;
 pub mod runs;
 pub mod samples;
 pub mod schema;

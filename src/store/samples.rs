@@ -7,7 +7,7 @@
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use super::runs::{Page, PageIdentity, page_row_at, upsert_pages_tx};
+use super::runs::{Page, page_row_at};
 use super::{Project, RunId, SampleId, bad_value};
 use crate::labels::sample::{DrawnSample, Stratum};
 use crate::labels::{LabelInput, Reason, Verdict};
@@ -101,19 +101,6 @@ pub struct LabelProgress {
     pub labelled: u32,
 }
 
-/// A pair read from an export, to be matched with (or added to) a sample on import.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ImportedPair {
-    /// One page.
-    pub a: PageIdentity,
-    /// The other page.
-    pub b: PageIdentity,
-    /// The score, if the export had it.
-    pub score: Option<f64>,
-    /// The stratum, if the export had it.
-    pub stratum: Option<String>,
-}
-
 const SAMPLE_SELECT: &str = "SELECT s.id, s.name, s.run_id, s.method, s.seed, s.blind, s.spec,
     s.created_at, (SELECT count(*) FROM sample_pairs p WHERE p.sample_id = s.id) FROM samples s";
 
@@ -134,7 +121,7 @@ fn sample_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(SampleInfo, String)> {
     ))
 }
 
-fn label_input(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<LabelInput> {
+pub(crate) fn label_input(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<LabelInput> {
     let verdict: String = r.get(first)?;
     let reason: Option<String> = r.get(first + 1)?;
     Ok(LabelInput {
@@ -399,6 +386,21 @@ impl Project {
         Ok(LabelProgress { total, labelled })
     }
 
+    /// Reviewed markers for a pair list: for each position of the sample, `annotator`'s
+    /// current verdict (none where not reviewed yet).
+    pub fn reviewed(&self, sample: SampleId, annotator: &str) -> Result<Vec<Option<Verdict>>> {
+        let size = self.sample_pairs(sample)?.len();
+        let mut marks = vec![None; size];
+        for l in self.labels(sample)? {
+            if l.annotator == annotator
+                && let Some(m) = marks.get_mut(l.position as usize)
+            {
+                *m = Some(l.label.verdict);
+            }
+        }
+        Ok(marks)
+    }
+
     /// The first position (in reviewing order) `annotator` has not labelled yet.
     pub fn next_unlabelled(&self, sample: SampleId, annotator: &str) -> Result<Option<u32>> {
         let done: std::collections::BTreeSet<u32> = self
@@ -457,97 +459,9 @@ impl Project {
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
-
-    /// Import labels of pairs from an export into the sample called `name` (created as an
-    /// `imported` sample when missing): pages are matched by key (added when unknown), pairs by
-    /// their two pages (appended when missing); each label is stored as a decision of its
-    /// annotator with its original time, unless that annotator's current label on the pair
-    /// already says the same. Returns the number of labels written.
-    pub fn import_labels(
-        &mut self,
-        name: &str,
-        rows: &[(ImportedPair, Option<LabelRecord>)],
-    ) -> Result<usize> {
-        self.write(|tx| {
-            let existing: Option<i64> = tx
-                .query_row("SELECT id FROM samples WHERE name = ?1", [name], |r| {
-                    r.get(0)
-                })
-                .optional()?;
-            let sample = match existing {
-                Some(id) => SampleId(id),
-                None => {
-                    tx.execute(
-                        "INSERT INTO samples (name, run_id, method, seed, blind, spec)
-                         VALUES (?1, NULL, 'imported', 0, 0, '{}')",
-                        [name],
-                    )?;
-                    SampleId(tx.last_insert_rowid())
-                }
-            };
-            let mut written = 0;
-            for (pair, label) in rows {
-                let ids = upsert_pages_tx(tx, None, &[pair.a.clone(), pair.b.clone()])?;
-                let found: Option<i64> = tx
-                    .query_row(
-                        "SELECT position FROM sample_pairs WHERE sample_id = ?1 AND
-                         ((a = ?2 AND b = ?3) OR (a = ?3 AND b = ?2))",
-                        params![sample.0, ids[0].0, ids[1].0],
-                        |r| r.get(0),
-                    )
-                    .optional()?;
-                let position = match found {
-                    Some(p) => p,
-                    None => {
-                        let next: i64 = tx.query_row(
-                            "SELECT coalesce(max(position) + 1, 0) FROM sample_pairs
-                             WHERE sample_id = ?1",
-                            [sample.0],
-                            |r| r.get(0),
-                        )?;
-                        tx.execute(
-                            "INSERT INTO sample_pairs (sample_id, position, a, b, score, stratum)
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                            params![
-                                sample.0,
-                                next,
-                                ids[0].0,
-                                ids[1].0,
-                                pair.score,
-                                pair.stratum.as_deref().unwrap_or("all")
-                            ],
-                        )?;
-                        next
-                    }
-                };
-                let Some(label) = label else { continue };
-                let current: Option<LabelInput> = tx
-                    .query_row(
-                        "SELECT verdict, reason, note FROM labels WHERE sample_id = ?1
-                         AND position = ?2 AND annotator = ?3 AND undone = 0
-                         ORDER BY id DESC LIMIT 1",
-                        params![sample.0, position, label.annotator],
-                        |r| label_input(r, 0),
-                    )
-                    .optional()?;
-                if current.as_ref() != Some(&label.label) {
-                    insert_label(
-                        tx,
-                        sample,
-                        position as u32,
-                        &label.annotator,
-                        &label.label,
-                        Some(label.created_at.as_str()).filter(|s| !s.is_empty()),
-                    )?;
-                    written += 1;
-                }
-            }
-            Ok(written)
-        })
-    }
 }
 
-fn insert_label(
+pub(crate) fn insert_label(
     tx: &rusqlite::Transaction<'_>,
     sample: SampleId,
     position: u32,
