@@ -103,12 +103,8 @@ pub fn compare(
     let tb = tokens.terms(&db.html, db.url.as_deref());
 
     let started = Instant::now();
-    let ops = similar::capture_diff_slices_deadline(
-        Algorithm::Myers,
-        &ta,
-        &tb,
-        Some(started + deadline),
-    );
+    let ops =
+        similar::capture_diff_slices_deadline(Algorithm::Myers, &ta, &tb, Some(started + deadline));
     let diff_complete = started.elapsed() < deadline;
     let mut left: Vec<PairTerm> = ta.iter().map(|t| term(t, TermDiff::Only)).collect();
     let mut right: Vec<PairTerm> = tb.iter().map(|t| term(t, TermDiff::Only)).collect();
@@ -119,7 +115,11 @@ pub fn compare(
             new.for_each(|i| right[i].diff = TermDiff::Same);
         }
     }
-    let term_differences = left.iter().chain(&right).filter(|t| t.diff == TermDiff::Only).count();
+    let term_differences = left
+        .iter()
+        .chain(&right)
+        .filter(|t| t.diff == TermDiff::Only)
+        .count();
 
     // Shared signatures: multiset intersection of the two pages' spot signatures.
     let sa = signer.spots(&da.html, da.url.as_deref());
@@ -193,7 +193,10 @@ fn mark_spots(
         t.spot = SpotRole::Antecedent;
         let mut at = s.position + 1;
         for w in &s.words {
-            if let Some(off) = terms[at.min(terms.len())..].iter().position(|t| &t.text == w) {
+            if let Some(off) = terms[at.min(terms.len())..]
+                .iter()
+                .position(|t| &t.text == w)
+            {
                 at += off;
                 if terms[at].spot == SpotRole::None {
                     terms[at].spot = SpotRole::Spot;

@@ -149,7 +149,11 @@ mod tests {
         assert_eq!(the.occurrences, 4);
         assert!((the.coverage - 2.0 / 3.0).abs() < 1e-9);
         // Page a: 22 terms, "the" at 0, 10 and 21 -> slices 0, 4, 9; page b: slice 0.
-        assert!((the.spread - (3.0 + 1.0) / 20.0).abs() < 1e-9, "{}", the.spread);
+        assert!(
+            (the.spread - (3.0 + 1.0) / 20.0).abs() < 1e-9,
+            "{}",
+            the.spread
+        );
         assert_eq!(stats[0].word, "the");
     }
 }

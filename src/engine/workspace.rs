@@ -13,10 +13,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::DocId;
 use crate::archive::{Collection, ReadOptions};
 use crate::detect::{Algo, Detection, DetectorOptions, Prepared, RunSpec, detector};
 use crate::engine::Progress;
 use crate::eval::gold::GoldStandard;
+use crate::eval::metrics::{Metrics, evaluate};
 use crate::eval::sweep::{SweepRow, sweep};
 use crate::{Error, Result};
 
@@ -87,6 +89,12 @@ impl Workspace {
     pub fn has_gold(&self) -> bool {
         self.gold.is_known()
     }
+
+    /// The gold cluster name of a document, when known.
+    pub fn gold_name(&self, doc: DocId) -> Option<&str> {
+        let id = (*self.gold.cluster_of.get(doc.index())?)?;
+        self.gold.names.get(id as usize).map(String::as_str)
+    }
 }
 
 /// Prepared collections by algorithm and the parameters that shaped them.
@@ -134,6 +142,133 @@ pub struct AlgoRun {
     pub prepare_seconds: Option<f64>,
     /// Seconds of the matching run at the chosen threshold.
     pub detect_seconds: f64,
+    /// One summary per cluster of `detection`, largest first.
+    pub clusters: Arc<Vec<ClusterSummary>>,
+    /// The three metrics of `detection` against the gold standard, when known.
+    pub metrics: Option<Metrics>,
+}
+
+/// What the cluster list shows of one cluster.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterSummary {
+    /// Cluster index in the run's clustering.
+    pub id: u32,
+    /// Members, representative first, then by id.
+    pub members: Vec<DocId>,
+    /// Title of the representative.
+    pub title: String,
+    /// Distinct sites (Henzinger's rule), sorted.
+    pub sites: Vec<String>,
+    /// Earliest and latest capture dates, when known.
+    pub dates: Option<(String, String)>,
+    /// Share of members carrying the cluster's most common gold label (`None` without gold).
+    pub gold_purity: Option<f64>,
+    /// Lowercased text the list filter searches: titles, URLs, sites.
+    pub haystack: String,
+}
+
+/// Summaries of every cluster of `detection`, largest first (ties by smallest member).
+pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
+    let docs = &ws.collection.docs;
+    let reps = &detection.clustering.representatives;
+    let mut out: Vec<ClusterSummary> = detection
+        .clustering
+        .members()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, m)| !m.is_empty())
+        .map(|(id, mut members)| {
+            let rep = reps.get(id).copied().unwrap_or(members[0]);
+            members.sort_by_key(|&d| (d != rep, d));
+            let mut sites: Vec<String> = members
+                .iter()
+                .map(|d| docs[d.index()].site.henzinger.clone())
+                .filter(|s| !s.is_empty())
+                .collect();
+            sites.sort();
+            sites.dedup();
+            let mut dates = members.iter().filter_map(|d| docs[d.index()].date.clone());
+            let dates = dates.next().map(|first| {
+                let (mut lo, mut hi) = (first.clone(), first);
+                for d in dates {
+                    if d < lo {
+                        lo = d;
+                    } else if d > hi {
+                        hi = d;
+                    }
+                }
+                (lo, hi)
+            });
+            let gold_purity = ws.has_gold().then(|| {
+                let mut counts: BTreeMap<Option<u32>, usize> = BTreeMap::new();
+                for d in &members {
+                    *counts
+                        .entry(ws.gold.cluster_of.get(d.index()).copied().flatten())
+                        .or_default() += 1;
+                }
+                counts.values().max().copied().unwrap_or(0) as f64 / members.len() as f64
+            });
+            let title = docs[rep.index()]
+                .title
+                .clone()
+                .unwrap_or_else(|| docs[rep.index()].key.clone());
+            let mut haystack = String::new();
+            for d in &members {
+                let doc = &docs[d.index()];
+                for part in [
+                    doc.title.as_deref(),
+                    doc.url.as_deref(),
+                    Some(doc.key.as_str()),
+                ] {
+                    if let Some(p) = part {
+                        haystack.push_str(&p.to_lowercase());
+                        haystack.push('\n');
+                    }
+                }
+            }
+            ClusterSummary {
+                id: id as u32,
+                members,
+                title,
+                sites,
+                dates,
+                gold_purity,
+                haystack,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.members
+            .len()
+            .cmp(&a.members.len())
+            .then(a.members[0].cmp(&b.members[0]))
+    });
+    out
+}
+
+fn finish_run(
+    ws: &Workspace,
+    algo: Algo,
+    prepared: Arc<dyn Prepared>,
+    detection: Detection,
+    sweep: Vec<SweepRow>,
+    prepare_seconds: Option<f64>,
+    detect_seconds: f64,
+) -> AlgoRun {
+    let clusters = Arc::new(summarize(ws, &detection));
+    let metrics = ws
+        .has_gold()
+        .then(|| evaluate(&detection.clustering, &ws.gold.cluster_of));
+    AlgoRun {
+        algo,
+        prepared,
+        detection: Arc::new(detection),
+        sweep,
+        prepare_seconds,
+        detect_seconds,
+        clusters,
+        metrics,
+    }
 }
 
 /// Every detector's result of one run, plus the cache to keep for the next one.
@@ -173,7 +308,8 @@ pub fn run_detectors(
             .copied()
             .unwrap_or_else(|| algo.default_threshold());
         if spec.matching.mode == crate::matching::Mode::Seeded && spec.matching.seeds.is_empty() {
-            spec.matching.seeds = crate::matching::gold_seeds(&ws.gold.cluster_of, spec.matching.seed);
+            spec.matching.seeds =
+                crate::matching::gold_seeds(&ws.gold.cluster_of, spec.matching.seed);
         }
         progress.stage(&format!("matching ({})", algo.name()), 0);
         let started = Instant::now();
@@ -196,31 +332,41 @@ pub fn run_detectors(
         } else {
             Vec::new()
         };
-        runs.push(AlgoRun {
+        runs.push(finish_run(
+            ws,
             algo,
             prepared,
-            detection: Arc::new(detection),
-            sweep: sweep_rows,
+            detection,
+            sweep_rows,
             prepare_seconds,
             detect_seconds,
-        });
+        ));
     }
     Ok(RunReport { runs, cache })
 }
 
 /// The clusters of `run` at another threshold: a new matching run on the same prepared
 /// collection (no tokenizing or signing again).
-pub fn rerun_at(run: &AlgoRun, threshold: f64, progress: &Progress) -> Result<AlgoRun> {
+pub fn rerun_at(
+    ws: &Workspace,
+    run: &AlgoRun,
+    threshold: f64,
+    progress: &Progress,
+) -> Result<AlgoRun> {
     let mut spec = run.detection.spec.clone();
     spec.matching.threshold = threshold;
     let started = Instant::now();
     let detection = run.prepared.detect(&spec, progress)?;
-    Ok(AlgoRun {
-        detection: Arc::new(detection),
-        detect_seconds: started.elapsed().as_secs_f64(),
-        prepare_seconds: None,
-        ..run.clone()
-    })
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(finish_run(
+        ws,
+        run.algo,
+        run.prepared.clone(),
+        detection,
+        run.sweep.clone(),
+        None,
+        seconds,
+    ))
 }
 
 #[cfg(test)]
@@ -233,7 +379,10 @@ mod tests {
         let archive = dir.path().join("news.warc.gz");
         assert_eq!(sibling_gold_file(&archive), None);
         std::fs::write(dir.path().join("news.gold.tsv"), "doc\tcluster\n").unwrap();
-        assert_eq!(sibling_gold_file(&archive), Some(dir.path().join("news.gold.tsv")));
+        assert_eq!(
+            sibling_gold_file(&archive),
+            Some(dir.path().join("news.gold.tsv"))
+        );
     }
 
     #[test]
@@ -241,7 +390,13 @@ mod tests {
         let a = DetectorOptions::default();
         let mut b = a.clone();
         b.spotsigs.min_signatures += 1;
-        assert_ne!(options_key(Algo::SpotSigs, &a), options_key(Algo::SpotSigs, &b));
-        assert_eq!(options_key(Algo::Shingles, &a), options_key(Algo::Shingles, &b));
+        assert_ne!(
+            options_key(Algo::SpotSigs, &a),
+            options_key(Algo::SpotSigs, &b)
+        );
+        assert_eq!(
+            options_key(Algo::Shingles, &a),
+            options_key(Algo::Shingles, &b)
+        );
     }
 }

@@ -1,18 +1,33 @@
-//! The workbench state and its frame: top bar (open, progress, cancel), side panel (inputs and
-//! what reading them reported), central panel (the current view).
+//! The workbench state and its frame: top bar (open, run, progress, cancel), side panel
+//! (inputs, what reading them reported, the run settings), central panel (the current tab).
+//!
+//! Every piece of work is a [`Job`] started here and polled at the top of each frame; views
+//! only draw the immutable results (`Arc`s) and return what the person asked for as
+//! [`Action`]s, applied at the end of the frame.
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::clusters::ClustersView;
 use super::documents::DocumentsView;
 use super::open::PendingDialog;
-use crate::archive::{Collection, ReadOptions};
+use super::pair_view::PairView;
+use super::plots::PlotsView;
+use super::run_panel::RunSettings;
+use super::tuning::TuningView;
+use crate::DocId;
+use crate::engine::pair::PairComparison;
+use crate::engine::vocabulary::WordStat;
+use crate::engine::workspace::{self, AlgoRun, PreparedCache, RunReport, Workspace};
 use crate::engine::{Job, Progress};
 
 /// Open archives (Ctrl+O).
 pub const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+/// Run the chosen detectors (F5).
+pub const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
 /// Cancel the running job (Escape).
 pub const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
 /// Show or hide the keyboard help (F1).
@@ -20,20 +35,90 @@ pub const SHORTCUT_HELP: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NON
 
 type Waker = Arc<dyn Fn() + Send + Sync>;
 
+/// The views of the central panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    /// Every page.
+    Documents,
+    /// Clusters of the active detector and their members.
+    Clusters,
+    /// Two pages side by side.
+    Pair,
+    /// Precision/recall against threshold and the papers' other plots.
+    Plots,
+    /// Antecedent tuning.
+    Antecedents,
+}
+
+impl Tab {
+    /// Every tab, in the order of the tab bar and of the keys 1–5.
+    pub const ALL: [Tab; 5] = [
+        Tab::Documents,
+        Tab::Clusters,
+        Tab::Pair,
+        Tab::Plots,
+        Tab::Antecedents,
+    ];
+
+    /// The tab's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tab::Documents => "Documents",
+            Tab::Clusters => "Clusters",
+            Tab::Pair => "Pair",
+            Tab::Plots => "Plots",
+            Tab::Antecedents => "Antecedents",
+        }
+    }
+}
+
+/// What a view asks the app to do; applied after the frame's drawing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Run the detectors with the current settings.
+    Run,
+    /// Re-cluster the active detector at this threshold.
+    SetThreshold(f64),
+    /// Show this detector's clusters.
+    SetActive(usize),
+    /// Compare two documents in the pair view.
+    Compare(DocId, DocId),
+    /// Compute corpus word statistics for antecedent tuning.
+    WordStats,
+    /// Switch tab.
+    Show(Tab),
+}
+
 /// The whole app state.
 pub struct Workbench {
     /// Run jobs on the UI thread to completion (tests); real windows never do.
     sync_jobs: bool,
     waker: Option<Waker>,
     inputs: Vec<PathBuf>,
-    load: Option<Job<Collection>>,
-    collection: Option<Arc<Collection>>,
+    load: Option<Job<Workspace>>,
+    workspace: Option<Arc<Workspace>>,
+    settings: RunSettings,
+    run_job: Option<Job<RunReport>>,
+    runs: Vec<AlgoRun>,
+    cache: PreparedCache,
+    active: usize,
+    rerun_job: Option<Job<AlgoRun>>,
+    pair_job: Option<Job<PairComparison>>,
+    pair: Option<Arc<PairComparison>>,
+    vocab_job: Option<Job<Vec<WordStat>>>,
+    vocab: Option<Arc<Vec<WordStat>>>,
     /// Errors and notices for the person, newest last; shown until dismissed.
     messages: Vec<String>,
     path_input: String,
     dialog: Option<PendingDialog>,
+    tab: Tab,
     documents: DocumentsView,
+    clusters: ClustersView,
+    pair_view: PairView,
+    plots: PlotsView,
+    tuning: TuningView,
     show_help: bool,
+    actions: Vec<Action>,
 }
 
 impl Workbench {
@@ -45,12 +130,28 @@ impl Workbench {
             waker: None,
             inputs: Vec::new(),
             load: None,
-            collection: None,
+            workspace: None,
+            settings: RunSettings::default(),
+            run_job: None,
+            runs: Vec::new(),
+            cache: PreparedCache::new(),
+            active: 0,
+            rerun_job: None,
+            pair_job: None,
+            pair: None,
+            vocab_job: None,
+            vocab: None,
             messages: Vec::new(),
             path_input: String::new(),
             dialog: None,
+            tab: Tab::Documents,
             documents: DocumentsView::default(),
+            clusters: ClustersView::default(),
+            pair_view: PairView::default(),
+            plots: PlotsView::default(),
+            tuning: TuningView::default(),
             show_help: false,
+            actions: Vec::new(),
         }
     }
 
@@ -59,31 +160,108 @@ impl Workbench {
         self.waker = Some(Arc::new(waker));
     }
 
-    /// Start loading `paths` (replacing what is open).
-    pub fn open(&mut self, paths: Vec<PathBuf>) {
-        if paths.is_empty() {
-            return;
-        }
-        if let Some(job) = &self.load {
-            job.cancel();
-        }
-        self.inputs = paths.clone();
+    fn start<T: Send + Sync + 'static>(
+        &self,
+        work: impl FnOnce(&Progress) -> crate::Result<T> + Send + 'static,
+    ) -> Job<T> {
         let progress = Progress::new();
         if let Some(w) = &self.waker {
             let w = w.clone();
             progress.set_waker(move || w());
         }
-        let work = move |p: &Progress| crate::archive::load(&paths, &ReadOptions::default(), p);
-        self.load = Some(if self.sync_jobs {
+        if self.sync_jobs {
             Job::run_now(progress, work)
         } else {
             Job::spawn(progress, work)
-        });
+        }
     }
 
-    /// The loaded collection, once loading finished.
-    pub fn collection(&self) -> Option<&Arc<Collection>> {
-        self.collection.as_ref()
+    /// Start loading `paths` (replacing what is open).
+    pub fn open(&mut self, paths: Vec<PathBuf>) {
+        if paths.is_empty() {
+            return;
+        }
+        self.cancel_all();
+        self.inputs = paths.clone();
+        self.load = Some(self.start(move |p| Workspace::open(&paths, p)));
+        self.poll_jobs();
+    }
+
+    /// Run the detectors chosen in the run settings on the open workspace.
+    pub fn run_detectors(&mut self) {
+        let Some(ws) = self.workspace.clone() else {
+            self.messages.push("Open an archive first".into());
+            return;
+        };
+        if let Some(job) = &self.run_job {
+            job.cancel();
+        }
+        let request = self.settings.request(&self.tuning);
+        if request.algos.is_empty() {
+            self.messages.push("Choose at least one detector".into());
+            return;
+        }
+        let cache = self.cache.clone();
+        self.run_job =
+            Some(self.start(move |p| workspace::run_detectors(&ws, &request, &cache, p)));
+        self.poll_jobs();
+    }
+
+    /// Re-cluster the active detector's run at `threshold`.
+    pub fn set_threshold(&mut self, threshold: f64) {
+        let (Some(ws), Some(run)) = (self.workspace.clone(), self.runs.get(self.active).cloned())
+        else {
+            return;
+        };
+        self.settings.thresholds.insert(run.algo, threshold);
+        if let Some(job) = &self.rerun_job {
+            job.cancel();
+        }
+        self.rerun_job = Some(self.start(move |p| workspace::rerun_at(&ws, &run, threshold, p)));
+        self.poll_jobs();
+    }
+
+    /// Compare two documents in the pair view.
+    pub fn compare(&mut self, a: DocId, b: DocId) {
+        let Some(ws) = self.workspace.clone() else {
+            return;
+        };
+        if let Some(job) = &self.pair_job {
+            job.cancel();
+        }
+        let params = self.tuning.params.clone();
+        let runs = self.runs.clone();
+        self.pair_job = Some(self.start(move |_| {
+            crate::engine::pair::compare(
+                &ws.collection.docs,
+                a,
+                b,
+                &params,
+                &runs,
+                Duration::from_millis(250),
+            )
+        }));
+        self.poll_jobs();
+    }
+
+    /// The open workspace, once loading finished.
+    pub fn workspace(&self) -> Option<&Arc<Workspace>> {
+        self.workspace.as_ref()
+    }
+
+    /// The detector runs shown (after a run finished).
+    pub fn runs(&self) -> &[AlgoRun] {
+        &self.runs
+    }
+
+    /// The run whose clusters are shown.
+    pub fn active_run(&self) -> Option<&AlgoRun> {
+        self.runs.get(self.active)
+    }
+
+    /// The pair shown in the pair view.
+    pub fn pair(&self) -> Option<&Arc<PairComparison>> {
+        self.pair.as_ref()
     }
 
     /// Messages shown to the person (errors, notices).
@@ -91,34 +269,121 @@ impl Workbench {
         &self.messages
     }
 
+    /// The current tab.
+    pub fn tab(&self) -> Tab {
+        self.tab
+    }
+
     /// Whether a job is running.
     pub fn is_busy(&self) -> bool {
         self.load.is_some()
+            || self.run_job.is_some()
+            || self.rerun_job.is_some()
+            || self.pair_job.is_some()
+            || self.vocab_job.is_some()
+    }
+
+    fn cancel_all(&mut self) {
+        for p in self.progresses() {
+            p.cancel();
+        }
+    }
+
+    fn progresses(&self) -> Vec<Progress> {
+        let mut out = Vec::new();
+        if let Some(j) = &self.load {
+            out.push(j.progress().clone());
+        }
+        if let Some(j) = &self.run_job {
+            out.push(j.progress().clone());
+        }
+        if let Some(j) = &self.rerun_job {
+            out.push(j.progress().clone());
+        }
+        if let Some(j) = &self.pair_job {
+            out.push(j.progress().clone());
+        }
+        if let Some(j) = &self.vocab_job {
+            out.push(j.progress().clone());
+        }
+        out
+    }
+
+    fn failed(&mut self, what: &str, e: crate::Error) {
+        match e {
+            crate::Error::Cancelled => self.messages.push(format!("{what} cancelled")),
+            e => self.messages.push(format!("{what} failed: {e}")),
+        }
     }
 
     fn poll_jobs(&mut self) {
-        if let Some(job) = &mut self.load
-            && let Some(result) = job.ready()
-        {
+        if let Some(result) = self.load.as_mut().and_then(|j| j.ready()) {
             self.load = None;
             match result {
-                Ok(collection) => {
-                    let warnings: usize = collection.reports.iter().map(|r| r.warnings.len()).sum();
+                Ok(ws) => {
+                    let warnings: usize =
+                        ws.collection.reports.iter().map(|r| r.warnings.len()).sum();
                     if warnings > 0 {
                         self.messages.push(format!(
                             "{warnings} warning(s) while reading; see the Inputs panel"
                         ));
                     }
                     self.documents = DocumentsView::default();
-                    self.collection = Some(collection);
+                    self.clusters = ClustersView::default();
+                    self.runs.clear();
+                    self.cache.clear();
+                    self.pair = None;
+                    self.vocab = None;
+                    self.workspace = Some(ws);
+                    if self.settings.run_on_open {
+                        self.run_detectors();
+                    }
                 }
-                Err(crate::Error::Cancelled) => self.messages.push("Loading cancelled".into()),
-                Err(e) => self.messages.push(format!("Could not open: {e}")),
+                Err(e) => self.failed("Opening", e),
             }
         }
-        if let Some(dialog) = &self.dialog
-            && let Some(paths) = dialog.poll()
-        {
+        if let Some(result) = self.run_job.as_mut().and_then(|j| j.ready()) {
+            self.run_job = None;
+            match result {
+                Ok(report) => {
+                    self.cache = report.cache.clone();
+                    self.runs = report.runs.clone();
+                    self.active = self.active.min(self.runs.len().saturating_sub(1));
+                    self.clusters.reset();
+                    if self.tab == Tab::Documents {
+                        self.tab = Tab::Clusters;
+                    }
+                }
+                Err(e) => self.failed("Run", e),
+            }
+        }
+        if let Some(result) = self.rerun_job.as_mut().and_then(|j| j.ready()) {
+            self.rerun_job = None;
+            match result {
+                Ok(run) => {
+                    if let Some(slot) = self.runs.iter_mut().find(|r| r.algo == run.algo) {
+                        *slot = (*run).clone();
+                    }
+                    self.clusters.reset();
+                }
+                Err(e) => self.failed("Re-clustering", e),
+            }
+        }
+        if let Some(result) = self.pair_job.as_mut().and_then(|j| j.ready()) {
+            self.pair_job = None;
+            match result {
+                Ok(pair) => self.pair = Some(pair),
+                Err(e) => self.failed("Comparing", e),
+            }
+        }
+        if let Some(result) = self.vocab_job.as_mut().and_then(|j| j.ready()) {
+            self.vocab_job = None;
+            match result {
+                Ok(stats) => self.vocab = Some(stats),
+                Err(e) => self.failed("Word statistics", e),
+            }
+        }
+        if let Some(paths) = self.dialog.as_ref().and_then(|d| d.poll()) {
             self.dialog = None;
             self.open(paths);
         }
@@ -136,6 +401,39 @@ impl Workbench {
         }));
     }
 
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::Run => self.run_detectors(),
+            Action::SetThreshold(t) => self.set_threshold(t),
+            Action::SetActive(i) => {
+                if i < self.runs.len() && i != self.active {
+                    self.active = i;
+                    self.clusters.reset();
+                }
+            }
+            Action::Compare(a, b) => {
+                self.compare(a, b);
+                self.tab = Tab::Pair;
+            }
+            Action::WordStats => {
+                if let Some(ws) = self.workspace.clone() {
+                    let source = self.tuning.params.tokens;
+                    self.vocab_job = Some(self.start(move |p| {
+                        crate::engine::vocabulary::word_stats(
+                            &ws.collection.docs,
+                            source,
+                            5000,
+                            300,
+                            p,
+                        )
+                    }));
+                    self.poll_jobs();
+                }
+            }
+            Action::Show(tab) => self.tab = tab,
+        }
+    }
+
     /// Draw one frame into `ui` (the root ui of the window or a test harness).
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         self.poll_jobs();
@@ -146,23 +444,82 @@ impl Workbench {
         if !self.messages.is_empty() {
             egui::Panel::bottom("messages").show(ui, |ui| self.messages_panel(ui));
         }
-        egui::Panel::left("inputs")
+        egui::Panel::left("side")
             .resizable(true)
-            .default_size(260.0)
-            .show(ui, |ui| self.inputs_panel(ui));
-        egui::CentralPanel::default().show(ui, |ui| match &self.collection {
-            Some(collection) => self.documents.ui(ui, collection),
-            None => self.welcome(ui),
-        });
+            .default_size(290.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("side_scroll")
+                    .show(ui, |ui| {
+                        self.inputs_panel(ui);
+                        ui.separator();
+                        let has_ws = self.workspace.is_some();
+                        if let Some(a) = self.settings.ui(ui, has_ws, &self.runs, self.active) {
+                            self.actions.push(a);
+                        }
+                    });
+            });
+        egui::CentralPanel::default().show(ui, |ui| self.central(ui));
         if self.show_help {
             self.help_window(ui.ctx());
+        }
+        for action in std::mem::take(&mut self.actions) {
+            self.apply(action);
+        }
+    }
+
+    fn central(&mut self, ui: &mut egui::Ui) {
+        let Some(ws) = self.workspace.clone() else {
+            self.welcome(ui);
+            return;
+        };
+        ui.horizontal(|ui| {
+            for (i, tab) in Tab::ALL.into_iter().enumerate() {
+                let r = ui
+                    .selectable_label(self.tab == tab, tab.label())
+                    .on_hover_text(format!("Alt+{}", i + 1));
+                if r.clicked() {
+                    self.tab = tab;
+                }
+            }
+        });
+        ui.separator();
+        if self.tab == Tab::Pair && !ui.ctx().egui_wants_keyboard_input() {
+            let (down, up) = ui.input(|i| (i.key_pressed(Key::J), i.key_pressed(Key::K)));
+            if (down || up)
+                && let Some(run) = self.runs.get(self.active)
+                && let Some((a, b)) = self.clusters.step_member(run, if down { 1 } else { -1 })
+            {
+                self.actions.push(Action::Compare(a, b));
+            }
+        }
+        let run = self.runs.get(self.active);
+        let action = match self.tab {
+            Tab::Documents => {
+                self.documents.ui(ui, &ws.collection);
+                None
+            }
+            Tab::Clusters => self.clusters.ui(ui, &ws, run),
+            Tab::Pair => self
+                .pair_view
+                .ui(ui, &ws, self.pair.as_deref(), self.pair_job.is_some()),
+            Tab::Plots => self.plots.ui(ui, &self.runs, self.active, ws.has_gold()),
+            Tab::Antecedents => self.tuning.ui(
+                ui,
+                self.vocab.as_deref().map(Vec::as_slice),
+                self.vocab_job.is_some(),
+            ),
+        };
+        if let Some(a) = action {
+            self.actions.push(a);
         }
     }
 
     fn handle_keys(&mut self, ctx: &egui::Context) {
-        let (open, cancel, help) = ctx.input_mut(|i| {
+        let (open, run, cancel, help) = ctx.input_mut(|i| {
             (
                 i.consume_shortcut(&SHORTCUT_OPEN),
+                i.consume_shortcut(&SHORTCUT_RUN),
                 i.consume_shortcut(&SHORTCUT_CANCEL),
                 i.consume_shortcut(&SHORTCUT_HELP),
             )
@@ -170,11 +527,20 @@ impl Workbench {
         if open {
             self.start_dialog(false);
         }
-        if cancel && let Some(job) = &self.load {
-            job.cancel();
+        if run {
+            self.actions.push(Action::Run);
+        }
+        if cancel {
+            self.cancel_all();
         }
         if help {
             self.show_help = !self.show_help;
+        }
+        let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5];
+        for (tab, key) in Tab::ALL.into_iter().zip(keys) {
+            if ctx.input_mut(|i| i.consume_key(Modifiers::ALT, key)) {
+                self.tab = tab;
+            }
         }
     }
 
@@ -183,7 +549,8 @@ impl Workbench {
             i.raw
                 .dropped_files
                 .iter()
-                .filter_map(|f| f.path.clone())
+                .map(|f| f.path().to_path_buf())
+                .filter(|p| !p.as_os_str().is_empty())
                 .collect()
         });
         if !dropped.is_empty() {
@@ -196,38 +563,62 @@ impl Workbench {
         ui.horizontal(|ui| {
             if ui
                 .button("Open archives…")
-                .on_hover_text(format!("{} — WARC, ARC, WACZ, zip", ctx.format_shortcut(&SHORTCUT_OPEN)))
+                .on_hover_text(format!(
+                    "{} — WARC, ARC, WACZ, zip",
+                    ctx.format_shortcut(&SHORTCUT_OPEN)
+                ))
                 .clicked()
             {
                 self.start_dialog(false);
             }
-            if ui.button("Open folder…").on_hover_text("A folder of .html/.htm pages").clicked() {
+            if ui
+                .button("Open folder…")
+                .on_hover_text("A folder of .html/.htm pages")
+                .clicked()
+            {
                 self.start_dialog(true);
             }
-            ui.separator();
             let edit = ui.add(
                 egui::TextEdit::singleline(&mut self.path_input)
                     .hint_text("or type a path and press Enter")
-                    .desired_width(280.0),
+                    .desired_width(240.0),
             );
             let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
             if (ui.button("Load path").clicked() || enter) && !self.path_input.trim().is_empty() {
                 let path = PathBuf::from(self.path_input.trim());
                 self.open(vec![path]);
             }
-            if let Some(job) = &self.load {
+            ui.separator();
+            let can_run = self.workspace.is_some() && self.run_job.is_none();
+            if ui
+                .add_enabled(can_run, egui::Button::new("▶ Run detectors"))
+                .on_hover_text(ctx.format_shortcut(&SHORTCUT_RUN))
+                .clicked()
+            {
+                self.actions.push(Action::Run);
+            }
+            let progresses = self.progresses();
+            if let Some(p) = progresses.first() {
                 ui.separator();
-                let snap = job.progress().snapshot();
-                let mut text = format!("{} {}", snap.stage, human_bytes(snap.done));
-                if snap.total > 0 {
-                    text.push_str(&format!(" / {}", human_bytes(snap.total)));
+                let snap = p.snapshot();
+                let mut text = snap.stage.clone();
+                if snap.stage.starts_with("reading") {
+                    text.push_str(&format!(" {}", human_bytes(snap.done)));
+                    if snap.total > 0 {
+                        text.push_str(&format!(" / {}", human_bytes(snap.total)));
+                    }
+                } else if snap.total > 0 {
+                    text.push_str(&format!(" {}/{}", snap.done, snap.total));
+                }
+                if snap.rate() > 0.0 && !snap.stage.starts_with("reading") {
+                    text.push_str(&format!(" — {:.0}/s", snap.rate()));
                 }
                 if let Some(eta) = snap.eta_secs() {
                     text.push_str(&format!(" — {eta:.0} s left"));
                 }
                 ui.add(
                     egui::ProgressBar::new(snap.fraction())
-                        .desired_width(260.0)
+                        .desired_width(300.0)
                         .text(text)
                         .animate(true),
                 );
@@ -236,11 +627,19 @@ impl Workbench {
                     .on_hover_text(ctx.format_shortcut(&SHORTCUT_CANCEL))
                     .clicked()
                 {
-                    job.cancel();
+                    for p in &progresses {
+                        p.cancel();
+                    }
                 }
+                // Keep the bar moving even when the job reports rarely.
+                ui.ctx().request_repaint_after(Duration::from_millis(100));
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("Help").on_hover_text(ctx.format_shortcut(&SHORTCUT_HELP)).clicked() {
+                if ui
+                    .button("Help")
+                    .on_hover_text(ctx.format_shortcut(&SHORTCUT_HELP))
+                    .clicked()
+                {
                     self.show_help = !self.show_help;
                 }
             });
@@ -249,50 +648,55 @@ impl Workbench {
 
     fn inputs_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Inputs");
-        let Some(collection) = &self.collection else {
+        let Some(ws) = &self.workspace else {
             for p in &self.inputs {
                 ui.label(p.display().to_string());
             }
+            if self.inputs.is_empty() {
+                ui.weak("Nothing open yet.");
+            }
             return;
         };
-        egui::ScrollArea::vertical().id_salt("inputs_scroll").show(ui, |ui| {
-            for report in &collection.reports {
-                let name = report
-                    .file
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| report.file.display().to_string());
-                egui::CollapsingHeader::new(format!("{name} ({})", report.format))
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        ui.label(format!("{} pages loaded", report.documents));
-                        ui.label(format!("{} HTML responses", report.html_responses));
-                        for (kind, n) in &report.records {
-                            ui.label(format!("{kind}: {n}"));
-                        }
-                        for (reason, n) in &report.skipped {
-                            ui.label(format!("skipped, {reason}: {n}"));
-                        }
-                        if !report.warnings.is_empty() {
-                            egui::CollapsingHeader::new(format!(
-                                "{} warnings",
-                                report.warnings.len()
-                            ))
+        ui.label(format!("{} pages", ws.collection.docs.len()));
+        match &ws.gold_source {
+            Some(src) => ui.label(format!("Gold clusters from {src}")),
+            None => ui.weak("No gold clusters: precision needs labels"),
+        };
+        for report in &ws.collection.reports {
+            let name = report
+                .file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| report.file.display().to_string());
+            egui::CollapsingHeader::new(format!("{name} ({})", report.format))
+                .id_salt(("report", &report.file))
+                .default_open(false)
+                .show(ui, |ui| {
+                    ui.label(format!("{} pages loaded", report.documents));
+                    ui.label(format!("{} HTML responses", report.html_responses));
+                    for (kind, n) in &report.records {
+                        ui.label(format!("{kind}: {n}"));
+                    }
+                    for (reason, n) in &report.skipped {
+                        ui.label(format!("skipped, {reason}: {n}"));
+                    }
+                    if !report.warnings.is_empty() {
+                        egui::CollapsingHeader::new(format!("{} warnings", report.warnings.len()))
                             .id_salt(("warnings", &report.file))
                             .show(ui, |ui| {
                                 for w in &report.warnings {
                                     ui.label(w.to_string());
                                 }
                             });
-                        }
-                    });
-            }
-        });
+                    }
+                });
+        }
     }
 
     fn messages_panel(&mut self, ui: &mut egui::Ui) {
         let mut dismiss = None;
-        for (i, m) in self.messages.iter().enumerate().rev().take(4) {
+        let n = self.messages.len();
+        for (i, m) in self.messages.iter().enumerate().skip(n.saturating_sub(4)) {
             ui.horizontal(|ui| {
                 if ui.small_button("✕").on_hover_text("Dismiss").clicked() {
                     dismiss = Some(i);
@@ -329,14 +733,22 @@ impl Workbench {
                 egui::Grid::new("keys").striped(true).show(ui, |ui| {
                     for (shortcut, what) in [
                         (SHORTCUT_OPEN, "Open archives"),
-                        (SHORTCUT_CANCEL, "Cancel the running job"),
+                        (SHORTCUT_RUN, "Run the chosen detectors"),
+                        (SHORTCUT_CANCEL, "Cancel what is running"),
                         (SHORTCUT_HELP, "This help"),
                     ] {
                         ui.monospace(ctx.format_shortcut(&shortcut));
                         ui.label(what);
                         ui.end_row();
                     }
-                    for (key, what) in super::documents::KEYS {
+                    ui.monospace("Alt+1 … Alt+5");
+                    ui.label("Documents, Clusters, Pair, Plots, Antecedents");
+                    ui.end_row();
+                    for (key, what) in super::documents::KEYS
+                        .iter()
+                        .chain(super::clusters::KEYS)
+                        .chain(super::pair_view::KEYS)
+                    {
                         ui.monospace(*key);
                         ui.label(*what);
                         ui.end_row();

@@ -35,8 +35,12 @@ impl DocumentsView {
                 .filter(|(_, d)| {
                     needle.is_empty()
                         || d.key.to_lowercase().contains(&needle)
-                        || d.url.as_deref().is_some_and(|u| u.to_lowercase().contains(&needle))
-                        || d.title.as_deref().is_some_and(|t| t.to_lowercase().contains(&needle))
+                        || d.url
+                            .as_deref()
+                            .is_some_and(|u| u.to_lowercase().contains(&needle))
+                        || d.title
+                            .as_deref()
+                            .is_some_and(|t| t.to_lowercase().contains(&needle))
                         || d.site.registrable.contains(&needle)
                 })
                 .map(|(i, _)| i)
@@ -75,7 +79,9 @@ impl DocumentsView {
                     i.key_pressed(Key::ArrowUp) || i.key_pressed(Key::K),
                 )
             });
-            let pos = self.selected.and_then(|s| rows.iter().position(|&r| r == s));
+            let pos = self
+                .selected
+                .and_then(|s| rows.iter().position(|&r| r == s));
             let next = match (down, up, pos) {
                 (true, _, None) | (_, true, None) => Some(0),
                 (true, _, Some(p)) => Some((p + 1).min(rows.len() - 1)),
@@ -103,7 +109,9 @@ impl DocumentsView {
             .column(Column::initial(110.0).clip(true))
             .column(Column::remainder().clip(true));
         if self.scroll_to_selected
-            && let Some(pos) = self.selected.and_then(|s| rows.iter().position(|&r| r == s))
+            && let Some(pos) = self
+                .selected
+                .and_then(|s| rows.iter().position(|&r| r == s))
         {
             table = table.scroll_to_row(pos, None);
             self.scroll_to_selected = false;
@@ -147,27 +155,32 @@ impl DocumentsView {
 
         ui.separator();
         if let Some(doc) = self.selected.and_then(|i| collection.docs.get(i)) {
-            egui::Grid::new("document_detail").num_columns(2).show(ui, |ui| {
-                let fields = [
-                    ("Title", doc.title.clone().unwrap_or_default()),
-                    ("URL", doc.url.clone().unwrap_or_default()),
-                    ("Captured", doc.date.clone().unwrap_or_default()),
-                    ("Record", doc.key.clone()),
-                    (
-                        "Stored at",
-                        format!("{} @ {}", doc.location.file.display(), doc.location.offset),
-                    ),
-                    (
-                        "Site",
-                        format!("{} (registrable {})", doc.site.henzinger, doc.site.registrable),
-                    ),
-                ];
-                for (name, value) in fields {
-                    ui.strong(name);
-                    ui.label(value);
-                    ui.end_row();
-                }
-            });
+            egui::Grid::new("document_detail")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    let fields = [
+                        ("Title", doc.title.clone().unwrap_or_default()),
+                        ("URL", doc.url.clone().unwrap_or_default()),
+                        ("Captured", doc.date.clone().unwrap_or_default()),
+                        ("Record", doc.key.clone()),
+                        (
+                            "Stored at",
+                            format!("{} @ {}", doc.location.file.display(), doc.location.offset),
+                        ),
+                        (
+                            "Site",
+                            format!(
+                                "{} (registrable {})",
+                                doc.site.henzinger, doc.site.registrable
+                            ),
+                        ),
+                    ];
+                    for (name, value) in fields {
+                        ui.strong(name);
+                        ui.label(value);
+                        ui.end_row();
+                    }
+                });
         } else {
             ui.weak("Select a page to see where it came from.");
         }

@@ -5,10 +5,15 @@
 //! `egui_kittest` tests directly (with synchronous jobs).
 
 mod app;
+mod clusters;
 mod documents;
 mod open;
+mod pair_view;
+mod plots;
+mod run_panel;
+mod tuning;
 
-pub use app::Workbench;
+pub use app::{Action, Tab, Workbench};
 
 use std::path::PathBuf;
 

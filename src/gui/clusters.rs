@@ -1,0 +1,355 @@
+//! The clusters view: every cluster of the active detector in a virtualised list (size,
+//! representative title, sites, date span, gold purity), sorted and filtered; the selected
+//! cluster's members below, where a click opens that member beside the representative.
+
+use egui::Key;
+use egui_extras::{Column, TableBuilder};
+
+use crate::DocId;
+use crate::engine::workspace::{AlgoRun, ClusterSummary, Workspace};
+
+use super::app::Action;
+
+/// Keys of this view, for the help overlay.
+pub const KEYS: &[(&str, &str)] = &[
+    ("N / P", "Next / previous cluster"),
+    ("J / K", "Next / previous member (Clusters and Pair tabs)"),
+    ("Enter", "Compare the member with the representative"),
+];
+
+/// How the cluster list is ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortBy {
+    /// Largest first.
+    #[default]
+    Size,
+    /// Representative title.
+    Title,
+    /// Number of distinct sites, most first.
+    Sites,
+    /// Earliest capture first.
+    Date,
+    /// Least pure first (needs gold): where the detector went wrong.
+    Purity,
+}
+
+impl SortBy {
+    const ALL: [SortBy; 5] = [
+        SortBy::Size,
+        SortBy::Title,
+        SortBy::Sites,
+        SortBy::Date,
+        SortBy::Purity,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            SortBy::Size => "size",
+            SortBy::Title => "title",
+            SortBy::Sites => "sites",
+            SortBy::Date => "date",
+            SortBy::Purity => "gold purity",
+        }
+    }
+}
+
+/// State of the clusters view.
+#[derive(Default)]
+pub struct ClustersView {
+    filter: String,
+    sort: SortBy,
+    show_singletons: bool,
+    /// Indices into the run's cluster list, filtered and sorted; `None` = recompute.
+    visible: Option<Vec<usize>>,
+    /// Selected cluster (index into the run's cluster list).
+    selected: Option<usize>,
+    /// Selected member (index into the cluster's members).
+    member: Option<usize>,
+    scroll_to_selected: bool,
+}
+
+impl ClustersView {
+    /// Forget the list and selection (a new run or threshold).
+    pub fn reset(&mut self) {
+        self.visible = None;
+        self.selected = None;
+        self.member = None;
+    }
+
+    fn refresh(&mut self, clusters: &[ClusterSummary]) -> Vec<usize> {
+        if self.visible.is_none() {
+            let needle = self.filter.trim().to_lowercase();
+            let mut rows: Vec<usize> = clusters
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| self.show_singletons || c.members.len() > 1)
+                .filter(|(_, c)| {
+                    needle.is_empty()
+                        || c.haystack.contains(&needle)
+                        || c.sites.iter().any(|s| s.contains(&needle))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            let key = |i: &usize| &clusters[*i];
+            match self.sort {
+                SortBy::Size => {}
+                SortBy::Title => rows.sort_by(|a, b| key(a).title.cmp(&key(b).title)),
+                SortBy::Sites => rows.sort_by(|a, b| key(b).sites.len().cmp(&key(a).sites.len())),
+                SortBy::Date => rows.sort_by(|a, b| key(a).dates.cmp(&key(b).dates)),
+                SortBy::Purity => rows.sort_by(|a, b| {
+                    key(a)
+                        .gold_purity
+                        .unwrap_or(1.0)
+                        .total_cmp(&key(b).gold_purity.unwrap_or(1.0))
+                }),
+            }
+            self.visible = Some(rows);
+        }
+        self.visible.clone().unwrap_or_default()
+    }
+
+    /// The pair (representative, member) `delta` members away from the selected one.
+    pub fn step_member(&mut self, run: &AlgoRun, delta: isize) -> Option<(DocId, DocId)> {
+        let cluster = run.clusters.get(self.selected?)?;
+        if cluster.members.len() < 2 {
+            return None;
+        }
+        let n = cluster.members.len() as isize;
+        let current = self.member.unwrap_or(0) as isize;
+        let mut next = (current + delta).clamp(1, n - 1);
+        if next == current && self.member.is_none() {
+            next = 1;
+        }
+        self.member = Some(next as usize);
+        Some((cluster.members[0], cluster.members[next as usize]))
+    }
+
+    /// Draw the view.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        ws: &Workspace,
+        run: Option<&AlgoRun>,
+    ) -> Option<Action> {
+        let Some(run) = run else {
+            ui.label("No clusters yet: choose detectors on the left and press Run detectors (F5).");
+            return None;
+        };
+        let mut action = None;
+        let clusters = &run.clusters;
+        let groups = clusters.iter().filter(|c| c.members.len() > 1).count();
+        let in_groups: usize = clusters
+            .iter()
+            .filter(|c| c.members.len() > 1)
+            .map(|c| c.members.len())
+            .sum();
+        ui.horizontal(|ui| {
+            ui.strong(format!(
+                "{groups} clusters of 2+ pages ({in_groups} pages) — {} at threshold {:.2}",
+                run.algo.name(),
+                run.detection.spec.matching.threshold
+            ));
+        });
+        ui.horizontal(|ui| {
+            ui.label("Filter:");
+            if ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.filter)
+                        .hint_text("URL, site, title")
+                        .desired_width(220.0),
+                )
+                .changed()
+            {
+                self.visible = None;
+            }
+            ui.label("Sort by");
+            let before = self.sort;
+            egui::ComboBox::from_id_salt("cluster_sort")
+                .selected_text(self.sort.label())
+                .show_ui(ui, |ui| {
+                    for s in SortBy::ALL {
+                        ui.selectable_value(&mut self.sort, s, s.label());
+                    }
+                });
+            if before != self.sort {
+                self.visible = None;
+            }
+            if ui
+                .checkbox(&mut self.show_singletons, "singletons")
+                .changed()
+            {
+                self.visible = None;
+            }
+        });
+        let rows = self.refresh(clusters);
+
+        // Keys: N/P clusters, J/K members, Enter compares.
+        if !ui.ctx().egui_wants_keyboard_input() {
+            let (next, prev, down, up, enter) = ui.input(|i| {
+                (
+                    i.key_pressed(Key::N),
+                    i.key_pressed(Key::P),
+                    i.key_pressed(Key::J),
+                    i.key_pressed(Key::K),
+                    i.key_pressed(Key::Enter),
+                )
+            });
+            if (next || prev) && !rows.is_empty() {
+                let pos = self
+                    .selected
+                    .and_then(|s| rows.iter().position(|&r| r == s));
+                let p = match (pos, next) {
+                    (None, _) => 0,
+                    (Some(p), true) => (p + 1).min(rows.len() - 1),
+                    (Some(p), false) => p.saturating_sub(1),
+                };
+                self.selected = Some(rows[p]);
+                self.member = None;
+                self.scroll_to_selected = true;
+            }
+            if down || up {
+                self.step_member(run, if down { 1 } else { -1 });
+            }
+            if enter
+                && let Some(c) = self.selected.and_then(|s| clusters.get(s))
+                && let Some(m) = self.member.and_then(|m| c.members.get(m))
+                && *m != c.members[0]
+            {
+                action = Some(Action::Compare(c.members[0], *m));
+            }
+        }
+
+        let list_height = (ui.available_height() * 0.5).max(120.0);
+        let mut table = TableBuilder::new(ui)
+            .id_salt("cluster_table")
+            .striped(true)
+            .resizable(true)
+            .sense(egui::Sense::click())
+            .max_scroll_height(list_height)
+            .min_scrolled_height(list_height)
+            .column(Column::initial(50.0))
+            .column(Column::initial(380.0).clip(true))
+            .column(Column::initial(220.0).clip(true))
+            .column(Column::initial(200.0).clip(true))
+            .column(Column::remainder());
+        if self.scroll_to_selected
+            && let Some(pos) = self
+                .selected
+                .and_then(|s| rows.iter().position(|&r| r == s))
+        {
+            table = table.scroll_to_row(pos, None);
+            self.scroll_to_selected = false;
+        }
+        table
+            .header(20.0, |mut h| {
+                for name in [
+                    "Pages",
+                    "Representative title",
+                    "Sites",
+                    "Captured",
+                    "Gold purity",
+                ] {
+                    h.col(|ui| {
+                        ui.strong(name);
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(18.0, rows.len(), |mut row| {
+                    let i = rows[row.index()];
+                    let c = &clusters[i];
+                    row.set_selected(self.selected == Some(i));
+                    row.col(|ui| {
+                        ui.label(c.members.len().to_string());
+                    });
+                    row.col(|ui| {
+                        ui.label(&c.title);
+                    });
+                    row.col(|ui| {
+                        ui.label(format!("{} ({})", c.sites.join(", "), c.sites.len()));
+                    });
+                    row.col(|ui| {
+                        ui.label(match &c.dates {
+                            Some((lo, hi)) if lo == hi => lo.clone(),
+                            Some((lo, hi)) => format!("{lo} – {hi}"),
+                            None => String::new(),
+                        });
+                    });
+                    row.col(|ui| {
+                        ui.label(c.gold_purity.map(|p| format!("{p:.2}")).unwrap_or_default());
+                    });
+                    if row.response().clicked() {
+                        self.selected = Some(i);
+                        self.member = None;
+                    }
+                });
+            });
+        ui.separator();
+        let Some(cluster) = self.selected.and_then(|s| clusters.get(s)) else {
+            ui.weak("Select a cluster (N / P) to see its pages.");
+            return action;
+        };
+        ui.label(format!(
+            "Cluster of {} pages — click a page (or J / K, Enter) to compare it with the representative",
+            cluster.members.len()
+        ));
+        let docs = &ws.collection.docs;
+        TableBuilder::new(ui)
+            .id_salt("member_table")
+            .striped(true)
+            .resizable(true)
+            .sense(egui::Sense::click())
+            .column(Column::initial(60.0))
+            .column(Column::initial(340.0).clip(true))
+            .column(Column::initial(160.0).clip(true))
+            .column(Column::initial(170.0).clip(true))
+            .column(Column::initial(110.0).clip(true))
+            .column(Column::remainder().clip(true))
+            .header(20.0, |mut h| {
+                for name in ["", "Title", "Site", "Captured", "Gold", "URL / record"] {
+                    h.col(|ui| {
+                        ui.strong(name);
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(18.0, cluster.members.len(), |mut row| {
+                    let m = row.index();
+                    let d = cluster.members[m];
+                    let doc = &docs[d.index()];
+                    row.set_selected(self.member == Some(m));
+                    row.col(|ui| {
+                        ui.label(if m == 0 { "rep." } else { "" });
+                    });
+                    row.col(|ui| {
+                        ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
+                    });
+                    row.col(|ui| {
+                        ui.label(&doc.site.henzinger);
+                    });
+                    row.col(|ui| {
+                        ui.label(doc.date.as_deref().unwrap_or(""));
+                    });
+                    row.col(|ui| {
+                        ui.label(ws.gold_name(d).unwrap_or(""));
+                    });
+                    row.col(|ui| {
+                        ui.label(format!("{}  {}", doc.url.as_deref().unwrap_or(""), doc.key));
+                    });
+                    if row.response().clicked() {
+                        self.member = Some(m);
+                        let rep = cluster.members[0];
+                        let other = if d == rep {
+                            cluster.members.get(1).copied()
+                        } else {
+                            Some(d)
+                        };
+                        if let Some(o) = other {
+                            action = Some(Action::Compare(rep, o));
+                        }
+                    }
+                });
+            });
+        action
+    }
+}

@@ -1,0 +1,187 @@
+//! The pair view: two pages side by side as the terms SpotSigs compared, with a word-level
+//! diff (terms found on one side only are tinted) and the spot signatures both pages share
+//! highlighted (antecedent underlined, spot word marked) — why they matched. A toggle shows the
+//! raw pages instead. Archived pages are shown as text: nothing runs, nothing is fetched.
+
+use egui::text::{LayoutJob, TextFormat};
+use egui::{Color32, FontId, Stroke};
+
+use crate::DocId;
+use crate::engine::pair::{PairComparison, PairTerm, SpotRole, TermDiff};
+use crate::engine::workspace::Workspace;
+
+use super::app::Action;
+
+/// Keys of this view, for the help overlay.
+pub const KEYS: &[(&str, &str)] = &[("R", "Raw / terms toggle in the Pair tab")];
+
+/// Raw pages are cut here for display (a page of megabytes would only slow the window).
+const RAW_LIMIT: usize = 200_000;
+
+/// State of the pair view.
+#[derive(Default)]
+pub struct PairView {
+    raw: bool,
+    /// Laid-out sides of the pair shown, rebuilt when the pair or mode changes.
+    cache: Option<((DocId, DocId, bool), LayoutJob, LayoutJob)>,
+}
+
+fn layout_terms(terms: &[PairTerm], only_color: Color32) -> LayoutJob {
+    let mut job = LayoutJob::default();
+    let font = FontId::proportional(14.0);
+    for t in terms {
+        let mut format = TextFormat::simple(font.clone(), Color32::GRAY);
+        if t.diff == TermDiff::Only {
+            format.background = only_color;
+            format.color = Color32::WHITE;
+        }
+        match t.spot {
+            SpotRole::Antecedent => {
+                format.underline = Stroke::new(2.0, Color32::from_rgb(80, 160, 255));
+                format.color = Color32::from_rgb(120, 190, 255);
+            }
+            SpotRole::Spot => {
+                format.background = Color32::from_rgb(120, 100, 0);
+                format.color = Color32::WHITE;
+            }
+            SpotRole::None => {}
+        }
+        job.append(&t.text, 0.0, format);
+        job.append(" ", 0.0, TextFormat::simple(font.clone(), Color32::GRAY));
+    }
+    job
+}
+
+fn layout_raw(html: &str) -> LayoutJob {
+    let end = html.floor_char_boundary(RAW_LIMIT.min(html.len()));
+    let mut text = html[..end].to_string();
+    if end < html.len() {
+        text.push_str("\n… (cut for display)");
+    }
+    LayoutJob::simple(text, FontId::monospace(12.0), Color32::GRAY, f32::INFINITY)
+}
+
+impl PairView {
+    /// Draw the view.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        ws: &Workspace,
+        pair: Option<&PairComparison>,
+        busy: bool,
+    ) -> Option<Action> {
+        let Some(pair) = pair else {
+            if busy {
+                ui.spinner();
+            }
+            ui.label("No pair yet: pick a cluster in the Clusters tab and click one of its pages.");
+            return None;
+        };
+        if !ui.ctx().egui_wants_keyboard_input() && ui.input(|i| i.key_pressed(egui::Key::R)) {
+            self.raw = !self.raw;
+        }
+        let docs = &ws.collection.docs;
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.raw, "Raw pages").on_hover_text("R");
+            ui.separator();
+            let only_left = pair
+                .left
+                .iter()
+                .filter(|t| t.diff == TermDiff::Only)
+                .count();
+            let only_right = pair
+                .right
+                .iter()
+                .filter(|t| t.diff == TermDiff::Only)
+                .count();
+            ui.label(format!("Term differences: {}", pair.term_differences));
+            ui.label(format!("Only left: {only_left} terms"));
+            ui.label(format!("Only right: {only_right} terms"));
+            if !pair.diff_complete {
+                ui.weak("(diff cut by its deadline: coarser than minimal)");
+            }
+            if busy {
+                ui.spinner();
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Similarity:");
+            for s in &pair.scores {
+                let text = match s.score {
+                    Some(v) => format!("{} {v:.3}", s.algo.name()),
+                    None => format!("{} –", s.algo.name()),
+                };
+                let text = if s.same_cluster {
+                    format!("{text} (same cluster)")
+                } else {
+                    text
+                };
+                ui.label(text);
+                ui.separator();
+            }
+        });
+        egui::CollapsingHeader::new(format!(
+            "Shared spot signatures: {}",
+            pair.shared_signatures.len()
+        ))
+        .id_salt("shared_sigs")
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("sigs_scroll")
+                .max_height(120.0)
+                .show(ui, |ui| {
+                    ui.horizontal_wrapped(|ui| {
+                        for (sig, n) in &pair.shared_signatures {
+                            ui.label(if *n > 1 {
+                                format!("{sig} ×{n}")
+                            } else {
+                                sig.clone()
+                            });
+                            ui.separator();
+                        }
+                    });
+                });
+        });
+
+        let key = (pair.a, pair.b, self.raw);
+        if self.cache.as_ref().map(|c| c.0) != Some(key) {
+            let (l, r) = if self.raw {
+                (layout_raw(&pair.raw_left), layout_raw(&pair.raw_right))
+            } else {
+                (
+                    layout_terms(&pair.left, Color32::from_rgb(140, 40, 40)),
+                    layout_terms(&pair.right, Color32::from_rgb(30, 110, 40)),
+                )
+            };
+            self.cache = Some((key, l, r));
+        }
+        let Some((_, left, right)) = &self.cache else {
+            return None;
+        };
+        ui.columns(2, |cols| {
+            for (col, (doc, job, side)) in cols
+                .iter_mut()
+                .zip([(pair.a, left, "left"), (pair.b, right, "right")])
+            {
+                let d = &docs[doc.index()];
+                col.strong(d.title.as_deref().unwrap_or("(untitled)"));
+                col.label(format!(
+                    "{} — {} — {}",
+                    d.site.henzinger,
+                    d.date.as_deref().unwrap_or("no date"),
+                    d.url.as_deref().unwrap_or(&d.key)
+                ));
+                col.separator();
+                egui::ScrollArea::vertical()
+                    .id_salt(("pair_side", side))
+                    .auto_shrink([false, false])
+                    .show(col, |ui| {
+                        let mut job = job.clone();
+                        job.wrap.max_width = ui.available_width();
+                        ui.label(job);
+                    });
+            }
+        });
+        None
+    }
+}

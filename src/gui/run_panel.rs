@@ -1,0 +1,214 @@
+//! The run settings in the side panel: which detectors, their thresholds, the matching
+//! procedure (Workbench paper §3.3: incremental / seeded / full, first / best guess; SIGIR 2008
+//! all-pairs), the cluster rule, seeds and runs — and the summary of the last run with its
+//! metrics, where a click picks the detector whose clusters are shown.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::cluster::ClusterRule;
+use crate::detect::{Algo, DetectorOptions, RunSpec};
+use crate::engine::workspace::{AlgoRun, RunRequest};
+use crate::matching::{Guess, Mode};
+
+use super::app::Action;
+use super::tuning::TuningView;
+
+/// What the run panel edits.
+#[derive(Debug, Clone)]
+pub struct RunSettings {
+    /// Detectors to run.
+    pub algos: BTreeSet<Algo>,
+    /// Threshold per detector (its default until changed).
+    pub thresholds: BTreeMap<Algo, f64>,
+    /// Matching procedure.
+    pub mode: Mode,
+    /// First or best guess.
+    pub guess: Guess,
+    /// Representative or transitive clusters.
+    pub rule: ClusterRule,
+    /// Seed of the random order.
+    pub seed: u64,
+    /// Seeds averaged in the precision/recall sweep.
+    pub runs: usize,
+    /// Run SpotSigs as soon as an archive is open.
+    pub run_on_open: bool,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings {
+            algos: BTreeSet::from([Algo::SpotSigs]),
+            thresholds: Algo::ALL
+                .iter()
+                .map(|&a| (a, a.default_threshold()))
+                .collect(),
+            mode: Mode::default(),
+            guess: Guess::Best,
+            rule: ClusterRule::default(),
+            seed: 0,
+            runs: 3,
+            run_on_open: true,
+        }
+    }
+}
+
+/// Thresholds of the precision/recall sweep: 0.05 to 0.95 by 0.05.
+pub fn sweep_thresholds() -> Vec<f64> {
+    (1..=19).map(|i| f64::from(i) * 0.05).collect()
+}
+
+fn guess_name(g: Guess) -> &'static str {
+    match g {
+        Guess::First => "first",
+        Guess::Best => "best",
+    }
+}
+
+impl RunSettings {
+    /// The request these settings (and the tuned SpotSigs parameters) make.
+    pub fn request(&self, tuning: &TuningView) -> RunRequest {
+        let mut base = RunSpec::default_for(Algo::SpotSigs);
+        base.matching.mode = self.mode;
+        base.matching.guess = self.guess;
+        base.matching.seed = self.seed;
+        base.rule = self.rule;
+        RunRequest {
+            algos: self.algos.iter().copied().collect(),
+            options: DetectorOptions {
+                spotsigs: tuning.params.clone(),
+                ..DetectorOptions::default()
+            },
+            base,
+            thresholds: self.thresholds.clone(),
+            runs: self.runs,
+            sweep: sweep_thresholds(),
+        }
+    }
+
+    /// Draw the panel; returns what the person asked for.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        has_workspace: bool,
+        runs: &[AlgoRun],
+        active: usize,
+    ) -> Option<Action> {
+        let mut action = None;
+        ui.heading("Run");
+        ui.label("Detectors and thresholds:");
+        for algo in Algo::ALL {
+            ui.horizontal(|ui| {
+                let mut on = self.algos.contains(&algo);
+                if ui.checkbox(&mut on, algo.name()).changed() {
+                    if on {
+                        self.algos.insert(algo);
+                    } else {
+                        self.algos.remove(&algo);
+                    }
+                }
+                let t = self
+                    .thresholds
+                    .entry(algo)
+                    .or_insert(algo.default_threshold());
+                ui.add_enabled(
+                    on,
+                    egui::DragValue::new(t)
+                        .range(0.0..=1.0)
+                        .speed(0.01)
+                        .fixed_decimals(2),
+                )
+                .on_hover_text(format!(
+                    "Threshold of {} (default {:.2})",
+                    algo.name(),
+                    algo.default_threshold()
+                ));
+            });
+        }
+        egui::Grid::new("run_grid").num_columns(2).show(ui, |ui| {
+            ui.label("Matching");
+            egui::ComboBox::from_id_salt("mode")
+                .selected_text(self.mode.name())
+                .show_ui(ui, |ui| {
+                    for m in Mode::ALL {
+                        ui.selectable_value(&mut self.mode, m, m.name());
+                    }
+                });
+            ui.end_row();
+            ui.label("Guess");
+            egui::ComboBox::from_id_salt("guess")
+                .selected_text(guess_name(self.guess))
+                .show_ui(ui, |ui| {
+                    for g in [Guess::First, Guess::Best] {
+                        ui.selectable_value(&mut self.guess, g, guess_name(g));
+                    }
+                });
+            ui.end_row();
+            ui.label("Clusters");
+            let rule_name = |r: ClusterRule| match r {
+                ClusterRule::Representative => "representative",
+                ClusterRule::Transitive => "transitive",
+            };
+            egui::ComboBox::from_id_salt("rule")
+                .selected_text(rule_name(self.rule))
+                .show_ui(ui, |ui| {
+                    for r in [ClusterRule::Representative, ClusterRule::Transitive] {
+                        ui.selectable_value(&mut self.rule, r, rule_name(r));
+                    }
+                });
+            ui.end_row();
+            ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut self.seed));
+            ui.end_row();
+            ui.label("Runs (sweep)");
+            ui.add(egui::DragValue::new(&mut self.runs).range(1..=20));
+            ui.end_row();
+        });
+        if ui
+            .add_enabled(has_workspace, egui::Button::new("Run detectors"))
+            .on_hover_text("F5")
+            .clicked()
+        {
+            action = Some(Action::Run);
+        }
+        if runs.is_empty() {
+            return action;
+        }
+        ui.separator();
+        ui.strong("Last run");
+        egui::Grid::new("run_summary").striped(true).show(ui, |ui| {
+            for h in ["detector", "groups", "t", "pair F1", "doc P/R", "secs"] {
+                ui.weak(h);
+            }
+            ui.end_row();
+            for (i, run) in runs.iter().enumerate() {
+                if ui
+                    .selectable_label(i == active, run.algo.name())
+                    .on_hover_text("Show this detector's clusters")
+                    .clicked()
+                {
+                    action = Some(Action::SetActive(i));
+                }
+                let groups = run.clusters.iter().filter(|c| c.members.len() > 1).count();
+                ui.label(groups.to_string());
+                ui.label(format!("{:.2}", run.detection.spec.matching.threshold));
+                match &run.metrics {
+                    Some(m) => {
+                        ui.label(format!("{:.3}", m.pairwise.f1));
+                        ui.label(format!(
+                            "{:.2}/{:.2}",
+                            m.document.precision, m.document.recall
+                        ));
+                    }
+                    None => {
+                        ui.weak("–");
+                        ui.weak("–");
+                    }
+                }
+                let secs = run.prepare_seconds.unwrap_or(0.0) + run.detect_seconds;
+                ui.label(format!("{secs:.2}"));
+                ui.end_row();
+            }
+        });
+        action
+    }
+}

@@ -1,0 +1,228 @@
+//! Antecedent tuning (Workbench paper §5.1–5.2, §6): the current antecedents with their spot
+//! distances and chains, edited in place; the signature options (tokenizer, antecedent in the
+//! signature, minimum signatures, IDF band); and the corpus's frequent words with their
+//! coverage and spread to choose new antecedents from. Running again re-signs SpotSigs only.
+
+use crate::engine::vocabulary::WordStat;
+use crate::signature::SpotSigsParams;
+use crate::signature::spotsigs::{Antecedent, DEFAULT_DISTANCE};
+use crate::token::TokenSource;
+
+use super::app::Action;
+
+/// State of the tuning view; `params` is what the next run signs with.
+pub struct TuningView {
+    /// SpotSigs parameters of the next run.
+    pub params: SpotSigsParams,
+    /// Text of each antecedent's distances (`2` or `2:3`), edited before parsing.
+    distance_text: Vec<String>,
+    /// Last edit error, shown until the next valid edit.
+    error: Option<String>,
+    filter: String,
+}
+
+impl Default for TuningView {
+    fn default() -> Self {
+        let params = SpotSigsParams::default();
+        let distance_text = params.antecedents.iter().map(distances_text).collect();
+        TuningView {
+            params,
+            distance_text,
+            error: None,
+            filter: String::new(),
+        }
+    }
+}
+
+fn distances_text(a: &Antecedent) -> String {
+    a.distances
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+impl TuningView {
+    fn add(&mut self, word: &str) {
+        if self.params.antecedents.iter().any(|a| a.word == word) {
+            return;
+        }
+        match Antecedent::parse(word, &[DEFAULT_DISTANCE]) {
+            Ok(a) => {
+                self.distance_text.push(distances_text(&a));
+                self.params.antecedents.push(a);
+                self.error = None;
+            }
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    /// Draw the view.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        vocab: Option<&[WordStat]>,
+        busy: bool,
+    ) -> Option<Action> {
+        let mut action = None;
+        ui.columns(2, |cols| {
+            let ui = &mut cols[0];
+            ui.heading(format!("Antecedents ({})", self.params.antecedents.len()));
+            ui.label("Spot distances per antecedent: `2` is a(2), `3:4` is the chain a(3,4).");
+            if let Some(e) = &self.error {
+                ui.colored_label(egui::Color32::LIGHT_RED, e);
+            }
+            let mut remove = None;
+            egui::ScrollArea::vertical()
+                .id_salt("antecedents")
+                .max_height(280.0)
+                .show(ui, |ui| {
+                    egui::Grid::new("antecedent_grid")
+                        .striped(true)
+                        .show(ui, |ui| {
+                            for (i, a) in self.params.antecedents.iter_mut().enumerate() {
+                                ui.label(&a.word);
+                                let text = &mut self.distance_text[i];
+                                let r =
+                                    ui.add(egui::TextEdit::singleline(text).desired_width(60.0));
+                                if r.changed() {
+                                    match Antecedent::parse(&format!("{}:{}", a.word, text), &[]) {
+                                        Ok(parsed) => {
+                                            a.distances = parsed.distances;
+                                            self.error = None;
+                                        }
+                                        Err(e) => self.error = Some(e.to_string()),
+                                    }
+                                }
+                                if ui.small_button("remove").clicked() {
+                                    remove = Some(i);
+                                }
+                                ui.end_row();
+                            }
+                        });
+                });
+            if let Some(i) = remove {
+                self.params.antecedents.remove(i);
+                self.distance_text.remove(i);
+            }
+            ui.separator();
+            egui::Grid::new("sig_options")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label("Tokens");
+                    egui::ComboBox::from_id_salt("tokens")
+                        .selected_text(self.params.tokens.name())
+                        .show_ui(ui, |ui| {
+                            for t in TokenSource::ALL {
+                                ui.selectable_value(&mut self.params.tokens, t, t.name());
+                            }
+                        });
+                    ui.end_row();
+                    ui.label("Antecedent in signature");
+                    ui.checkbox(&mut self.params.include_antecedent, "");
+                    ui.end_row();
+                    ui.label("Minimum signatures");
+                    ui.add(egui::DragValue::new(&mut self.params.min_signatures).range(0..=100));
+                    ui.end_row();
+                    ui.label("IDF band");
+                    let mut on = self.params.idf_band.is_some();
+                    ui.horizontal(|ui| {
+                        if ui.checkbox(&mut on, "").changed() {
+                            self.params.idf_band = on.then_some((0.2, 0.8));
+                        }
+                        if let Some((lo, hi)) = &mut self.params.idf_band {
+                            ui.add(egui::DragValue::new(lo).range(0.0..=1.0).speed(0.01));
+                            ui.add(egui::DragValue::new(hi).range(0.0..=1.0).speed(0.01));
+                        }
+                    });
+                    ui.end_row();
+                });
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Run with these antecedents")
+                    .on_hover_text("F5")
+                    .clicked()
+                {
+                    action = Some(Action::Run);
+                }
+                if ui.button("Reset to defaults").clicked() {
+                    *self = TuningView::default();
+                }
+            });
+
+            let ui = &mut cols[1];
+            ui.heading("Frequent words");
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(!busy, egui::Button::new("Compute word statistics"))
+                    .clicked()
+                {
+                    action = Some(Action::WordStats);
+                }
+                if busy {
+                    ui.spinner();
+                }
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.filter)
+                        .hint_text("filter words")
+                        .desired_width(120.0),
+                );
+            });
+            let Some(vocab) = vocab else {
+                ui.weak(
+                    "Coverage: share of pages with the word. Spread: how evenly it falls \
+                     through a page (share of tenths of the page it occurs in).",
+                );
+                return;
+            };
+            let needle = self.filter.trim().to_lowercase();
+            let rows: Vec<&WordStat> = vocab
+                .iter()
+                .filter(|w| needle.is_empty() || w.word.contains(&needle))
+                .collect();
+            let mut add = None;
+            egui_extras::TableBuilder::new(ui)
+                .id_salt("vocab_table")
+                .striped(true)
+                .column(egui_extras::Column::initial(110.0))
+                .column(egui_extras::Column::initial(70.0))
+                .column(egui_extras::Column::initial(70.0))
+                .column(egui_extras::Column::initial(80.0))
+                .column(egui_extras::Column::remainder())
+                .header(20.0, |mut h| {
+                    for name in ["word", "coverage", "spread", "count", ""] {
+                        h.col(|ui| {
+                            ui.strong(name);
+                        });
+                    }
+                })
+                .body(|body| {
+                    body.rows(18.0, rows.len(), |mut row| {
+                        let w = rows[row.index()];
+                        row.col(|ui| {
+                            ui.label(&w.word);
+                        });
+                        row.col(|ui| {
+                            ui.label(format!("{:.2}", w.coverage));
+                        });
+                        row.col(|ui| {
+                            ui.label(format!("{:.2}", w.spread));
+                        });
+                        row.col(|ui| {
+                            ui.label(w.occurrences.to_string());
+                        });
+                        row.col(|ui| {
+                            let present = self.params.antecedents.iter().any(|a| a.word == w.word);
+                            if !present && ui.small_button("add").clicked() {
+                                add = Some(w.word.clone());
+                            }
+                        });
+                    });
+                });
+            if let Some(w) = add {
+                self.add(&w);
+            }
+        });
+        action
+    }
+}
