@@ -11,6 +11,7 @@ pub mod eval;
 pub mod info;
 pub mod run;
 pub mod label;
+pub mod literature;
 pub mod sample;
 pub mod synth;
 

@@ -196,6 +196,8 @@ pub struct SimhashPrepared {
     pub candidates: SimhashCandidates,
     /// With pieces: every candidate pair and its agreeing bits, sorted.
     pub piece_pairs: Vec<(u32, u32, u32)>,
+    /// Agreeing bits from which the pieces find every pair (`b − k`).
+    pub complete_from: u32,
     /// Documents with no tokens.
     pub empty: usize,
 }
@@ -229,7 +231,7 @@ pub fn prepare_simhash(
         .map(|(s, t)| if t.is_empty() { Vec::new() } else { s.clone() })
         .collect();
     let piece_pairs = match o.simhash_candidates {
-        SimhashCandidates::Pieces => similar_pairs(&usable, &scheme, 0)?,
+        SimhashCandidates::Pieces | SimhashCandidates::Auto => similar_pairs(&usable, &scheme, 0)?,
         SimhashCandidates::AllPairs => Vec::new(),
     };
     Ok(Arc::new(SimhashPrepared {
@@ -242,6 +244,7 @@ pub fn prepare_simhash(
         bits,
         candidates: o.simhash_candidates,
         piece_pairs,
+        complete_from: (scheme.bits - scheme.tolerance) as u32,
         empty: tokens.iter().filter(|t| t.is_empty()).count(),
     }))
 }
@@ -263,8 +266,13 @@ impl Prepared for SimhashPrepared {
         check_threshold(spec)?;
         let bits = self.bits as f64;
         let min_agree = (spec.matching.threshold * bits - 1e-9).ceil().max(0.0) as u32;
-        let (pairs, counts) = match self.candidates {
-            SimhashCandidates::Pieces => {
+        let use_pieces = match self.candidates {
+            SimhashCandidates::Pieces => true,
+            SimhashCandidates::Auto => min_agree >= self.complete_from,
+            SimhashCandidates::AllPairs => false,
+        };
+        let (pairs, counts) = match use_pieces {
+            true => {
                 let counts =
                     candidate_counts(self.len(), self.piece_pairs.iter().map(|&(a, b, _)| (a, b)));
                 let pairs = self
@@ -275,7 +283,7 @@ impl Prepared for SimhashPrepared {
                     .collect();
                 (pairs, counts)
             }
-            SimhashCandidates::AllPairs => {
+            false => {
                 progress.stage("all pairs", self.len() as u64);
                 let n = self.len() as u32;
                 let pairs = (0..n)

@@ -50,13 +50,13 @@ use crate::{DocId, Document, Error, Result};
 pub fn default_threshold(algo: Algo) -> f64 {
     match algo {
         Algo::SpotSigs => crate::detect::DEFAULT_SPOTSIGS_THRESHOLD,
-        Algo::Shingles => 2.0 / 6.0,
-        Algo::MinHash => 0.5,
-        Algo::Simhash => 372.0 / 384.0,
-        Algo::Simhash64 => 61.0 / 64.0,
+        Algo::Shingles => 1.0 / 6.0,
+        Algo::MinHash => 0.18,
+        Algo::Simhash => 0.80,
+        Algo::Simhash64 => 0.82,
         Algo::Combined => 355.0 / 384.0,
-        Algo::Chunks => 0.5,
-        Algo::Projection => 0.99,
+        Algo::Chunks => 0.04,
+        Algo::Projection => 0.86,
     }
 }
 
@@ -80,9 +80,12 @@ pub fn paper_threshold(algo: Algo) -> f64 {
 /// How simhash candidates are generated.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SimhashCandidates {
-    /// Pieces / permuted tables (Henzinger §3.3, Manku et al.): fast, complete only within the
-    /// scheme's tolerance.
+    /// Pieces when they are complete at the run's threshold (at least `b − k` agreeing bits),
+    /// else every pair: always complete, fast at the paper thresholds.
     #[default]
+    Auto,
+    /// Pieces / permuted tables (Henzinger §3.3, Manku et al.): fast, complete only within the
+    /// scheme's tolerance; below it, only the pairs that happen to share a piece.
     Pieces,
     /// Every pair compared: complete at any threshold, quadratic.
     AllPairs,
@@ -127,14 +130,14 @@ impl Default for LiteratureOptions {
             henzinger_tokens: TokenSource::Henzinger,
             shingles: ShingleParams::default(),
             minhash_tokens: TokenSource::Text,
-            minhash_k: 5,
+            minhash_k: 4,
             minhash_perm: 128,
             minhash_bands: None,
             simhash_seed: 0,
-            simhash_candidates: SimhashCandidates::Pieces,
+            simhash_candidates: SimhashCandidates::Auto,
             combined_min_b: 2,
-            chunking: Chunking::Lines(2),
-            chunk_min_shared: 2,
+            chunking: Chunking::Words(4),
+            chunk_min_shared: 3,
             chunk_buckets: 0,
             projection_tokens: TokenSource::Text,
             projection: ProjectionParams::default(),

@@ -32,7 +32,8 @@ pub struct ProjectionParams {
     pub gamma: f64,
     /// Iterations of the Hyperlink Map (3–5 in the paper).
     pub iterations: usize,
-    /// HM tolerance `C` (1 or more: HM ignored).
+    /// HM tolerance `C` (1 or more: HM ignored, the paper's `C = 1` curve; the default, since
+    /// HM only tells pages apart in archives whose pages link to each other).
     pub c: f64,
     /// Scale each bag of words to unit length before projecting.
     pub unit_length: bool,
@@ -46,7 +47,7 @@ impl Default for ProjectionParams {
             k: 5,
             gamma: 0.1,
             iterations: 3,
-            c: 0.1,
+            c: 1.0,
             unit_length: true,
             seed: 0,
         }

@@ -1,0 +1,129 @@
+//! Command-line options of the detectors of the literature (`--algo shingles | minhash | simhash
+//! | simhash64 | combined | chunks | projection`), flattened into `samecore run` and `samecore
+//! eval`. A flag not given keeps [`samecore::detectors::LiteratureOptions::default`], so the
+//! defaults live in one place; SpotSigs ignores these flags.
+
+use clap::Args;
+use samecore::detectors::{LiteratureOptions, SimhashCandidates};
+use samecore::signature::chunks::Chunking;
+use samecore::token::TokenSource;
+
+/// Options of shingles, minhash, simhash, simhash64, combined, chunks and projection.
+#[derive(Debug, Args)]
+pub struct LiteratureArgs {
+    /// Tokenizer of shingles, simhash, simhash64 and combined (markup, text, henzinger, dom;
+    /// default henzinger).
+    #[arg(long)]
+    pub henzinger_tokens: Option<TokenSource>,
+    /// Alg. B: tokens per shingle k (default 8).
+    #[arg(long)]
+    pub shingle_k: Option<usize>,
+    /// Alg. B: min-values per page m (default 84).
+    #[arg(long)]
+    pub shingle_m: Option<usize>,
+    /// Alg. B: min-values per supershingle l (default 14); m' = m / l.
+    #[arg(long)]
+    pub shingle_l: Option<usize>,
+    /// Combined algorithm: equal supershingles needed by its first stage (default 2).
+    #[arg(long)]
+    pub combined_min_b: Option<u32>,
+    /// Tokenizer of minhash (default text).
+    #[arg(long)]
+    pub minhash_tokens: Option<TokenSource>,
+    /// MinHash: tokens per shingle (default 4).
+    #[arg(long)]
+    pub minhash_k: Option<usize>,
+    /// MinHash: permutations, i.e. min-values (default 128).
+    #[arg(long)]
+    pub minhash_perm: Option<usize>,
+    /// MinHash LSH as BANDSxROWS (e.g. 32x4); default: chosen for the threshold like datasketch.
+    #[arg(long)]
+    pub minhash_bands: Option<String>,
+    /// Simhash candidates: `pieces` (12 x 32 bits / permuted tables), `all` (every pair) or
+    /// `auto` (pieces where they find every pair at the threshold, else all).
+    #[arg(long)]
+    pub simhash_candidates: Option<String>,
+    /// Chunks: `document`, `lines<N>` or `words<N>` (default words4).
+    #[arg(long)]
+    pub chunking: Option<Chunking>,
+    /// Chunks: minimum shared chunks T (default 3).
+    #[arg(long)]
+    pub chunk_min_shared: Option<u32>,
+    /// Chunks: counters of coarse counting (default 0: the sort-based method).
+    #[arg(long)]
+    pub chunk_buckets: Option<usize>,
+    /// Tokenizer of projection's bag of words (default text).
+    #[arg(long)]
+    pub projection_tokens: Option<TokenSource>,
+    /// Projection: dimension K (default 5).
+    #[arg(long)]
+    pub projection_k: Option<usize>,
+    /// Projection: Hyperlink Map damping factor gamma (default 0.1).
+    #[arg(long)]
+    pub projection_gamma: Option<f64>,
+    /// Projection: Hyperlink Map iterations (default 3).
+    #[arg(long)]
+    pub projection_iterations: Option<usize>,
+    /// Projection: Hyperlink Map tolerance C (default 1: RP signature alone).
+    #[arg(long)]
+    pub projection_c: Option<f64>,
+    /// Projection: project raw term counts (the paper) instead of unit-length bags of words.
+    #[arg(long)]
+    pub projection_raw_counts: bool,
+    /// Seed of the hash functions and projections of these detectors (default 0).
+    #[arg(long)]
+    pub signature_seed: Option<u64>,
+}
+
+impl LiteratureArgs {
+    /// The options these flags describe.
+    pub fn options(&self) -> anyhow::Result<LiteratureOptions> {
+        let minhash_bands = match &self.minhash_bands {
+            None => None,
+            Some(spec) => {
+                let (b, r) = spec.split_once(['x', 'X']).ok_or_else(|| {
+                    anyhow::anyhow!("--minhash-bands wants BANDSxROWS, got {spec:?}")
+                })?;
+                Some((b.trim().parse()?, r.trim().parse()?))
+            }
+        };
+        let simhash_candidates = match self.simhash_candidates.as_deref().unwrap_or("auto").trim() {
+            "auto" => SimhashCandidates::Auto,
+            "pieces" | "tables" => SimhashCandidates::Pieces,
+            "all" | "allpairs" => SimhashCandidates::AllPairs,
+            other => anyhow::bail!("--simhash-candidates wants auto, pieces or all, got {other:?}"),
+        };
+        let d = LiteratureOptions::default();
+        let shingles = samecore::signature::shingles::ShingleParams {
+            k: self.shingle_k.unwrap_or(d.shingles.k),
+            m: self.shingle_m.unwrap_or(d.shingles.m),
+            l: self.shingle_l.unwrap_or(d.shingles.l),
+            seed: self.signature_seed.unwrap_or(d.shingles.seed),
+        };
+        let p = d.projection;
+        let projection = samecore::signature::projection::ProjectionParams {
+            k: self.projection_k.unwrap_or(p.k),
+            gamma: self.projection_gamma.unwrap_or(p.gamma),
+            iterations: self.projection_iterations.unwrap_or(p.iterations),
+            c: self.projection_c.unwrap_or(p.c),
+            unit_length: p.unit_length && !self.projection_raw_counts,
+            seed: self.signature_seed.unwrap_or(p.seed),
+        };
+        Ok(LiteratureOptions {
+            henzinger_tokens: self.henzinger_tokens.unwrap_or(d.henzinger_tokens),
+            shingles,
+            minhash_tokens: self.minhash_tokens.unwrap_or(d.minhash_tokens),
+            minhash_k: self.minhash_k.unwrap_or(d.minhash_k),
+            minhash_perm: self.minhash_perm.unwrap_or(d.minhash_perm),
+            minhash_bands: minhash_bands.or(d.minhash_bands),
+            simhash_seed: self.signature_seed.unwrap_or(d.simhash_seed),
+            simhash_candidates,
+            combined_min_b: self.combined_min_b.unwrap_or(d.combined_min_b),
+            chunking: self.chunking.unwrap_or(d.chunking),
+            chunk_min_shared: self.chunk_min_shared.unwrap_or(d.chunk_min_shared),
+            chunk_buckets: self.chunk_buckets.unwrap_or(d.chunk_buckets),
+            projection_tokens: self.projection_tokens.unwrap_or(d.projection_tokens),
+            projection,
+        })
+    }
+}
