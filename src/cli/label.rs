@@ -186,6 +186,12 @@ fn show(out: &mut impl Write, view: &PairView, done: u32, total: u32) -> std::io
         let stratum = view.stratum.as_deref().unwrap_or("-");
         writeln!(out, "  score {score:.4} ({detector}), stratum {stratum}")?;
     }
+    write!(out, "c/i/u[reason] [note], z undo, s skip, q quit > ")?;
+    out.flush()
+}
+
+/// The keys, once at the start of a session.
+fn legend(out: &mut impl Write) -> std::io::Result<()> {
     let reasons: Vec<String> = Reason::ALL
         .iter()
         .enumerate()
@@ -193,11 +199,13 @@ fn show(out: &mut impl Write, view: &PairView, done: u32, total: u32) -> std::io
         .collect();
     writeln!(
         out,
-        "  [c]orrect [i]ncorrect [u]ndecided (+reason {}) [z] undo [s]kip [q]uit",
-        reasons.join(", ")
+        "keys: c correct, i incorrect, u undecided, each optionally followed by a"
     )?;
-    write!(out, "> ")?;
-    out.flush()
+    writeln!(
+        out,
+        "reason digit and a note (\"u7 search box prefilled\"); z undo, s skip, q quit"
+    )?;
+    writeln!(out, "reasons: {}", reasons.join(", "))
 }
 
 fn label_loop(
@@ -208,6 +216,7 @@ fn label_loop(
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let mut skipped = BTreeSet::new();
+    legend(out)?;
     loop {
         let done: BTreeSet<u32> = project
             .labels(sample.id)?
@@ -411,9 +420,43 @@ fn report(
             dist.median,
             100.0 * dist.share_below(42)
         )?;
-        for (d, per) in &dist.counts {
-            let n: u64 = per.values().sum();
-            writeln!(out, "  {d:>6} {n}")?;
+        // Bins on the scale of her Figures 2 and 4 (term difference up to 200, then the rest).
+        let bins: [(u64, u64); 10] = [
+            (0, 0),
+            (1, 2),
+            (3, 5),
+            (6, 10),
+            (11, 20),
+            (21, 42),
+            (43, 100),
+            (101, 200),
+            (201, 1000),
+            (1001, u64::MAX),
+        ];
+        for (lo, hi) in bins {
+            let mut per_verdict = [0u64; 4];
+            for (_, per) in dist.counts.range(lo..=hi) {
+                for (v, n) in per {
+                    let slot = v.map_or(3, |v| {
+                        Verdict::ALL.iter().position(|x| *x == v).unwrap_or(3)
+                    });
+                    per_verdict[slot] += n;
+                }
+            }
+            let total: u64 = per_verdict.iter().sum();
+            if total == 0 {
+                continue;
+            }
+            let range = match (lo, hi) {
+                (lo, hi) if lo == hi => format!("{lo}"),
+                (lo, u64::MAX) => format!("> {}", lo - 1),
+                (lo, hi) => format!("{lo}-{hi}"),
+            };
+            writeln!(
+                out,
+                "  {range:>10}  {total:>5} pairs  ({} correct, {} incorrect, {} undecided, {} unjudged)",
+                per_verdict[0], per_verdict[1], per_verdict[2], per_verdict[3]
+            )?;
         }
     }
     Ok(())

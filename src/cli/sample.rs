@@ -2,7 +2,8 @@
 //! pairs for labelling (henzinger §3.1–3.3) — uniform (`--size`) or stratified by similarity
 //! band (`--bands`, `--per-stratum`, optionally `--split-site`) — reproducible by `--seed`,
 //! optionally `--blind`. `--from-pairs` first records a run from the `--pairs` (and
-//! `--clusters`) files of `samecore run`; `--list` shows the project's runs and samples.
+//! `--clusters`) files of `samecore run`, with page identities from `--archives`; `--list`
+//! shows the project's runs and samples.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -32,6 +33,10 @@ pub struct SampleArgs {
     /// With --from-pairs: the run's `--clusters` file (`doc<TAB>cluster`).
     #[arg(long, value_name = "CLUSTERS.tsv", requires = "from_pairs")]
     pub clusters: Option<PathBuf>,
+    /// With --from-pairs: the archives the run read, so pages get their URL, date, site and
+    /// record location (for same-site strata and term differences).
+    #[arg(long, value_name = "ARCHIVE", requires = "from_pairs", num_args = 1..)]
+    pub archives: Vec<PathBuf>,
     /// With --from-pairs: the detector that made the pairs.
     #[arg(long, default_value = "spotsigs")]
     pub detector: String,
@@ -64,6 +69,10 @@ pub fn run(args: SampleArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot open project {}", args.project.display()))?;
     let mut out = std::io::stdout().lock();
     if let Some(pairs) = &args.from_pairs {
+        if !args.archives.is_empty() {
+            let n = add_archives(&mut project, &args.archives)?;
+            writeln!(out, "{n} pages read from {} archives", args.archives.len())?;
+        }
         let run = record_run(
             &mut project,
             pairs,
@@ -149,6 +158,25 @@ fn list(project: &Project, out: &mut impl Write) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Store the identities of every page of `archives` (metadata only, pages are not kept).
+fn add_archives(project: &mut Project, archives: &[PathBuf]) -> anyhow::Result<usize> {
+    let options = samecore::archive::ReadOptions { keep_html: false };
+    let progress = samecore::engine::Progress::new();
+    let collection = samecore::archive::load(archives, &options, &progress)
+        .context("cannot read the archives")?;
+    let identities: Vec<PageIdentity> = collection.docs.iter().map(PageIdentity::from).collect();
+    let archive = match archives {
+        [only] => Some(project.add_archive(&only.display().to_string())?),
+        many => {
+            for a in many {
+                project.add_archive(&a.display().to_string())?;
+            }
+            None
+        }
+    };
+    Ok(project.upsert_pages(archive, &identities)?.len())
 }
 
 /// Split a tab-separated line, with the file and line for errors.

@@ -8,8 +8,10 @@
 //!   interval collapses.
 //! - [`stratified_precision`]: per stratum a Wilson interval; overall the stratum precisions
 //!   weighted by each stratum's share of the run's pairs (`N_h / N`), variance
-//!   `Σ W_h² p_h (1 − p_h) / n_h · (1 − n_h / N_h)`, and a Wilson interval at the effective
-//!   sample size `p (1 − p) / var`. Strata with no judged pair are left out of the weights and
+//!   `Σ W_h² v_h (1 − n_h / N_h)` where `v_h` is the stratum's variance read off its Wilson
+//!   interval (`((hi − lo) / 2z)²`, so a stratum judged all correct on three pairs still counts
+//!   as uncertain, which `p_h (1 − p_h) / n_h = 0` would not), and a Wilson interval at the
+//!   effective sample size `p (1 − p) / var`. Strata with no judged pair are left out of the weights and
 //!   listed, so the estimate says what it covers.
 //! - [`threshold_curve`]: precision and relative recall against the threshold, for the P/R plot
 //!   when an archive has no gold clusters (henzinger §3.5's R, Figure 7 and Table 11).
@@ -164,8 +166,12 @@ pub fn stratified_precision(
             } else {
                 0.0
             };
+            // The stratum's variance from its Wilson interval rather than p(1-p)/n: a stratum
+            // judged all correct (or all wrong) on a few pairs is not certain.
+            let var_h =
+                wilson(c.correct, n, z).map_or(0.0, |i| ((i.hi - i.lo) / (2.0 * z)).powi(2));
             p += w * ph;
-            var += w * w * ph * (1.0 - ph) / n as f64 * fpc;
+            var += w * w * var_h * fpc;
         }
         out.push(StratumEstimate {
             name: name.to_string(),
@@ -174,13 +180,20 @@ pub fn stratified_precision(
             precision: wilson(c.correct, n, z),
         });
     }
+    let p = p.clamp(0.0, 1.0);
     let overall = (all.judged() > 0).then(|| {
-        let n_eff = if var > 0.0 {
-            (p * (1.0 - p) / var).max(1.0)
+        if var > 0.0 && p > 0.0 && p < 1.0 {
+            wilson_p(p, (p * (1.0 - p) / var).max(1.0), z)
         } else {
-            all.judged() as f64
-        };
-        wilson_p(p.clamp(0.0, 1.0), n_eff, z)
+            // At p = 0 or 1 there is no effective sample size; a normal interval on the
+            // (Wilson-based, so non-zero) variance still says how sure we are.
+            let half = z * var.sqrt();
+            Interval {
+                estimate: p,
+                lo: (p - half).max(0.0),
+                hi: (p + half).min(1.0),
+            }
+        }
     });
     PrecisionEstimate {
         strata: out,
