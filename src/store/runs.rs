@@ -239,6 +239,11 @@ impl Project {
 
     /// All runs, oldest first.
     pub fn runs(&self) -> Result<Vec<RunInfo>> {
+        self.runs_where(None)
+    }
+
+    /// All runs, or only `only`.
+    fn runs_where(&self, only: Option<RunId>) -> Result<Vec<RunInfo>> {
         self.read(|tx| {
             let mut stmt = tx.prepare(
                 "SELECT r.id, r.detector, r.params, r.seed, r.code_version, r.elapsed_ms,
@@ -246,9 +251,9 @@ impl Project {
                         (SELECT count(*) FROM run_pairs p WHERE p.run_id = r.id),
                         (SELECT count(*) FROM (SELECT 1 FROM run_clusters c WHERE c.run_id = r.id
                            GROUP BY coalesce(c.manual_cluster, c.cluster) HAVING count(*) > 1))
-                 FROM runs r ORDER BY r.id",
+                 FROM runs r WHERE ?1 IS NULL OR r.id = ?1 ORDER BY r.id",
             )?;
-            let rows = stmt.query_map([], |r| {
+            let rows = stmt.query_map([only.map(|r| r.0)], |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
                     r.get::<_, String>(1)?,
@@ -286,9 +291,9 @@ impl Project {
 
     /// One run.
     pub fn run(&self, id: RunId) -> Result<RunInfo> {
-        self.runs()?
+        self.runs_where(Some(id))?
             .into_iter()
-            .find(|r| r.id == id)
+            .next()
             .ok_or_else(|| Error::InvalidParameter(format!("no run {id} in this project")))
     }
 

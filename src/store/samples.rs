@@ -250,6 +250,11 @@ impl Project {
 
     /// Every pair of a sample with score and stratum, in reviewing order.
     pub fn sample_pairs(&self, sample: SampleId) -> Result<Vec<SamplePair>> {
+        self.sample_pairs_at(sample, None)
+    }
+
+    /// The pairs of a sample, or only the one at `position`.
+    fn sample_pairs_at(&self, sample: SampleId, position: Option<u32>) -> Result<Vec<SamplePair>> {
         self.read(|tx| {
             let mut stmt = tx.prepare(
                 "SELECT p.position, p.score, p.stratum,
@@ -258,9 +263,9 @@ impl Project {
                    b.id, b.key, b.record_id, b.url, b.date, b.file, b.offset, b.length, b.site,
                    b.location
                  FROM sample_pairs p JOIN documents a ON a.id = p.a JOIN documents b ON b.id = p.b
-                 WHERE p.sample_id = ?1 ORDER BY p.position",
+                 WHERE p.sample_id = ?1 AND (?2 IS NULL OR p.position = ?2) ORDER BY p.position",
             )?;
-            let rows = stmt.query_map([sample.0], |r| {
+            let rows = stmt.query_map(params![sample.0, position.map(i64::from)], |r| {
                 Ok(SamplePair {
                     position: r.get::<_, i64>(0)? as u32,
                     score: r.get(1)?,
@@ -281,14 +286,20 @@ impl Project {
             .find(|s| s.id == sample)
             .ok_or_else(|| Error::InvalidParameter(format!("no sample {sample}")))?;
         let pair = self
-            .sample_pairs(sample)?
+            .sample_pairs_at(sample, Some(position))?
             .into_iter()
-            .find(|p| p.position == position)
+            .next()
             .ok_or_else(|| {
                 Error::InvalidParameter(format!("sample {} has no pair {position}", info.name))
             })?;
         let detector = match info.run {
-            Some(run) if !info.blind => Some(self.run(run)?.record.detector),
+            Some(run) if !info.blind => Some(self.read(|tx| {
+                Ok(
+                    tx.query_row("SELECT detector FROM runs WHERE id = ?1", [run.0], |r| {
+                        r.get::<_, String>(0)
+                    })?,
+                )
+            })?),
             _ => None,
         };
         Ok(PairView {
