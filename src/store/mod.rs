@@ -15,8 +15,52 @@
 //! - **Old files** migrate on open (`PRAGMA user_version`, see [`schema`]) after a copy was
 //!   left beside the file.
 //!
+//! The whole labelling workflow, in memory (a GUI does the same on a worker thread, never on
+//! the UI thread):
+//!
+//! ```
+//! use samecore::labels::sample::{self, SamplePlan};
+//! use samecore::labels::{stats, LabelInput, Verdict};
+//! use samecore::store::runs::{PageIdentity, RunRecord, ScoredPair};
+//! use samecore::store::Project;
+//!
+//! let mut project = Project::in_memory()?;
+//! let pages = project.upsert_pages(None, &[
+//!     PageIdentity { key: "a".into(), ..Default::default() },
+//!     PageIdentity { key: "b".into(), ..Default::default() },
+//!     PageIdentity { key: "c".into(), ..Default::default() },
+//! ])?;
+//! let record = RunRecord {
+//!     detector: "spotsigs".into(),
+//!     params: serde_json::json!({ "threshold": 0.4 }),
+//!     seed: Some(0),
+//!     code_version: "doc".into(),
+//!     elapsed_ms: None,
+//!     timings: serde_json::json!({}),
+//! };
+//! let pairs = [
+//!     ScoredPair { a: pages[0], b: pages[1], score: 0.9 },
+//!     ScoredPair { a: pages[1], b: pages[2], score: 0.5 },
+//! ];
+//! let run = project.add_run(&record, &pairs, &[])?;
+//! let drawn = sample::draw(&project.run_pairs(run)?, &SamplePlan::Uniform { size: 2 }, 7)?;
+//! let s = project.add_sample("first look", Some(run), true, &drawn)?;
+//! project.add_label(s, 0, "ann", &LabelInput::new(Verdict::Correct))?;
+//! project.add_label(s, 1, "ann", &LabelInput::new(Verdict::Incorrect))?;
+//! let resolved = stats::resolve(&project.labels(s)?, &project.settlements(s)?, None);
+//! let judged: Vec<_> = project
+//!     .sample_pairs(s)?
+//!     .into_iter()
+//!     .filter_map(|p| resolved.verdicts.get(&p.position).map(|v| (p.stratum, *v)))
+//!     .collect();
+//! let estimate = stats::stratified_precision(&project.sample_strata(s)?, &judged, stats::Z95);
+//! assert_eq!(estimate.overall.map(|i| i.estimate), Some(0.5));
+//! # Ok::<(), samecore::Error>(())
+//! ```
+//!
 //! The tables are split by subject: [`runs`] (archives, documents, runs, gold), [`samples`]
-//! (samples, labels, settlements), [`codes`] (codebook, page codes, hand-edited clusters).
+//! (samples, labels, settlements), [`codes`] (codebook, page codes, hand-edited clusters),
+//! [`imports`] (exported rows matched back in), [`detection`] (an engine result stored).
 
 pub mod codes;
 pub mod detection;
