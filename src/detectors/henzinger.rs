@@ -16,8 +16,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::{
-    LiteratureOptions, ScoredPrepared, SimhashCandidates, candidate_counts, check_threshold,
-    detection_from_pairs, scored, term_hashes,
+    LiteratureOptions, PairScorer, ScoredPrepared, SimhashCandidates, candidate_counts,
+    check_threshold, detection_from_pairs, scored, term_hashes,
 };
 use crate::detect::{Algo, Detection, Prepared, RunSpec};
 use crate::engine::Progress;
@@ -27,7 +27,7 @@ use crate::signature::shingles::{
     b_similarity, jaccard_estimate, minhash_vectors, supershingle_vectors,
 };
 use crate::signature::simhash::{BitString, SimhashParams, c_similarity, simhashes};
-use crate::{Document, Result};
+use crate::{DocId, Document, Result};
 
 /// Keys for candidate generation: supershingle `j` of a page keyed with its position.
 fn positional_keys(vectors: &[Vec<u64>]) -> Vec<Vec<u64>> {
@@ -76,6 +76,7 @@ pub fn prepare_shingles(
         n: docs.len(),
         unsigned: vectors.iter().filter(|v| v.is_empty()).count(),
         pairs,
+        scorer: PairScorer::Supershingles(vectors),
     }))
 }
 
@@ -109,6 +110,11 @@ pub fn prepare_combined(
         n: docs.len(),
         unsigned: vectors.iter().filter(|v| v.is_empty()).count(),
         pairs,
+        scorer: PairScorer::Combined {
+            supershingles: vectors,
+            strings,
+            min_b: o.combined_min_b.max(1),
+        },
     }))
 }
 
@@ -180,6 +186,14 @@ impl Prepared for MinHashPrepared {
             })
             .collect();
         detection_from_pairs(Algo::MinHash, spec, self.len(), pairs, &counts)
+    }
+
+    fn similarity(&self, a: DocId, b: DocId) -> Option<f64> {
+        let (x, y) = (
+            self.signatures.get(a.index())?,
+            self.signatures.get(b.index())?,
+        );
+        (!x.is_empty() && !y.is_empty()).then(|| jaccard_estimate(x, y))
     }
 }
 
@@ -307,5 +321,10 @@ impl Prepared for SimhashPrepared {
         };
         progress.check()?;
         detection_from_pairs(self.algo, spec, self.len(), pairs, &counts)
+    }
+
+    fn similarity(&self, a: DocId, b: DocId) -> Option<f64> {
+        let (x, y) = (self.strings.get(a.index())?, self.strings.get(b.index())?);
+        (!x.is_empty() && !y.is_empty()).then(|| f64::from(c_similarity(x, y)) / self.bits as f64)
     }
 }

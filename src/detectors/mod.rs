@@ -63,7 +63,7 @@ pub fn default_threshold(algo: Algo) -> f64 {
 /// The threshold the algorithm's paper uses, as a score of this module: Alg. B 2 of 6
 /// supershingles, Alg. C 372 of 384 bits, the combined algorithm 355, simhash64 3 differing bits
 /// of 64 (Manku et al.), datasketch's default LSH threshold 0.5, the chunk overlap's `T` alone
-/// (score 0), di Iorio's `D` = 0.01 (their Fig. 1 range).
+/// (score 0). Di Iorio et al. give no value of `D`: projection's is its default.
 pub fn paper_threshold(algo: Algo) -> f64 {
     match algo {
         Algo::SpotSigs => crate::detect::DEFAULT_SPOTSIGS_THRESHOLD,
@@ -73,7 +73,7 @@ pub fn paper_threshold(algo: Algo) -> f64 {
         Algo::Simhash64 => 61.0 / 64.0,
         Algo::Combined => 355.0 / 384.0,
         Algo::Chunks => 0.0,
-        Algo::Projection => 0.99,
+        Algo::Projection => default_threshold(Algo::Projection),
     }
 }
 
@@ -329,6 +329,71 @@ pub struct ScoredPrepared {
     pub unsigned: usize,
     /// Every candidate pair with its score, sorted by ids.
     pub pairs: Vec<ScoredPair>,
+    /// What scores a single pair.
+    pub scorer: PairScorer,
+}
+
+/// The per-document signatures that score any one pair, for [`Prepared::similarity`].
+#[derive(Debug, Clone)]
+pub enum PairScorer {
+    /// Alg. B: equal supershingles / `m'`.
+    Supershingles(Vec<Vec<u64>>),
+    /// Combined: agreeing bits / 384 of pairs with at least `min_b` equal supershingles.
+    Combined {
+        /// Supershingle vectors.
+        supershingles: Vec<Vec<u64>>,
+        /// 384-bit strings.
+        strings: Vec<Vec<u64>>,
+        /// Equal supershingles needed.
+        min_b: u32,
+    },
+    /// Chunks: 1 for exact copies, else shared distinct chunks / the smaller distinct count.
+    Chunks {
+        /// Whole-document fingerprints.
+        whole: Vec<Option<u64>>,
+        /// Distinct chunk fingerprints, sorted.
+        sets: Vec<Vec<u64>>,
+    },
+}
+
+impl PairScorer {
+    /// The score of documents `a` and `b`, `None` when one has no signature or the pair is not
+    /// a candidate of the detector.
+    pub fn score(&self, a: usize, b: usize) -> Option<f64> {
+        match self {
+            PairScorer::Supershingles(v) => {
+                let (x, y) = (v.get(a)?, v.get(b)?);
+                (!x.is_empty() && !y.is_empty()).then(|| {
+                    f64::from(crate::signature::shingles::b_similarity(x, y)) / x.len() as f64
+                })
+            }
+            PairScorer::Combined {
+                supershingles,
+                strings,
+                min_b,
+            } => {
+                let (x, y) = (supershingles.get(a)?, supershingles.get(b)?);
+                let b_sim = crate::signature::shingles::b_similarity(x, y);
+                (!x.is_empty() && b_sim >= *min_b).then(|| {
+                    f64::from(crate::signature::simhash::c_similarity(
+                        &strings[a],
+                        &strings[b],
+                    )) / 384.0
+                })
+            }
+            PairScorer::Chunks { whole, sets } => {
+                let (x, y) = (sets.get(a)?, sets.get(b)?);
+                if x.is_empty() || y.is_empty() {
+                    return None;
+                }
+                if whole[a].is_some() && whole[a] == whole[b] {
+                    return Some(1.0);
+                }
+                let shared = crate::matching::chunk_overlap::shared_count(x, y);
+                Some((f64::from(shared) / x.len().min(y.len()) as f64).min(1.0))
+            }
+        }
+    }
 }
 
 impl Prepared for ScoredPrepared {
@@ -354,5 +419,9 @@ impl Prepared for ScoredPrepared {
             .copied()
             .collect();
         detection_from_pairs(self.algo, spec, self.n, kept, &counts)
+    }
+
+    fn similarity(&self, a: DocId, b: DocId) -> Option<f64> {
+        self.scorer.score(a.index(), b.index())
     }
 }

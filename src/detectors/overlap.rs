@@ -14,8 +14,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::{
-    LiteratureOptions, ScoredPrepared, candidate_counts, check_threshold, detection_from_pairs,
-    scored, term_hashes,
+    LiteratureOptions, PairScorer, ScoredPrepared, candidate_counts, check_threshold,
+    detection_from_pairs, scored, term_hashes,
 };
 use crate::detect::{Algo, Detection, Prepared, RunSpec};
 use crate::engine::Progress;
@@ -23,16 +23,19 @@ use crate::matching::ScoredPair;
 use crate::matching::chunk_overlap::{coarse_counting, identity_sets, sort_based};
 use crate::signature::chunks::Chunking;
 use crate::signature::projection::{
-    colliding_pairs, hm_signatures, page_links, resolve_links, rp_signatures,
+    colliding_pairs, hm_signatures, page_links, resolve_links, rp_signatures, sup_distance,
 };
-use crate::{Document, Result};
+use crate::{DocId, Document, Result};
+
+/// Per document: the whole-document fingerprint (none for a page without text).
+type WholeFingerprints = Vec<Option<u64>>;
 
 /// Per document: whole-document fingerprint and chunk fingerprints.
 fn chunk_signatures(
     docs: &[Document],
     chunking: Chunking,
     progress: &Progress,
-) -> Result<(Vec<Option<u64>>, Vec<Vec<u64>>)> {
+) -> Result<(WholeFingerprints, Vec<Vec<u64>>)> {
     progress.stage("chunks", docs.len() as u64);
     let out: Vec<(Option<u64>, Vec<u64>)> = docs
         .par_iter()
@@ -115,11 +118,20 @@ pub fn prepare_chunks(
         }
     }
     pairs.sort_by_key(|p| (p.a, p.b));
+    let sets = chunks
+        .into_iter()
+        .map(|mut c| {
+            c.sort_unstable();
+            c.dedup();
+            c
+        })
+        .collect::<Vec<_>>();
     Ok(Arc::new(ScoredPrepared {
         algo: Algo::Chunks,
         n,
-        unsigned: chunks.iter().filter(|c| c.is_empty()).count(),
+        unsigned: sets.iter().filter(|c| c.is_empty()).count(),
         pairs,
+        scorer: PairScorer::Chunks { whole, sets },
     }))
 }
 
@@ -196,5 +208,14 @@ impl Prepared for ProjectionPrepared {
             .map(|(a, b, dr)| scored(a, b, 1.0 - dr))
             .collect();
         detection_from_pairs(Algo::Projection, spec, self.len(), pairs, &counts)
+    }
+
+    fn similarity(&self, a: DocId, b: DocId) -> Option<f64> {
+        let (ra, rb) = (self.rp.get(a.index())?, self.rp.get(b.index())?);
+        if ra.is_empty() || rb.is_empty() {
+            return None;
+        }
+        let within_c = sup_distance(&self.hm[a.index()], &self.hm[b.index()]) < self.c;
+        within_c.then(|| 1.0 - sup_distance(ra, rb))
     }
 }

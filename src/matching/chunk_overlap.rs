@@ -111,7 +111,7 @@ fn bucket_of(a: u32, b: u32, m: usize, seed: u64) -> usize {
 }
 
 /// Number of distinct values two sorted, deduplicated slices share.
-fn shared_count(x: &[u64], y: &[u64]) -> u32 {
+pub fn shared_count(x: &[u64], y: &[u64]) -> u32 {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while i < x.len() && j < y.len() {
         match x[i].cmp(&y[j]) {

@@ -106,7 +106,7 @@ impl PieceScheme {
             .map(|(t, chosen)| {
                 chosen
                     .iter()
-                    .fold(mix64(t as u64 ^ 0x9ece_5), |h, &b| mix64(h ^ blocks[b]))
+                    .fold(mix64(t as u64 ^ 0x0009_ece5), |h, &b| mix64(h ^ blocks[b]))
             })
             .collect()
     }

@@ -57,7 +57,10 @@ impl Default for ProjectionParams {
 impl ProjectionParams {
     /// Check the parameters.
     pub fn validate(&self) -> Result<()> {
-        if self.k == 0 || !(self.gamma >= 0.0) || !(self.c > 0.0) {
+        // Written so that NaN fails too.
+        let gamma_ok = self.gamma.is_finite() && self.gamma >= 0.0;
+        let c_ok = self.c.is_finite() && self.c > 0.0;
+        if self.k == 0 || !gamma_ok || !c_ok {
             return Err(Error::InvalidParameter(format!(
                 "projection needs K > 0, γ ≥ 0 and C > 0 (got K={}, γ={}, C={})",
                 self.k, self.gamma, self.c
