@@ -446,6 +446,41 @@ fn cli_samples_labels_from_piped_keys_reports_and_exports() {
     );
     assert!(ok && out.contains("\"detector\":\"simhash\""), "{out}");
 
+    // The export reads back into a fresh project through the CLI too.
+    let fresh = dir.path().join("fresh.samecore");
+    let (ok, _, err) = samecore(
+        &[
+            "export",
+            "--project",
+            fresh.to_str().unwrap(),
+            "--import-labels",
+            csv.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(ok && err.contains("6 labels written"), "{err}");
+    let copy = Project::open(&fresh).unwrap();
+    let original = Project::open(&path).unwrap();
+    let strip = |p: &Project| -> Vec<_> {
+        let id = p.sample_by_name("s").unwrap().id;
+        let pairs = p.sample_pairs(id).unwrap();
+        p.labels(id)
+            .unwrap()
+            .into_iter()
+            .map(|l| {
+                let pair = &pairs[l.position as usize];
+                (
+                    pair.a.identity.key.clone(),
+                    pair.b.identity.key.clone(),
+                    l.annotator,
+                    l.label,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(strip(&copy), strip(&original));
+    drop((copy, original));
+
     let gold = dir.path().join("gold.tsv");
     std::fs::write(
         &gold,

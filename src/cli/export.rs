@@ -57,8 +57,9 @@ pub struct ExportArgs {
 
 /// Run `samecore export`.
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
+    // Importing may start a new project; exporting from a file that is not there is a typo.
     let options = samecore::store::OpenOptions {
-        create: false,
+        create: args.import_labels.is_some() || args.import_codes.is_some(),
         ..Default::default()
     };
     let mut project = Project::open_with(&args.project, &options)
