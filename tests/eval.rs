@@ -47,7 +47,10 @@ fn default_spotsigs_reaches_the_quality_bar_on_goldset_dev() {
     )
     .unwrap();
     let m = rows[0].mean;
-    eprintln!("default SpotSigs on goldset-dev: {m:?} (sd {:?})", rows[0].sd);
+    eprintln!(
+        "default SpotSigs on goldset-dev: {m:?} (sd {:?})",
+        rows[0].sd
+    );
     assert!(m.document.precision >= 0.95, "document precision {m:?}");
     assert!(m.document.recall >= 0.88, "document recall {m:?}");
     assert!(m.pairwise.f1 >= 0.88, "pairwise F1 {m:?}");
@@ -69,7 +72,11 @@ fn run_writes_clusters_and_pairs_by_document_key() {
         .arg(&pairs)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["documents"], 1117);
     assert!(summary["metrics"]["pairwise"]["f1"].as_f64().unwrap() >= 0.88);
@@ -99,7 +106,11 @@ fn eval_prints_one_csv_row_per_threshold() {
         .args(["--thresholds", "0.2:0.4:0.1", "--runs", "2", "--csv"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");

@@ -38,7 +38,8 @@ pub struct BatchMistakes {
 /// A run's instrumentation.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
-    /// One entry per document, in processing order.
+    /// One entry per document, in processing order (all-pairs: signed documents in ascending
+    /// signature count, the order it walks them).
     pub docs: Vec<DocTrace>,
     /// `(documents processed, documents in the index)`, every `index_every` documents and at
     /// the end.

@@ -1,0 +1,159 @@
+//! SpotSigs benchmarks (plain `std::time`, `harness = false`): `cargo bench --bench spotsigs`.
+//!
+//! 1. One default run on goldset-dev, parsing included (load + signatures + incremental match).
+//! 2. The full sweep: 17 thresholds × 3 seeds, incremental best guess, on the rayon pool
+//!    (target: under 2 s wall on the 2-core machine).
+//! 3. All-pairs on a synthetic archive (`samecore::synth`, `SAMECORE_BENCH_PAGES` pages,
+//!    default 100,000; 0 skips): load + signatures + all pairs at the default threshold.
+//!
+//! Every timed loop asserts known counts and the quality bar, so a fast wrong answer fails.
+//! goldset-dev parts skip when `../shared` is absent (fail with `SAMECORE_REQUIRE_SHARED=1`).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use samecore::archive::{ReadOptions, load};
+use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
+use samecore::engine::Progress;
+use samecore::eval::{GoldStandard, evaluate, parse_thresholds, sweep};
+use samecore::matching::Mode;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn goldset_benches(path: PathBuf) {
+    let iterations = 3;
+    let mut default_run = Vec::new();
+    for _ in 0..iterations {
+        let t = Instant::now();
+        let coll = load(&[path.clone()], &ReadOptions::default(), &Progress::new()).unwrap();
+        let gold = GoldStandard::from_documents(&coll.docs);
+        let det = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+        let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
+        let d = prep
+            .detect(&RunSpec::default_for(Algo::SpotSigs), &Progress::new())
+            .unwrap();
+        let m = evaluate(&d.clustering, &gold.cluster_of);
+        default_run.push(t.elapsed().as_secs_f64());
+        assert_eq!(coll.docs.len(), 1117);
+        assert_eq!(gold.names.len(), 34);
+        assert!(
+            m.pairwise.f1 >= 0.88 && m.document.precision >= 0.95,
+            "{m:?}"
+        );
+    }
+    let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
+    let gold = GoldStandard::from_documents(&coll.docs);
+    let det = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+    let t = Instant::now();
+    let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
+    let sign = t.elapsed().as_secs_f64();
+    let thresholds = parse_thresholds("0.1:0.9:0.05").unwrap();
+    let base = RunSpec::default_for(Algo::SpotSigs);
+    let mut sweeps = Vec::new();
+    for _ in 0..iterations {
+        let t = Instant::now();
+        let rows = sweep(
+            &*prep,
+            &base,
+            &thresholds,
+            &[0, 1, 2],
+            &gold.cluster_of,
+            &Progress::new(),
+        )
+        .unwrap();
+        sweeps.push(t.elapsed().as_secs_f64());
+        assert_eq!(rows.len(), 17);
+        assert!(rows.iter().all(|r| r.runs == 3));
+        let at_default = rows
+            .iter()
+            .find(|r| (r.threshold - base.matching.threshold).abs() < 1e-9)
+            .unwrap();
+        assert!(at_default.mean.pairwise.f1 >= 0.88, "{at_default:?}");
+    }
+    let (run, sw) = (median(default_run), median(sweeps));
+    println!(
+        "goldset-dev: default run (load+sign+match) {run:.3} s; signatures alone {sign:.3} s; \
+         sweep 17x3 {sw:.3} s (threads {}); sweep / default run = {:.2}",
+        rayon::current_num_threads(),
+        sw / run
+    );
+}
+
+fn synth_bench(pages: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("bench.warc.gz");
+    let gold_path = dir.path().join("bench.gold.tsv");
+    let t = Instant::now();
+    let report = {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&warc).unwrap());
+        let mut gold = std::io::BufWriter::new(std::fs::File::create(&gold_path).unwrap());
+        let options = samecore::synth::SynthOptions {
+            pages: Some(pages),
+            ..Default::default()
+        };
+        samecore::synth::write_warc(
+            &options,
+            "bench.warc.gz",
+            &mut out,
+            Some(&mut gold),
+            &Progress::new(),
+        )
+        .unwrap()
+    };
+    println!(
+        "synth: {} pages, {} gold clusters generated in {:.1} s (not timed below)",
+        report.pages,
+        report.clusters,
+        t.elapsed().as_secs_f64()
+    );
+    let t = Instant::now();
+    let coll = load(&[warc], &ReadOptions::default(), &Progress::new()).unwrap();
+    let loaded = t.elapsed().as_secs_f64();
+    assert_eq!(coll.docs.len() as u64, report.pages);
+    let det = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+    let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
+    let signed = t.elapsed().as_secs_f64() - loaded;
+    let mut spec = RunSpec::default_for(Algo::SpotSigs);
+    spec.matching.mode = Mode::AllPairs;
+    let t2 = Instant::now();
+    let d = prep.detect(&spec, &Progress::new()).unwrap();
+    let matched = t2.elapsed().as_secs_f64();
+    let gold = GoldStandard::read(&gold_path, &coll.docs).unwrap();
+    let m = evaluate(&d.clustering, &gold.cluster_of);
+    assert!(d.outcome.pairs_complete && !d.pairs().is_empty());
+    println!(
+        "synth all-pairs: load {loaded:.2} s, signatures {signed:.2} s, all pairs {matched:.2} s; \
+         {} pairs >= {}, {} comparisons ({} avoided); pairwise F1 {:.3}, document P {:.3} R {:.3}",
+        d.pairs().len(),
+        spec.matching.threshold,
+        d.outcome.trace.comparisons(),
+        d.outcome.trace.avoided(),
+        m.pairwise.f1,
+        m.document.precision,
+        m.document.recall
+    );
+}
+
+fn main() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/goldset-dev");
+    if path.exists() {
+        goldset_benches(path);
+    } else {
+        assert!(
+            std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
+            "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
+            path.display()
+        );
+        println!("skipped goldset-dev benches: {} not found", path.display());
+    }
+    let pages: u64 = std::env::var("SAMECORE_BENCH_PAGES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    if pages > 0 {
+        synth_bench(pages);
+    }
+}
