@@ -90,8 +90,9 @@ pub struct SynthOptions {
     pub target_bytes: Option<u64>,
     /// gzip level 0–9 of each WARC record.
     pub level: u32,
-    /// Stories rendered together in one batch (sets the memory bound; does not change output
-    /// bytes, which depend only on the seed).
+    /// Stories rendered together in one batch. It sets the memory bound, and also the crawl
+    /// timeline (a batch is six hours of crawl, captures sorted by time within it), so it is
+    /// part of what makes the bytes: keep the default (32) for reproducible archives.
     pub stories_per_batch: usize,
 }
 
