@@ -591,7 +591,7 @@ impl Workbench {
             ui.separator();
             let can_run = self.workspace.is_some() && self.run_job.is_none();
             if ui
-                .add_enabled(can_run, egui::Button::new("▶ Run detectors"))
+                .add_enabled(can_run, egui::Button::new("Run detectors (F5)"))
                 .on_hover_text(ctx.format_shortcut(&SHORTCUT_RUN))
                 .clicked()
             {
@@ -698,7 +698,7 @@ impl Workbench {
         let n = self.messages.len();
         for (i, m) in self.messages.iter().enumerate().skip(n.saturating_sub(4)) {
             ui.horizontal(|ui| {
-                if ui.small_button("✕").on_hover_text("Dismiss").clicked() {
+                if ui.small_button("x").on_hover_text("Dismiss").clicked() {
                     dismiss = Some(i);
                 }
                 ui.label(m);

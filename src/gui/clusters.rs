@@ -151,18 +151,19 @@ impl ClustersView {
             ));
         });
         ui.horizontal(|ui| {
-            ui.label("Filter:");
+            let label = ui.label("Filter:");
             if ui
                 .add(
                     egui::TextEdit::singleline(&mut self.filter)
                         .hint_text("URL, site, title")
                         .desired_width(220.0),
                 )
+                .labelled_by(label.id)
                 .changed()
             {
                 self.visible = None;
             }
-            ui.label("Sort by");
+            let label = ui.label("Sort by");
             let before = self.sort;
             egui::ComboBox::from_id_salt("cluster_sort")
                 .selected_text(self.sort.label())
@@ -170,7 +171,9 @@ impl ClustersView {
                     for s in SortBy::ALL {
                         ui.selectable_value(&mut self.sort, s, s.label());
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             if before != self.sort {
                 self.visible = None;
             }

@@ -9,8 +9,8 @@ use crate::archive::Collection;
 
 /// Keys of this view, for the help overlay.
 pub const KEYS: &[(&str, &str)] = &[
-    ("↓ / J", "Next page"),
-    ("↑ / K", "Previous page"),
+    ("Down / J", "Next page"),
+    ("Up / K", "Previous page"),
     ("Ctrl+F", "Filter pages"),
 ];
 

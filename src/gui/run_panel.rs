@@ -99,7 +99,8 @@ impl RunSettings {
         for algo in Algo::ALL {
             ui.horizontal(|ui| {
                 let mut on = self.algos.contains(&algo);
-                if ui.checkbox(&mut on, algo.name()).changed() {
+                let check = ui.checkbox(&mut on, algo.name());
+                if check.changed() {
                     if on {
                         self.algos.insert(algo);
                     } else {
@@ -125,25 +126,29 @@ impl RunSettings {
             });
         }
         egui::Grid::new("run_grid").num_columns(2).show(ui, |ui| {
-            ui.label("Matching");
+            let label = ui.label("Matching");
             egui::ComboBox::from_id_salt("mode")
                 .selected_text(self.mode.name())
                 .show_ui(ui, |ui| {
                     for m in Mode::ALL {
                         ui.selectable_value(&mut self.mode, m, m.name());
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             ui.end_row();
-            ui.label("Guess");
+            let label = ui.label("Guess");
             egui::ComboBox::from_id_salt("guess")
                 .selected_text(guess_name(self.guess))
                 .show_ui(ui, |ui| {
                     for g in [Guess::First, Guess::Best] {
                         ui.selectable_value(&mut self.guess, g, guess_name(g));
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             ui.end_row();
-            ui.label("Clusters");
+            let label = ui.label("Cluster rule");
             let rule_name = |r: ClusterRule| match r {
                 ClusterRule::Representative => "representative",
                 ClusterRule::Transitive => "transitive",
@@ -154,13 +159,17 @@ impl RunSettings {
                     for r in [ClusterRule::Representative, ClusterRule::Transitive] {
                         ui.selectable_value(&mut self.rule, r, rule_name(r));
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             ui.end_row();
-            ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut self.seed));
+            let label = ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut self.seed))
+                .labelled_by(label.id);
             ui.end_row();
-            ui.label("Runs (sweep)");
-            ui.add(egui::DragValue::new(&mut self.runs).range(1..=20));
+            let label = ui.label("Runs (sweep)");
+            ui.add(egui::DragValue::new(&mut self.runs).range(1..=20))
+                .labelled_by(label.id);
             ui.end_row();
         });
         if ui

@@ -83,8 +83,11 @@ impl TuningView {
                             for (i, a) in self.params.antecedents.iter_mut().enumerate() {
                                 ui.label(&a.word);
                                 let text = &mut self.distance_text[i];
-                                let r =
-                                    ui.add(egui::TextEdit::singleline(text).desired_width(60.0));
+                                let r = ui.add(
+                                    egui::TextEdit::singleline(text)
+                                        .hint_text("distances")
+                                        .desired_width(60.0),
+                                );
                                 if r.changed() {
                                     match Antecedent::parse(&format!("{}:{}", a.word, text), &[]) {
                                         Ok(parsed) => {
@@ -109,30 +112,37 @@ impl TuningView {
             egui::Grid::new("sig_options")
                 .num_columns(2)
                 .show(ui, |ui| {
-                    ui.label("Tokens");
+                    let label = ui.label("Tokens");
                     egui::ComboBox::from_id_salt("tokens")
                         .selected_text(self.params.tokens.name())
                         .show_ui(ui, |ui| {
                             for t in TokenSource::ALL {
                                 ui.selectable_value(&mut self.params.tokens, t, t.name());
                             }
-                        });
+                        })
+                        .response
+                        .labelled_by(label.id);
                     ui.end_row();
-                    ui.label("Antecedent in signature");
-                    ui.checkbox(&mut self.params.include_antecedent, "");
+                    ui.label("Signatures");
+                    ui.checkbox(&mut self.params.include_antecedent, "include the antecedent");
                     ui.end_row();
-                    ui.label("Minimum signatures");
-                    ui.add(egui::DragValue::new(&mut self.params.min_signatures).range(0..=100));
+                    let label = ui.label("Minimum signatures");
+                    ui.add(egui::DragValue::new(&mut self.params.min_signatures).range(0..=100))
+                        .labelled_by(label.id);
                     ui.end_row();
                     ui.label("IDF band");
                     let mut on = self.params.idf_band.is_some();
                     ui.horizontal(|ui| {
-                        if ui.checkbox(&mut on, "").changed() {
+                        if ui.checkbox(&mut on, "on").changed() {
                             self.params.idf_band = on.then_some((0.2, 0.8));
                         }
                         if let Some((lo, hi)) = &mut self.params.idf_band {
-                            ui.add(egui::DragValue::new(lo).range(0.0..=1.0).speed(0.01));
-                            ui.add(egui::DragValue::new(hi).range(0.0..=1.0).speed(0.01));
+                            let l = ui.label("from");
+                            ui.add(egui::DragValue::new(lo).range(0.0..=1.0).speed(0.01))
+                                .labelled_by(l.id);
+                            let l = ui.label("to");
+                            ui.add(egui::DragValue::new(hi).range(0.0..=1.0).speed(0.01))
+                                .labelled_by(l.id);
                         }
                     });
                     ui.end_row();
