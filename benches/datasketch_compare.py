@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""samecore MinHash-LSH vs datasketch MinHashLSH, side by side on the same tokens.
+
+    python3 benches/datasketch_compare.py [ARCHIVE ...] [--gold FILE] [--threshold 0.18]
+        [--k 4] [--perm 128] [--repeat 3]
+
+Without ARCHIVE it uses ../shared/data/goldset-dev. Steps:
+
+1. `cargo bench --bench minhash_lsh -- ARCHIVE --tokens-out T --pairs-out P` tokenizes the
+   archive once (samecore's `text` tokenizer), writes the terms of every page (JSON lines) and
+   times samecore's MinHash + LSH from the term strings to the verified pairs.
+2. datasketch gets the same terms: per page the word k-shingles (terms joined by a space),
+   `MinHash(num_perm).update_batch`, then `MinHashLSH(threshold, num_perm)` insert + query, and
+   the same check as samecore (`MinHash.jaccard >= threshold`). Only this part is timed, like
+   samecore's timed part; reading the JSON lines is not.
+3. Both pair sets become clusters by transitive closure and are scored against the gold
+   clusters (pairwise precision / recall / F1), when the archive has them.
+
+Prints one table; `--json` prints the numbers as JSON. Needs `pip install datasketch`.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from itertools import combinations
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_samecore(archives, args, tokens_out, pairs_out):
+    cmd = ["cargo", "bench", "--quiet", "--no-default-features", "--bench", "minhash_lsh", "--"]
+    cmd += archives
+    if args.gold:
+        cmd += ["--gold", args.gold]
+    cmd += ["--threshold", str(args.threshold), "--k", str(args.k), "--perm", str(args.perm)]
+    cmd += ["--repeat", str(args.repeat), "--tokens-out", tokens_out, "--pairs-out", pairs_out]
+    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)
+    lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
+    if not lines:
+        sys.exit("minhash_lsh bench printed nothing (skipped?):\n" + out.stderr[-2000:])
+    return json.loads(lines[-1])
+
+
+def shingles(terms, k):
+    if not terms:
+        return []
+    if len(terms) <= k:
+        return [" ".join(terms).encode()]
+    return [" ".join(terms[i:i + k]).encode() for i in range(len(terms) - k + 1)]
+
+
+def run_datasketch(pages, args):
+    from datasketch import MinHash, MinHashLSH
+
+    t0 = time.perf_counter()
+    sigs = []
+    for terms in pages:
+        sh = shingles(terms, args.k)
+        if not sh:
+            sigs.append(None)
+            continue
+        m = MinHash(num_perm=args.perm, seed=1)
+        m.update_batch(sh)
+        sigs.append(m)
+    lsh = MinHashLSH(threshold=args.threshold, num_perm=args.perm)
+    for i, m in enumerate(sigs):
+        if m is not None:
+            lsh.insert(i, m)
+    pairs = set()
+    candidates = 0
+    for i, m in enumerate(sigs):
+        if m is None:
+            continue
+        for j in lsh.query(m):
+            if j <= i:
+                continue
+            candidates += 1
+            if m.jaccard(sigs[j]) >= args.threshold:
+                pairs.add((i, j))
+    return time.perf_counter() - t0, pairs, candidates, (lsh.b, lsh.r)
+
+
+def pairwise_prf(n, pairs, gold):
+    parent = list(range(n))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+    clusters = {}
+    for d in range(n):
+        clusters.setdefault(find(d), []).append(d)
+    predicted = correct = 0
+    for members in clusters.values():
+        for a, b in combinations(members, 2):
+            predicted += 1
+            if gold[a] is not None and gold[a] == gold[b]:
+                correct += 1
+    by_gold = {}
+    for d, g in enumerate(gold):
+        if g is not None:
+            by_gold[g] = by_gold.get(g, 0) + 1
+    expected = sum(c * (c - 1) // 2 for c in by_gold.values())
+    p = correct / predicted if predicted else 1.0
+    r = correct / expected if expected else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("archives", nargs="*")
+    ap.add_argument("--gold")
+    ap.add_argument("--threshold", type=float, default=0.18)
+    ap.add_argument("--k", type=int, default=4)
+    ap.add_argument("--perm", type=int, default=128)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    archives = [os.path.abspath(a) for a in args.archives] or [
+        os.path.join(ROOT, "..", "shared", "data", "goldset-dev")
+    ]
+    if args.gold:
+        args.gold = os.path.abspath(args.gold)
+    with tempfile.TemporaryDirectory() as tmp:
+        tokens_out = os.path.join(tmp, "tokens.jsonl")
+        pairs_out = os.path.join(tmp, "pairs.tsv")
+        ours = run_samecore(archives, args, tokens_out, pairs_out)
+        gold, pages = [], []
+        with open(tokens_out) as f:
+            for line in f:
+                rec = json.loads(line)
+                gold.append(rec["gold"])
+                pages.append(rec["terms"])
+        our_pairs = set()
+        with open(pairs_out) as f:
+            for line in f:
+                a, b, _ = line.split("\t")
+                our_pairs.add((int(a), int(b)))
+    times, ds = [], None
+    for _ in range(max(1, args.repeat)):
+        secs, pairs, candidates, bands = run_datasketch(pages, args)
+        times.append(secs)
+        ds = (pairs, candidates, bands)
+    ds_pairs, ds_candidates, ds_bands = ds
+    n = len(pages)
+    has_gold = any(g is not None for g in gold)
+    our_prf = pairwise_prf(n, our_pairs, gold) if has_gold else (None,) * 3
+    ds_prf = pairwise_prf(n, ds_pairs, gold) if has_gold else (None,) * 3
+    ds_secs = statistics.median(times)
+    our_secs = ours["minhash_lsh_seconds_median"]
+    result = {
+        "pages": n,
+        "threshold": args.threshold,
+        "k": args.k,
+        "perm": args.perm,
+        "samecore": {"seconds": our_secs, "threads": ours["threads"], "bands": [ours["bands"], ours["rows"]],
+                     "candidates": ours["candidates"], "pairs": len(our_pairs),
+                     "pair_p": our_prf[0], "pair_r": our_prf[1], "pair_f1": our_prf[2]},
+        "datasketch": {"seconds": ds_secs, "threads": 1, "bands": list(ds_bands),
+                       "candidates": ds_candidates, "pairs": len(ds_pairs),
+                       "pair_p": ds_prf[0], "pair_r": ds_prf[1], "pair_f1": ds_prf[2]},
+        "speedup": ds_secs / our_secs if our_secs > 0 else None,
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{n} pages, threshold {args.threshold}, word {args.k}-shingles, {args.perm} permutations")
+    print(f"{'':12}{'seconds':>10}{'threads':>8}{'b x r':>8}{'cands':>10}{'pairs':>9}{'P':>7}{'R':>7}{'F1':>7}")
+    for name in ("samecore", "datasketch"):
+        r = result[name]
+        fmt = lambda v: f"{v:7.3f}" if v is not None else "      -"
+        print(f"{name:12}{r['seconds']:10.3f}{r['threads']:8}{r['bands'][0]:>4}x{r['bands'][1]:<3}"
+              f"{r['candidates']:10}{r['pairs']:9}{fmt(r['pair_p'])}{fmt(r['pair_r'])}{fmt(r['pair_f1'])}")
+    print(f"samecore is {result['speedup']:.1f}x faster (wall time of MinHash + LSH + check)")
+
+
+if __name__ == "__main__":
+    main()

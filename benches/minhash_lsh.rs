@@ -1,0 +1,186 @@
+//! MinHash + LSH timing on the same tokens datasketch gets (`harness = false`):
+//!
+//! ```text
+//! cargo bench --bench minhash_lsh -- ARCHIVE... [--gold FILE] [--threshold 0.18] [--k 4]
+//!     [--perm 128] [--tokens text] [--repeat 3] [--tokens-out FILE] [--pairs-out FILE]
+//! ```
+//!
+//! Without an archive it runs on goldset-dev (skipped when `../shared` is absent, failing with
+//! `SAMECORE_REQUIRE_SHARED=1`). Tokenizing is done once and not timed; the timed part starts
+//! from the term *strings* — term hashing, `k`-shingles, `perm` min-values, LSH bands chosen for
+//! the threshold as datasketch does, candidate pairs, and the Jaccard-estimate check — exactly
+//! the work `benches/datasketch_compare.py` times on the datasketch side. Every repetition must
+//! give the same pairs (asserted inside the loop). Prints one JSON object; `--tokens-out` writes
+//! the terms as JSON lines (`{"gold": …, "terms": […]}`) for the Python side, `--pairs-out` the
+//! pairs as `a<TAB>b<TAB>estimate`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use samecore::DocId;
+use samecore::archive::{ReadOptions, load};
+use samecore::cluster::Clustering;
+use samecore::engine::Progress;
+use samecore::eval::{GoldStandard, evaluate};
+use samecore::matching::lsh::{lsh_candidates, optimal_bands};
+use samecore::signature::shingles::{jaccard_estimate, minhash_vectors};
+use samecore::token::{TokenSource, term_hash};
+
+struct Args {
+    archives: Vec<PathBuf>,
+    gold: Option<PathBuf>,
+    threshold: f64,
+    k: usize,
+    perm: usize,
+    tokens: TokenSource,
+    repeat: usize,
+    tokens_out: Option<PathBuf>,
+    pairs_out: Option<PathBuf>,
+}
+
+fn parse_args() -> Args {
+    let mut a = Args {
+        archives: Vec::new(),
+        gold: None,
+        threshold: 0.18,
+        k: 4,
+        perm: 128,
+        tokens: TokenSource::Text,
+        repeat: 3,
+        tokens_out: None,
+        pairs_out: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().unwrap_or_else(|| panic!("{arg} needs a value"));
+        match arg.as_str() {
+            "--bench" => {}
+            "--gold" => a.gold = Some(value().into()),
+            "--threshold" => a.threshold = value().parse().unwrap(),
+            "--k" => a.k = value().parse().unwrap(),
+            "--perm" => a.perm = value().parse().unwrap(),
+            "--tokens" => a.tokens = value().parse().unwrap(),
+            "--repeat" => a.repeat = value().parse().unwrap(),
+            "--tokens-out" => a.tokens_out = Some(value().into()),
+            "--pairs-out" => a.pairs_out = Some(value().into()),
+            other => a.archives.push(other.into()),
+        }
+    }
+    a
+}
+
+fn goldset() -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/goldset-dev");
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
+        "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
+        path.display()
+    );
+    eprintln!("skipped: {} not found", path.display());
+    None
+}
+
+/// The timed part: term strings in, verified pairs `(a, b, estimate)` out.
+fn minhash_lsh(terms: &[Vec<String>], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
+    let hashes: Vec<Vec<u64>> = terms
+        .par_iter()
+        .map(|t| t.iter().map(|s| term_hash(s)).collect())
+        .collect();
+    let signatures = minhash_vectors(&hashes, a.k, a.perm, 0);
+    let banding = optimal_bands(a.threshold, a.perm, 0.5, 0.5).unwrap();
+    let candidates = lsh_candidates(&signatures, &banding);
+    let pairs: Vec<(u32, u32, f64)> = candidates
+        .par_iter()
+        .filter_map(|&(x, y)| {
+            let s = jaccard_estimate(&signatures[x as usize], &signatures[y as usize]);
+            (s >= a.threshold).then_some((x, y, s))
+        })
+        .collect();
+    (pairs, candidates.len())
+}
+
+fn main() {
+    let mut args = parse_args();
+    if args.archives.is_empty() {
+        match goldset() {
+            Some(p) => args.archives.push(p),
+            None => return,
+        }
+    }
+    let t_load = Instant::now();
+    let coll = load(&args.archives, &ReadOptions::default(), &Progress::new()).unwrap();
+    let gold = match &args.gold {
+        Some(g) => GoldStandard::read(g, &coll.docs).unwrap(),
+        None => GoldStandard::from_documents(&coll.docs),
+    };
+    let load_secs = t_load.elapsed().as_secs_f64();
+    let t_tok = Instant::now();
+    let terms: Vec<Vec<String>> = coll
+        .docs
+        .par_iter()
+        .map(|d| args.tokens.terms(&d.html, d.url.as_deref()))
+        .collect();
+    let token_secs = t_tok.elapsed().as_secs_f64();
+    if let Some(path) = &args.tokens_out {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+        for (d, t) in terms.iter().enumerate() {
+            let g = gold.cluster_of[d].map(|c| gold.names[c as usize].clone());
+            let line = serde_json::json!({ "gold": g, "terms": t });
+            writeln!(out, "{line}").unwrap();
+        }
+    }
+    let mut times = Vec::new();
+    let mut result = None;
+    for _ in 0..args.repeat.max(1) {
+        let t = Instant::now();
+        let (pairs, candidates) = minhash_lsh(&terms, &args);
+        times.push(t.elapsed().as_secs_f64());
+        if let Some((ref first, _)) = result {
+            assert_eq!(first, &pairs, "MinHash-LSH is not deterministic");
+        }
+        result = Some((pairs, candidates));
+    }
+    let (pairs, candidates) = result.unwrap_or_default();
+    if let Some(path) = &args.pairs_out {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+        for (a, b, s) in &pairs {
+            writeln!(out, "{a}\t{b}\t{s}").unwrap();
+        }
+    }
+    let n = coll.docs.len();
+    let no_match = vec![None; n];
+    let rank: Vec<u32> = (0..n as u32).collect();
+    let clustering = Clustering::transitive(
+        pairs.iter().map(|&(a, b, _)| (DocId(a), DocId(b))),
+        &no_match,
+        &rank,
+    );
+    let m = evaluate(&clustering, &gold.cluster_of);
+    times.sort_by(f64::total_cmp);
+    let banding = optimal_bands(args.threshold, args.perm, 0.5, 0.5).unwrap();
+    let summary = serde_json::json!({
+        "pages": n,
+        "threads": rayon::current_num_threads(),
+        "threshold": args.threshold,
+        "k": args.k,
+        "perm": args.perm,
+        "bands": banding.bands,
+        "rows": banding.rows,
+        "load_seconds": load_secs,
+        "token_seconds": token_secs,
+        "minhash_lsh_seconds_median": times[times.len() / 2],
+        "minhash_lsh_seconds_all": times,
+        "candidates": candidates,
+        "pairs": pairs.len(),
+        "gold_known": gold.is_known(),
+        "pair_p": m.pairwise.precision,
+        "pair_r": m.pairwise.recall,
+        "pair_f1": m.pairwise.f1,
+    });
+    println!("{summary}");
+}
