@@ -331,3 +331,54 @@ fn coarse_counting_equals_the_sort_based_overlap_on_goldset_dev() {
         eprintln!("coarse counting with {buckets} buckets: {stats:?}");
     }
 }
+
+#[test]
+fn a_new_crawl_joins_existing_groups_through_tier_one_and_tier_two() {
+    use samecore::groups::Groups;
+    // Crawl 1: mirrors 0 and 1 of six stories. Crawl 2: mirror 0 recrawled (same URLs, a new
+    // session id) and a new mirror 2.
+    let all = collection(6, 4);
+    let pick = |c: usize| {
+        all.iter()
+            .filter(move |d| d.key.starts_with(&format!("c{c}/")))
+    };
+    let mut docs: Vec<Document> = pick(0).chain(pick(1)).cloned().collect();
+    let old = docs.len();
+    docs.extend(pick(3).cloned().map(|mut d| {
+        d.url = Some(d.url.unwrap_or_default().replace("mirror3", "mirror0"));
+        d
+    }));
+    docs.extend(pick(2).cloned());
+    let algo = Algo::Simhash;
+    let threshold = algo.default_threshold();
+    let first = prepare(algo, &LiteratureOptions::default(), &docs[..old]);
+    let d = first
+        .detect(&spec(algo, threshold), &Progress::new())
+        .unwrap();
+    let mut groups = Groups::build(&docs[..old], d.pairs(), threshold);
+    assert_eq!(groups.groups.len(), 6);
+    let both = prepare(algo, &LiteratureOptions::default(), &docs);
+    let report = groups.add_pages(&docs, |a, b| both.similarity(a, b), threshold);
+    assert_eq!(
+        (report.tier1_checked, report.tier1_stayed),
+        (6, 6),
+        "{report:?}"
+    );
+    assert_eq!(
+        (report.tier2_checked, report.tier2_matched),
+        (6, 6),
+        "{report:?}"
+    );
+    assert_eq!(report.tier1_comparisons, 6);
+    // The same groups as grouping both crawls at once.
+    let batch = both
+        .detect(&spec(algo, threshold), &Progress::new())
+        .unwrap();
+    assert_eq!(groups, Groups::build(&docs, batch.pairs(), threshold));
+    assert!(groups.groups.iter().all(|g| g.members.len() == 4));
+    assert!(
+        groups
+            .recheck(|a, b| both.similarity(a, b), threshold)
+            .is_empty()
+    );
+}

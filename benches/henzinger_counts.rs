@@ -1,0 +1,116 @@
+//! Henzinger-style counts on real web archives (`harness = false`), SIGIR 2006 §3:
+//!
+//! ```text
+//! cargo bench --bench henzinger_counts -- [ARCHIVE...]
+//! ```
+//!
+//! Default input: every file of `../shared/data/warc` together, then each alone (skipped when
+//! absent; fails with `SAMECORE_REQUIRE_SHARED=1`). For Alg. B (B-similar: ≥ 2 of 6 equal
+//! supershingles), Alg. C (C-similar: ≥ 372 of 384 bits) and the combined algorithm (B-similar
+//! and C-similarity ≥ 355) it prints the number of pairs, their same-site / different-site
+//! breakdown (Henzinger's site rule), pairs per B-similarity (Table 3) and per C-similarity band
+//! (Table 5, down to 355), the degree distribution of the B- and C-similarity graphs (Figs. 1
+//! and 3) and the time of each detector. Counts are checked against each other inside the run:
+//! the combined pairs must be a subset of the B-similar pairs.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use samecore::Document;
+use samecore::archive::{ReadOptions, load};
+use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
+use samecore::detectors::report::{
+    c_similarity_band, degree_distribution, pairs_per_value, site_breakdown,
+};
+use samecore::engine::Progress;
+use samecore::matching::ScoredPair;
+
+fn pairs_of(algo: Algo, threshold: f64, docs: &[Document]) -> (Vec<ScoredPair>, f64) {
+    let t = Instant::now();
+    let det = detect::detector(algo, &DetectorOptions::default()).unwrap();
+    let prep = det.prepare(docs, &Progress::new()).unwrap();
+    let mut spec = RunSpec::default_for(algo);
+    spec.matching.threshold = threshold;
+    let d = prep.detect(&spec, &Progress::new()).unwrap();
+    (d.outcome.pairs, t.elapsed().as_secs_f64())
+}
+
+fn show(name: &str, docs: &[Document], pairs: &[ScoredPair], secs: f64) {
+    let s = site_breakdown(docs, pairs);
+    println!(
+        "  {name}: {} pairs ({} same site, {} different site, {} unknown; same-site share {:.2}) in {secs:.3} s",
+        pairs.len(),
+        s.same_site,
+        s.different_site,
+        s.unknown,
+        s.same_site_share()
+    );
+}
+
+fn degrees(label: &str, n: usize, pairs: &[ScoredPair]) {
+    let d = degree_distribution(n, pairs);
+    let text: Vec<String> = d.iter().map(|(deg, c)| format!("{deg}:{c}")).collect();
+    println!(
+        "  degree distribution of the {label} graph (degree:documents): {}",
+        text.join(" ")
+    );
+}
+
+fn report(title: &str, paths: &[PathBuf]) {
+    let coll = load(paths, &ReadOptions::default(), &Progress::new()).unwrap();
+    let docs = &coll.docs;
+    println!("{title}: {} pages", docs.len());
+    let (b_pairs, b_secs) = pairs_of(Algo::Shingles, 2.0 / 6.0, docs);
+    let (c_low, c_secs) = pairs_of(Algo::Simhash, 355.0 / 384.0, docs);
+    let c_pairs: Vec<ScoredPair> = c_low
+        .iter()
+        .filter(|p| p.score >= 372.0 / 384.0)
+        .copied()
+        .collect();
+    let (combined, k_secs) = pairs_of(Algo::Combined, 355.0 / 384.0, docs);
+    let b_set: std::collections::HashSet<_> = b_pairs.iter().map(|p| (p.a, p.b)).collect();
+    assert!(combined.iter().all(|p| b_set.contains(&(p.a, p.b))));
+    show("Alg. B, B-similar (>= 2 of 6)", docs, &b_pairs, b_secs);
+    show("Alg. C, C-similar (>= 372 of 384)", docs, &c_pairs, c_secs);
+    show("combined (B-similar, C >= 355)", docs, &combined, k_secs);
+    let per_b = pairs_per_value(&b_pairs, |p| (p.score * 6.0).round() as u32);
+    let text: Vec<String> = per_b.iter().map(|(b, c)| format!("B={b}:{c}")).collect();
+    println!("  pairs per B-similarity: {}", text.join(" "));
+    let per_c = pairs_per_value(&c_low, |p| c_similarity_band(p.score));
+    let text: Vec<String> = per_c.iter().map(|(b, c)| format!("{b}:{c}")).collect();
+    println!("  pairs per C-similarity band (>= 355): {}", text.join(" "));
+    degrees("B-similarity", docs.len(), &b_pairs);
+    degrees("C-similarity", docs.len(), &c_pairs);
+}
+
+fn main() {
+    let args: Vec<PathBuf> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .map(PathBuf::from)
+        .collect();
+    if !args.is_empty() {
+        report("given archives", &args);
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/warc");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        assert!(
+            std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
+            "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
+            dir.display()
+        );
+        eprintln!("skipped: {} not found", dir.display());
+        return;
+    };
+    let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.sort();
+    report("all WARC files of ../shared/data/warc", &files);
+    for f in &files {
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        report(&name, std::slice::from_ref(f));
+    }
+}
