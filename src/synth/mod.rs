@@ -23,6 +23,7 @@
 //! random choice is keyed by (seed, story, copy), so the bytes are the same for a given seed and
 //! options whatever the thread count.
 
+pub mod calibrate;
 pub mod clock;
 pub mod corpus;
 pub mod emit;
