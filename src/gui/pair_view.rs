@@ -26,14 +26,14 @@ pub struct PairView {
     cache: Option<((DocId, DocId, bool), LayoutJob, LayoutJob)>,
 }
 
-fn layout_terms(terms: &[PairTerm], only_color: Color32) -> LayoutJob {
+fn layout_terms(terms: &[PairTerm], only_background: Color32, text: Color32) -> LayoutJob {
     let mut job = LayoutJob::default();
     let font = FontId::proportional(14.0);
+    let plain = TextFormat::simple(font.clone(), text);
     for t in terms {
-        let mut format = TextFormat::simple(font.clone(), Color32::GRAY);
+        let mut format = plain.clone();
         if t.diff == TermDiff::Only {
-            format.background = only_color;
-            format.color = Color32::WHITE;
+            format.background = only_background;
         }
         match t.spot {
             SpotRole::Antecedent => {
@@ -41,13 +41,13 @@ fn layout_terms(terms: &[PairTerm], only_color: Color32) -> LayoutJob {
                 format.color = Color32::from_rgb(120, 190, 255);
             }
             SpotRole::Spot => {
-                format.background = Color32::from_rgb(120, 100, 0);
+                format.background = Color32::from_rgb(150, 120, 0);
                 format.color = Color32::WHITE;
             }
             SpotRole::None => {}
         }
         job.append(&t.text, 0.0, format);
-        job.append(" ", 0.0, TextFormat::simple(font.clone(), Color32::GRAY));
+        job.append(" ", 0.0, plain.clone());
     }
     job
 }
@@ -148,9 +148,18 @@ impl PairView {
             let (l, r) = if self.raw {
                 (layout_raw(&pair.raw_left), layout_raw(&pair.raw_right))
             } else {
+                let text = ui.visuals().text_color();
                 (
-                    layout_terms(&pair.left, Color32::from_rgb(140, 40, 40)),
-                    layout_terms(&pair.right, Color32::from_rgb(30, 110, 40)),
+                    layout_terms(
+                        &pair.left,
+                        Color32::from_rgba_unmultiplied(200, 60, 60, 70),
+                        text,
+                    ),
+                    layout_terms(
+                        &pair.right,
+                        Color32::from_rgba_unmultiplied(60, 180, 80, 70),
+                        text,
+                    ),
                 )
             };
             self.cache = Some((key, l, r));
@@ -158,28 +167,32 @@ impl PairView {
         let Some((_, left, right)) = &self.cache else {
             return None;
         };
+        ui.label("Tinted: terms found on one side only. Underlined: antecedents of shared spot signatures; marked: their spot words.");
         ui.columns(2, |cols| {
             for (col, (doc, job, side)) in cols
                 .iter_mut()
                 .zip([(pair.a, left, "left"), (pair.b, right, "right")])
             {
                 let d = &docs[doc.index()];
-                col.strong(d.title.as_deref().unwrap_or("(untitled)"));
-                col.label(format!(
-                    "{} — {} — {}",
-                    d.site.henzinger,
-                    d.date.as_deref().unwrap_or("no date"),
-                    d.url.as_deref().unwrap_or(&d.key)
-                ));
-                col.separator();
-                egui::ScrollArea::vertical()
-                    .id_salt(("pair_side", side))
-                    .auto_shrink([false, false])
-                    .show(col, |ui| {
-                        let mut job = job.clone();
-                        job.wrap.max_width = ui.available_width();
-                        ui.label(job);
-                    });
+                // Columns lay out justified; a plain vertical keeps the text unstretched.
+                col.vertical(|ui| {
+                    ui.strong(d.title.as_deref().unwrap_or("(untitled)"));
+                    ui.label(format!(
+                        "{} — {} — {}",
+                        d.site.henzinger,
+                        d.date.as_deref().unwrap_or("no date"),
+                        d.url.as_deref().unwrap_or(&d.key)
+                    ));
+                    ui.separator();
+                    egui::ScrollArea::vertical()
+                        .id_salt(("pair_side", side))
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            let mut job = job.clone();
+                            job.wrap.max_width = ui.available_width();
+                            ui.label(job);
+                        });
+                });
             }
         });
         None
