@@ -18,7 +18,8 @@ fn main() {
 
 #[cfg(feature = "gui")]
 fn open_workbench(archives: Vec<std::path::PathBuf>) -> anyhow::Result<()> {
-    samecore::gui::run(archives).map_err(|e| anyhow::anyhow!("could not open the workbench window: {e}"))
+    samecore::gui::run(archives)
+        .map_err(|e| anyhow::anyhow!("could not open the workbench window: {e}"))
 }
 
 #[cfg(not(feature = "gui"))]

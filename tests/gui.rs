@@ -96,7 +96,11 @@ fn open_run_pick_cluster_compare_pair_and_move_threshold() {
     // The plots tab shows the threshold; a much higher threshold splits clusters.
     h.get_by_label("Plots").click();
     h.run();
-    assert!(!h.get_all_by_label_contains("Threshold (spotsigs)").collect::<Vec<_>>().is_empty());
+    assert!(
+        !h.get_all_by_label_contains("Threshold (spotsigs)")
+            .collect::<Vec<_>>()
+            .is_empty()
+    );
     h.state_mut().set_threshold(0.95);
     h.run();
     assert!(

@@ -124,7 +124,10 @@ impl TuningView {
                         .labelled_by(label.id);
                     ui.end_row();
                     ui.label("Signatures");
-                    ui.checkbox(&mut self.params.include_antecedent, "include the antecedent");
+                    ui.checkbox(
+                        &mut self.params.include_antecedent,
+                        "include the antecedent",
+                    );
                     ui.end_row();
                     let label = ui.label("Minimum signatures");
                     ui.add(egui::DragValue::new(&mut self.params.min_signatures).range(0..=100))
