@@ -96,6 +96,8 @@ fn open_run_pick_cluster_compare_pair_and_move_threshold() {
     // The plots tab shows the threshold; a much higher threshold splits clusters.
     h.get_by_label("Plots").click();
     h.run();
+    // The precision/recall curves were computed after the clusters (19 thresholds).
+    assert_eq!(h.state().active_run().unwrap().sweep.len(), 19);
     assert!(
         !h.get_all_by_label_contains("Threshold (spotsigs)")
             .collect::<Vec<_>>()
@@ -114,6 +116,11 @@ fn open_run_pick_cluster_compare_pair_and_move_threshold() {
             - 0.95)
             .abs()
             < 1e-9
+    );
+    assert_eq!(
+        h.state().active_run().unwrap().sweep.len(),
+        19,
+        "re-clustering lost the curves"
     );
     h.get_by_label("Clusters").click();
     h.run();

@@ -345,6 +345,38 @@ pub fn run_detectors(
     Ok(RunReport { runs, cache })
 }
 
+/// The precision/recall sweep of each run against the gold standard, in the order of `runs`:
+/// every threshold of `thresholds` with `seeds` seeds (randomized procedures). Run after the
+/// detectors so their clusters show at once, while this fills in the plot.
+pub fn sweep_runs(
+    ws: &Workspace,
+    runs: &[AlgoRun],
+    thresholds: &[f64],
+    seeds: usize,
+    progress: &Progress,
+) -> Result<Vec<Vec<SweepRow>>> {
+    if !ws.has_gold() {
+        return Ok(vec![Vec::new(); runs.len()]);
+    }
+    runs.iter()
+        .map(|run| {
+            let mut base = run.detection.spec.clone();
+            base.matching.seeds.clear();
+            let seeds: Vec<u64> = (0..seeds.max(1) as u64)
+                .map(|i| base.matching.seed + i)
+                .collect();
+            sweep(
+                run.prepared.as_ref(),
+                &base,
+                thresholds,
+                &seeds,
+                &ws.gold.cluster_of,
+                progress,
+            )
+        })
+        .collect()
+}
+
 /// The clusters of `run` at another threshold: a new matching run on the same prepared
 /// collection (no tokenizing or signing again).
 pub fn rerun_at(

@@ -19,10 +19,12 @@ use super::plots::PlotsView;
 use super::run_panel::RunSettings;
 use super::tuning::TuningView;
 use crate::DocId;
+use crate::detect::Algo;
 use crate::engine::pair::PairComparison;
 use crate::engine::vocabulary::WordStat;
 use crate::engine::workspace::{self, AlgoRun, PreparedCache, RunReport, Workspace};
 use crate::engine::{Job, Progress};
+use crate::eval::sweep::SweepRow;
 
 /// Open archives (Ctrl+O).
 pub const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -99,6 +101,9 @@ pub struct Workbench {
     workspace: Option<Arc<Workspace>>,
     settings: RunSettings,
     run_job: Option<Job<RunReport>>,
+    sweep_job: Option<Job<Vec<Vec<SweepRow>>>>,
+    /// The detectors the running sweep is for, in its order.
+    sweep_algos: Vec<Algo>,
     runs: Vec<AlgoRun>,
     cache: PreparedCache,
     active: usize,
@@ -133,6 +138,8 @@ impl Workbench {
             workspace: None,
             settings: RunSettings::default(),
             run_job: None,
+            sweep_job: None,
+            sweep_algos: Vec::new(),
             runs: Vec::new(),
             cache: PreparedCache::new(),
             active: 0,
@@ -196,6 +203,9 @@ impl Workbench {
         if let Some(job) = &self.run_job {
             job.cancel();
         }
+        if let Some(job) = &self.sweep_job {
+            job.cancel();
+        }
         let request = self.settings.request(&self.tuning);
         if request.algos.is_empty() {
             self.messages.push("Choose at least one detector".into());
@@ -205,6 +215,25 @@ impl Workbench {
         self.run_job =
             Some(self.start(move |p| workspace::run_detectors(&ws, &request, &cache, p)));
         self.poll_jobs();
+    }
+
+    /// Compute the precision/recall curves of the current runs (when gold is known).
+    fn start_sweep(&mut self) {
+        let Some(ws) = self.workspace.clone() else {
+            return;
+        };
+        if !ws.has_gold() || self.runs.is_empty() {
+            return;
+        }
+        if let Some(job) = &self.sweep_job {
+            job.cancel();
+        }
+        let runs = self.runs.clone();
+        let seeds = self.settings.runs;
+        self.sweep_algos = runs.iter().map(|r| r.algo).collect();
+        self.sweep_job = Some(self.start(move |p| {
+            workspace::sweep_runs(&ws, &runs, &super::run_panel::sweep_thresholds(), seeds, p)
+        }));
     }
 
     /// Re-cluster the active detector's run at `threshold`.
@@ -278,6 +307,7 @@ impl Workbench {
     pub fn is_busy(&self) -> bool {
         self.load.is_some()
             || self.run_job.is_some()
+            || self.sweep_job.is_some()
             || self.rerun_job.is_some()
             || self.pair_job.is_some()
             || self.vocab_job.is_some()
@@ -298,6 +328,9 @@ impl Workbench {
             out.push(j.progress().clone());
         }
         if let Some(j) = &self.rerun_job {
+            out.push(j.progress().clone());
+        }
+        if let Some(j) = &self.sweep_job {
             out.push(j.progress().clone());
         }
         if let Some(j) = &self.pair_job {
@@ -353,8 +386,22 @@ impl Workbench {
                     if self.tab == Tab::Documents {
                         self.tab = Tab::Clusters;
                     }
+                    self.start_sweep();
                 }
                 Err(e) => self.failed("Run", e),
+            }
+        }
+        if let Some(result) = self.sweep_job.as_mut().and_then(|j| j.ready()) {
+            self.sweep_job = None;
+            match result {
+                Ok(sweeps) => {
+                    for (algo, rows) in self.sweep_algos.iter().zip(sweeps.iter()) {
+                        if let Some(run) = self.runs.iter_mut().find(|r| r.algo == *algo) {
+                            run.sweep = rows.clone();
+                        }
+                    }
+                }
+                Err(e) => self.failed("Precision/recall sweep", e),
             }
         }
         if let Some(result) = self.rerun_job.as_mut().and_then(|j| j.ready()) {
@@ -362,7 +409,10 @@ impl Workbench {
             match result {
                 Ok(run) => {
                     if let Some(slot) = self.runs.iter_mut().find(|r| r.algo == run.algo) {
+                        // The curves do not depend on the threshold; keep what the sweep found.
+                        let sweep = std::mem::take(&mut slot.sweep);
                         *slot = (*run).clone();
+                        slot.sweep = sweep;
                     }
                     self.clusters.reset();
                 }

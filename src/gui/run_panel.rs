@@ -81,7 +81,8 @@ impl RunSettings {
             base,
             thresholds: self.thresholds.clone(),
             runs: self.runs,
-            sweep: sweep_thresholds(),
+            // The sweep runs as its own job after the clusters are shown.
+            sweep: Vec::new(),
         }
     }
 
