@@ -193,10 +193,10 @@ impl Groups {
             }
         }
         let passes = |a: DocId, b: DocId| similarity(a, b).is_some_and(|s| s >= threshold);
-        for q in old..docs.len() {
+        for (q, page) in docs.iter().enumerate().skip(old) {
             let q_id = DocId(q as u32);
             // Tier 1: a recrawled URL is checked against its group's winner only.
-            if let Some(&g) = docs[q].url.as_deref().and_then(|u| group_by_url.get(u)) {
+            if let Some(&g) = page.url.as_deref().and_then(|u| group_by_url.get(u)) {
                 report.tier1_checked += 1;
                 report.tier1_comparisons += 1;
                 let winner = self.groups[g as usize].winner;
