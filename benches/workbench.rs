@@ -1,0 +1,112 @@
+//! The workbench under load: time from "Open" to the first clusters, and the UI thread's frame
+//! time while loading and detection run in the background (target: under 30 ms per frame, the
+//! UI never stalls).
+//!
+//! `cargo bench --bench workbench` opens, in a headless egui_kittest harness with real
+//! background jobs: the project's sample archive, goldset-dev (when ../shared is there), and a
+//! generated archive of 100k pages (made once under target/bench-data; pass another archive
+//! with SAMECORE_BENCH_ARCHIVE). Each frame is one `Harness::step` (the app's whole `ui` pass
+//! plus egui's layout and tessellation, no GPU), stepped every 16 ms as a window would.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use samecore::engine::Progress;
+use samecore::gui::Workbench;
+use samecore::synth::{SynthOptions, write_warc};
+
+struct Measure {
+    first_clusters: Option<Duration>,
+    sweep_done: Option<Duration>,
+    frames: Vec<Duration>,
+    documents: usize,
+}
+
+fn open_and_watch(paths: Vec<PathBuf>, limit: Duration) -> Measure {
+    let mut app = Workbench::new(false);
+    let started = Instant::now();
+    app.open(paths);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut Workbench| app.ui(ui), app);
+    let mut m = Measure {
+        first_clusters: None,
+        sweep_done: None,
+        frames: Vec::new(),
+        documents: 0,
+    };
+    while started.elapsed() < limit {
+        let t = Instant::now();
+        h.step();
+        m.frames.push(t.elapsed());
+        let app = h.state();
+        if m.first_clusters.is_none() && !app.runs().is_empty() {
+            m.first_clusters = Some(started.elapsed());
+            m.documents = app.workspace().map_or(0, |w| w.collection.docs.len());
+        }
+        if m.first_clusters.is_some() && !app.is_busy() {
+            m.sweep_done = Some(started.elapsed());
+            break;
+        }
+        if let Some(msg) = app.messages().iter().find(|m| m.contains("failed")) {
+            panic!("{msg}");
+        }
+        std::thread::sleep(Duration::from_millis(16).saturating_sub(t.elapsed()));
+    }
+    m
+}
+
+fn report(name: &str, m: &Measure) {
+    let mut f: Vec<f64> = m.frames.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+    f.sort_by(f64::total_cmp);
+    let q = |p: f64| f[((f.len() - 1) as f64 * p) as usize];
+    println!(
+        "{name}: {} pages; open -> first clusters {}; -> P/R curves {}; {} frames: \
+         median {:.1} ms, p95 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        m.documents,
+        m.first_clusters.map_or("not reached".into(), |d| format!("{:.2} s", d.as_secs_f64())),
+        m.sweep_done.map_or("not reached".into(), |d| format!("{:.2} s", d.as_secs_f64())),
+        f.len(),
+        q(0.5),
+        q(0.95),
+        q(0.99),
+        f.last().copied().unwrap_or(0.0),
+    );
+    assert!(m.first_clusters.is_some(), "{name}: no clusters within the time limit");
+}
+
+fn generated(pages: u64) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    let path = dir.join(format!("synth-{pages}.warc.gz"));
+    let gold = dir.join(format!("synth-{pages}.gold.tsv"));
+    if !path.exists() {
+        std::fs::create_dir_all(&dir).expect("bench data dir");
+        let options = SynthOptions {
+            seed: 7,
+            pages: Some(pages),
+            ..SynthOptions::default()
+        };
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("archive"));
+        let mut g = std::io::BufWriter::new(std::fs::File::create(&gold).expect("gold"));
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        write_warc(&options, &name, &mut out, Some(&mut g), &Progress::new()).expect("synth");
+    }
+    path
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = root.join("sample_archives/news-sample.warc.gz");
+    report("sample archive", &open_and_watch(vec![sample], Duration::from_secs(120)));
+    let gold = root.join("../shared/data/goldset-dev");
+    if gold.is_dir() {
+        report("goldset-dev", &open_and_watch(vec![gold], Duration::from_secs(300)));
+    } else {
+        println!("goldset-dev: skipped (../shared/data/goldset-dev is absent)");
+    }
+    let big = std::env::var_os("SAMECORE_BENCH_ARCHIVE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| generated(100_000));
+    report("100k-page archive", &open_and_watch(vec![big], Duration::from_secs(1800)));
+}
