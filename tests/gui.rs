@@ -154,6 +154,12 @@ fn run_button_and_detector_choice_work_from_the_side_panel() {
     h.run();
     let algos: Vec<&str> = h.state().runs().iter().map(|r| r.algo.name()).collect();
     assert_eq!(algos, ["spotsigs", "simhash64"]);
+    // What SpotSigs scored before this run is kept to show the effect of a change.
+    assert!(
+        h.state()
+            .previous()
+            .contains_key(&samecore::detect::Algo::SpotSigs)
+    );
     // Antecedent tuning: word statistics computed on request.
     h.get_by_label("Antecedents").click();
     h.run();

@@ -5,6 +5,7 @@
 //! only draw the immutable results (`Arc`s) and return what the person asked for as
 //! [`Action`]s, applied at the end of the frame.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +17,7 @@ use super::documents::DocumentsView;
 use super::open::PendingDialog;
 use super::pair_view::PairView;
 use super::plots::PlotsView;
+use super::recent::Recent;
 use super::run_panel::RunSettings;
 use super::tuning::TuningView;
 use crate::DocId;
@@ -24,6 +26,7 @@ use crate::engine::pair::PairComparison;
 use crate::engine::vocabulary::WordStat;
 use crate::engine::workspace::{self, AlgoRun, PreparedCache, RunReport, Workspace};
 use crate::engine::{Job, Progress};
+use crate::eval::metrics::Metrics;
 use crate::eval::sweep::SweepRow;
 
 /// Open archives (Ctrl+O).
@@ -124,6 +127,18 @@ pub struct Workbench {
     tuning: TuningView,
     show_help: bool,
     actions: Vec<Action>,
+    recent: Recent,
+    /// Each detector's metrics and curves before the last run, to show what a change did.
+    previous: BTreeMap<Algo, PreviousRun>,
+}
+
+/// What a detector scored before the latest run replaced it.
+#[derive(Debug, Clone, Default)]
+pub struct PreviousRun {
+    /// Metrics at its threshold.
+    pub metrics: Option<Metrics>,
+    /// Its precision/recall curves.
+    pub sweep: Vec<SweepRow>,
 }
 
 impl Workbench {
@@ -159,7 +174,15 @@ impl Workbench {
             tuning: TuningView::default(),
             show_help: false,
             actions: Vec::new(),
+            recent: Recent::default(),
+            previous: BTreeMap::new(),
         }
+    }
+
+    /// Remember opened archives in `file` (see [`super::recent`]); tests keep none.
+    pub fn with_recent_file(mut self, file: Option<PathBuf>) -> Self {
+        self.recent = Recent::load(file);
+        self
     }
 
     /// Install the closure that makes the window repaint when a job has news.
@@ -288,6 +311,11 @@ impl Workbench {
         self.runs.get(self.active)
     }
 
+    /// Each detector's metrics and curves before the last run.
+    pub fn previous(&self) -> &BTreeMap<Algo, PreviousRun> {
+        &self.previous
+    }
+
     /// The pair shown in the pair view.
     pub fn pair(&self) -> Option<&Arc<PairComparison>> {
         self.pair.as_ref()
@@ -361,8 +389,12 @@ impl Workbench {
                             "{warnings} warning(s) while reading; see the Inputs panel"
                         ));
                     }
+                    if let Some(msg) = self.recent.push(&ws.inputs) {
+                        self.messages.push(msg);
+                    }
                     self.documents = DocumentsView::default();
                     self.clusters = ClustersView::default();
+                    self.previous.clear();
                     self.runs.clear();
                     self.cache.clear();
                     self.pair = None;
@@ -379,6 +411,15 @@ impl Workbench {
             self.run_job = None;
             match result {
                 Ok(report) => {
+                    for old in &self.runs {
+                        self.previous.insert(
+                            old.algo,
+                            PreviousRun {
+                                metrics: old.metrics,
+                                sweep: old.sweep.clone(),
+                            },
+                        );
+                    }
                     self.cache = report.cache.clone();
                     self.runs = report.runs.clone();
                     self.active = self.active.min(self.runs.len().saturating_sub(1));
@@ -504,7 +545,10 @@ impl Workbench {
                         self.inputs_panel(ui);
                         ui.separator();
                         let has_ws = self.workspace.is_some();
-                        if let Some(a) = self.settings.ui(ui, has_ws, &self.runs, self.active) {
+                        if let Some(a) =
+                            self.settings
+                                .ui(ui, has_ws, &self.runs, self.active, &self.previous)
+                        {
                             self.actions.push(a);
                         }
                     });
@@ -553,7 +597,9 @@ impl Workbench {
             Tab::Pair => self
                 .pair_view
                 .ui(ui, &ws, self.pair.as_deref(), self.pair_job.is_some()),
-            Tab::Plots => self.plots.ui(ui, &self.runs, self.active, ws.has_gold()),
+            Tab::Plots => self
+                .plots
+                .ui(ui, &self.runs, self.active, ws.has_gold(), &self.previous),
             Tab::Antecedents => self.tuning.ui(
                 ui,
                 self.vocab.as_deref().map(Vec::as_slice),
@@ -627,6 +673,21 @@ impl Workbench {
                 .clicked()
             {
                 self.start_dialog(true);
+            }
+            let mut reopen = None;
+            ui.add_enabled_ui(!self.recent.entries.is_empty(), |ui| {
+                ui.menu_button("Recent", |ui| {
+                    for entry in &self.recent.entries {
+                        let names: Vec<String> =
+                            entry.iter().map(|p| p.display().to_string()).collect();
+                        if ui.button(names.join(", ")).clicked() {
+                            reopen = Some(entry.clone());
+                        }
+                    }
+                });
+            });
+            if let Some(paths) = reopen {
+                self.open(paths);
             }
             let edit = ui.add(
                 egui::TextEdit::singleline(&mut self.path_input)

@@ -10,10 +10,11 @@ mod documents;
 mod open;
 mod pair_view;
 mod plots;
+mod recent;
 mod run_panel;
 mod tuning;
 
-pub use app::{Action, Tab, Workbench};
+pub use app::{Action, PreviousRun, Tab, Workbench};
 
 use std::path::PathBuf;
 
@@ -31,7 +32,7 @@ pub fn run(archives: Vec<PathBuf>) -> Result<(), eframe::Error> {
         "samecore",
         options,
         Box::new(move |cc| {
-            let mut app = Workbench::new(false);
+            let mut app = Workbench::new(false).with_recent_file(recent::default_file());
             let ctx = cc.egui_ctx.clone();
             app.set_waker(move || ctx.request_repaint());
             if !archives.is_empty() {

@@ -11,7 +11,8 @@ use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine};
 use crate::engine::workspace::AlgoRun;
 use crate::eval::metrics::{Metrics, Prf};
 
-use super::app::Action;
+use super::app::{Action, PreviousRun};
+use crate::detect::Algo;
 
 /// Which plot is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -96,6 +97,7 @@ impl PlotsView {
         runs: &[AlgoRun],
         active: usize,
         has_gold: bool,
+        previous: &BTreeMap<Algo, PreviousRun>,
     ) -> Option<Action> {
         ui.horizontal(|ui| {
             for k in PlotKind::ALL {
@@ -107,7 +109,7 @@ impl PlotsView {
             return None;
         };
         match self.kind {
-            PlotKind::Quality => self.quality(ui, runs, run, has_gold),
+            PlotKind::Quality => self.quality(ui, runs, run, has_gold, previous),
             PlotKind::IndexSize => {
                 index_size(ui, run);
                 None
@@ -133,6 +135,7 @@ impl PlotsView {
         runs: &[AlgoRun],
         run: &AlgoRun,
         has_gold: bool,
+        previous: &BTreeMap<Algo, PreviousRun>,
     ) -> Option<Action> {
         let mut action = None;
         let current = run.detection.spec.matching.threshold;
@@ -204,6 +207,23 @@ impl PlotsView {
                     plot.line(
                         Line::new(format!("{name} F1"), PlotPoints::from(series(|p| p.f1)))
                             .width(2.5),
+                    );
+                }
+                for (algo, before) in previous {
+                    if before.sweep.is_empty() || !runs.iter().any(|r| r.algo == *algo) {
+                        continue;
+                    }
+                    let points: Vec<[f64; 2]> = before
+                        .sweep
+                        .iter()
+                        .map(|row| [row.threshold, metric.pick(&row.mean).f1])
+                        .collect();
+                    plot.line(
+                        Line::new(
+                            format!("{} F1 before", algo.name()),
+                            PlotPoints::from(points),
+                        )
+                        .style(egui_plot::LineStyle::dashed_loose()),
                     );
                 }
                 plot.vline(VLine::new("threshold", current).width(2.0));

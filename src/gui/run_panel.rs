@@ -10,7 +10,7 @@ use crate::detect::{Algo, DetectorOptions, RunSpec};
 use crate::engine::workspace::{AlgoRun, RunRequest};
 use crate::matching::{Guess, Mode};
 
-use super::app::Action;
+use super::app::{Action, PreviousRun};
 use super::tuning::TuningView;
 
 /// What the run panel edits.
@@ -93,6 +93,7 @@ impl RunSettings {
         has_workspace: bool,
         runs: &[AlgoRun],
         active: usize,
+        previous: &BTreeMap<Algo, PreviousRun>,
     ) -> Option<Action> {
         let mut action = None;
         ui.heading("Run");
@@ -203,7 +204,14 @@ impl RunSettings {
                 ui.label(format!("{:.2}", run.detection.spec.matching.threshold));
                 match &run.metrics {
                     Some(m) => {
-                        ui.label(format!("{:.3}", m.pairwise.f1));
+                        let was = previous.get(&run.algo).and_then(|p| p.metrics);
+                        let r = ui.label(format!("{:.3}", m.pairwise.f1));
+                        if let Some(w) = was {
+                            r.on_hover_text(format!(
+                                "before this run: pairwise F1 {:.3}, document P/R {:.2}/{:.2}",
+                                w.pairwise.f1, w.document.precision, w.document.recall
+                            ));
+                        }
                         ui.label(format!(
                             "{:.2}/{:.2}",
                             m.document.precision, m.document.recall
