@@ -9,6 +9,9 @@
 //! 2. the committed sample (`sample_archives/news-sample.warc.gz` + `.gold.tsv`);
 //! 3. a freshly generated archive of `SAMECORE_CALIBRATE_PAGES` pages (default 400; 0 skips)
 //!    with seed `SAMECORE_CALIBRATE_SEED` (default 1) — what a regenerated sample would give.
+//!
+//! With `SAMECORE_CALIBRATE_TOP=N` it also lists each collection's N most widespread spot
+//! signatures with the share of documents carrying them.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -16,7 +19,7 @@ use std::time::Instant;
 use samecore::archive::{ReadOptions, load};
 use samecore::engine::Progress;
 use samecore::eval::GoldStandard;
-use samecore::synth::calibrate::{Calibration, calibrate};
+use samecore::synth::calibrate::{Calibration, calibrate, common_signatures};
 use samecore::synth::{self, SynthOptions};
 
 fn measure(name: &str, paths: &[PathBuf], gold: Option<&Path>) {
@@ -35,6 +38,16 @@ fn measure(name: &str, paths: &[PathBuf], gold: Option<&Path>) {
         t.elapsed().as_secs_f64()
     );
     print!("{}", c.table_rows(name));
+    let top = env_u64("SAMECORE_CALIBRATE_TOP", 0) as usize;
+    if top > 0 {
+        let n = coll.docs.len() as f64;
+        let common = common_signatures(&coll.docs, top).expect("signatures");
+        let list: Vec<String> = common
+            .iter()
+            .map(|(text, df)| format!("{text} {:.0}%", 100.0 * *df as f64 / n))
+            .collect();
+        eprintln!("{name}: most widespread signatures: {}", list.join(", "));
+    }
 }
 
 fn env_u64(name: &str, default: u64) -> u64 {

@@ -177,6 +177,29 @@ pub fn calibrate(docs: &[Document], cluster_of: &[Option<u32>]) -> Result<Calibr
     })
 }
 
+/// The `n` spot signatures found in the most documents, as (`"antecedent word"`, documents),
+/// most frequent first (ties by text): the signatures that make unrelated pages alike.
+pub fn common_signatures(docs: &[Document], n: usize) -> Result<Vec<(String, usize)>> {
+    let signer = crate::signature::spotsigs::Signer::new(&SpotSigsParams::default())?;
+    let mut df: BTreeMap<String, usize> = BTreeMap::new();
+    for doc in docs {
+        let mut seen: Vec<String> = signer
+            .spots(&doc.html, doc.url.as_deref())
+            .into_iter()
+            .map(|s| format!("{} {}", s.antecedent, s.words.join(" ")))
+            .collect();
+        seen.sort();
+        seen.dedup();
+        for text in seen {
+            *df.entry(text).or_insert(0) += 1;
+        }
+    }
+    let mut ranked: Vec<(String, usize)> = df.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    ranked.truncate(n);
+    Ok(ranked)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

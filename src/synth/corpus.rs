@@ -22,7 +22,7 @@ use rand::Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
 
 use super::clock::Instant;
-use super::prose::{Length, Story, story_headline};
+use super::prose::{Length, Story, story_headline, story_teaser};
 use super::sites::{PageView, SITES, SiteFrame, render_article, render_not_found, slug};
 use super::words::SUBSTITUTIONS;
 use super::{rng_for, stream};
@@ -243,19 +243,18 @@ fn article_url(
     }
 }
 
-/// Headlines of other stories near `index` (sidebars change from page to page, as they do).
-fn other_headlines(seed: u64, index: u64, rng: &mut impl Rng, n: usize) -> Vec<String> {
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let offset = rng.random_range(1..=400u64);
-        let other = if rng.random_bool(0.5) || offset > index {
-            index + offset
-        } else {
-            index - offset
-        };
-        out.push(story_headline(seed, other));
-    }
-    out
+/// Indices of other stories near `index` (sidebars change from page to page, as they do).
+fn other_stories(index: u64, rng: &mut impl Rng, n: usize) -> Vec<u64> {
+    (0..n)
+        .map(|_| {
+            let offset = rng.random_range(1..=400u64);
+            if rng.random_bool(0.5) || offset > index {
+                index + offset
+            } else {
+                index - offset
+            }
+        })
+        .collect()
 }
 
 /// The edited copy number `copy` of `story` (copy 0 is the original as written).
@@ -276,7 +275,18 @@ fn edit_copy(seed: u64, story: &Story, copy: usize) -> (String, Vec<String>, u64
         headline = format!("UPDATE: {headline}");
     }
     let mut paragraphs = story.paragraphs.clone();
+    // A later version of the story: one or two paragraphs rewritten.
     if paragraphs.len() > 2 && rng.random_bool(0.3) {
+        for revision in story.revisions.iter().take(rng.random_range(1..=2)) {
+            let at = rng.random_range(1..paragraphs.len());
+            paragraphs[at] = revision.clone();
+        }
+    }
+    if paragraphs.len() > 4 && rng.random_bool(0.2) {
+        // Wire copy cut to fit: the first half to four fifths.
+        let keep = paragraphs.len() * rng.random_range(50..=80usize) / 100;
+        paragraphs.truncate(keep.max(2));
+    } else if paragraphs.len() > 2 && rng.random_bool(0.3) {
         paragraphs.pop();
     } else if rng.random_bool(0.25) {
         paragraphs.push(story.extra_paragraph.clone());
@@ -390,12 +400,19 @@ impl BatchBuilder<'_> {
         published: Instant,
         uri: &str,
     ) -> Vec<u8> {
-        let most_read = other_headlines(self.seed, story.index, &mut self.rng, 6);
-        let more_news = other_headlines(self.seed, story.index, &mut self.rng, 4);
+        let most_read: Vec<String> = other_stories(story.index, &mut self.rng, 6)
+            .into_iter()
+            .map(|other| story_headline(self.seed, other))
+            .collect();
+        let more_news: Vec<(String, String)> = other_stories(story.index, &mut self.rng, 4)
+            .into_iter()
+            .map(|other| story_teaser(self.seed, other))
+            .collect();
         let view = PageView {
             site,
             section: story.section,
             headline,
+            dek: &story.dek,
             author: &story.author,
             published,
             paragraphs,

@@ -12,11 +12,14 @@
 //! captures as `revisit` records; some non-HTML and non-200 responses; two sites serving
 //! windows-1252. Which module does what:
 //!
-//! - [`words`], [`topics`] and [`prose`] — word lists, sentence templates, story cores;
+//! - [`lexicon`], [`names`], [`words`], [`topics`], [`grammar`] and [`prose`] — vocabulary,
+//!   invented names, sentence templates, story cores;
 //! - [`mastheads`] and [`sites`] — the sites and their HTML frames;
 //! - [`corpus`] — which story runs where, edits per copy, captures of a batch;
 //! - [`emit`] and [`warc_writer`] — WARC records, gzip members, loose files, gold lines;
-//! - [`clock`] — dates.
+//! - [`clock`] — dates;
+//! - [`calibrate`] — how alike SpotSigs finds same-story, same-site and other pages, the
+//!   measure the vocabulary was tuned with against the real gold set.
 //!
 //! Output streams batch by batch (a few dozen stories each), so memory stays bounded whatever
 //! the size; batches are rendered in parallel on the rayon pool and written in order, and every
@@ -27,7 +30,10 @@ pub mod calibrate;
 pub mod clock;
 pub mod corpus;
 pub mod emit;
+pub mod grammar;
+pub mod lexicon;
 pub mod mastheads;
+pub mod names;
 pub mod prose;
 pub mod sites;
 pub mod topics;

@@ -164,6 +164,8 @@ pub struct PageView<'a> {
     pub section: &'a str,
     /// The headline as this site words it.
     pub headline: &'a str,
+    /// The story's standfirst.
+    pub dek: &'a str,
     /// The story's author (the site applies its byline style).
     pub author: &'a str,
     /// When this copy says it was published.
@@ -174,8 +176,8 @@ pub struct PageView<'a> {
     pub url: &'a str,
     /// Headlines of other stories for the "most read" sidebar.
     pub most_read: &'a [String],
-    /// Headlines of other stories for the "more news" list under the story.
-    pub more_news: &'a [String],
+    /// Headlines and standfirsts of other stories for the "more news" list under the story.
+    pub more_news: &'a [(String, String)],
     /// Number of reader comments shown.
     pub comments: u32,
     /// Selects which adverts rotate in.
@@ -319,6 +321,40 @@ fn headline_list(out: &mut String, site: &Site, class: &str, title: &str, items:
     out.push_str("</ol></section>\n");
 }
 
+fn teaser_list(out: &mut String, site: &Site, title: &str, items: &[(String, String)]) {
+    let p = site.prefix;
+    let _ = writeln!(
+        out,
+        "<section class=\"{p}-more\"><h3>{}</h3><ul>",
+        escape(title)
+    );
+    for (k, (headline, dek)) in items.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<li class=\"{p}-card\"><a href=\"/news/{}-{k}\">{}</a><p class=\"{p}-dek\">{}</p></li>",
+            slug(headline),
+            escape(headline),
+            escape(dek)
+        );
+    }
+    out.push_str("</ul></section>\n");
+}
+
+/// Per-site wording of the comment link and the newsletter box (frames differ in words too).
+const CALLS: &[(&str, &str)] = &[
+    ("comments · Have your say", "Courier Morning Edition"),
+    ("reader comments · Add yours", "Herald Dockside Digest"),
+    ("comments · Sound off", "Gazette Hill Towns Roundup"),
+    ("replies · Discuss this story", "Kestrel Bay Tidings"),
+    (
+        "comments · Community guidelines apply",
+        "Sentinel Evening Update",
+    ),
+    ("comments · Read or post", "Ledger Weekday Headlines"),
+    ("comments · Join our forum", "Estuary Briefing"),
+    ("responses · Talk to us", "Wire Alerts"),
+];
+
 fn footer(out: &mut String, site: &Site, year: i64) {
     let p = site.prefix;
     let _ = write!(
@@ -362,12 +398,13 @@ pub fn render_article(view: &PageView<'_>, frame: &SiteFrame) -> String {
         "<main class=\"{p}-main\">\n<div class=\"{p}-breadcrumb\"><a href=\"/\">Home</a> › \
          <a href=\"/{}/\">{}</a></div>\n<article class=\"{p}-article\">\n<h1 class=\"{p}-title\">\
          {}</h1>\n<div class=\"{p}-meta\"><span class=\"{p}-byline\">{}</span> \
-         <time>{}</time></div>\n<div class=\"{p}-story\">\n",
+         <time>{}</time></div>\n<p class=\"{p}-standfirst\">{}</p>\n<div class=\"{p}-story\">\n",
         slug(view.section),
         escape(view.section),
         escape(view.headline),
         escape(&byline),
-        date_line(view.site, view.published)
+        date_line(view.site, view.published),
+        escape(view.dek)
     );
     let mid = view.paragraphs.len() / 2;
     for (k, paragraph) in view.paragraphs.iter().enumerate() {
@@ -380,12 +417,12 @@ pub fn render_article(view: &PageView<'_>, frame: &SiteFrame) -> String {
         out,
         "</div>\n<div class=\"{p}-share\"><a href=\"https://social.example/share?u={url}\">Share</a> \
          <a href=\"mailto:?subject=Story&amp;body={url}\">Email</a> <a href=\"#\">Print</a></div>\n\
-         <div class=\"{p}-comments\"><a href=\"#comments\">{} comments</a> · Join the \
-         conversation</div>\n</article>\n",
+         <div class=\"{p}-comments\"><a href=\"#comments\">{} {}</a></div>\n</article>\n",
         view.comments,
+        CALLS[view.site % CALLS.len()].0,
         url = escape(view.url)
     );
-    headline_list(&mut out, site, "more", "More news", view.more_news);
+    teaser_list(&mut out, site, "More news", view.more_news);
     out.push_str("</main>\n");
     let _ = writeln!(out, "<aside class=\"{p}-aside\">");
     advert(&mut out, site, &mut rng, "rail");
@@ -393,9 +430,10 @@ pub fn render_article(view: &PageView<'_>, frame: &SiteFrame) -> String {
     advert(&mut out, site, &mut rng, "rail2");
     let _ = writeln!(
         out,
-        "<div class=\"{p}-newsletter\"><h3>Get the morning briefing</h3><form action=\
+        "<div class=\"{p}-newsletter\"><h3>{}</h3><form action=\
          \"/newsletter\" method=\"post\"><input type=\"email\" name=\"email\" placeholder=\
-         \"Your email\"><button class=\"{p}-btn\">Sign up</button></form></div>\n</aside>"
+         \"Your email\"><button class=\"{p}-btn\">Sign up</button></form></div>\n</aside>",
+        CALLS[view.site % CALLS.len()].1
     );
     footer(&mut out, site, view.published.civil().year);
     out
