@@ -276,7 +276,7 @@ fn edit_copy(seed: u64, story: &Story, copy: usize) -> (String, Vec<String>, u64
     }
     let mut paragraphs = story.paragraphs.clone();
     // A later version of the story: one or two paragraphs rewritten.
-    if paragraphs.len() > 2 && rng.random_bool(0.3) {
+    if paragraphs.len() > 2 && rng.random_bool(0.2) {
         for revision in story.revisions.iter().take(rng.random_range(1..=2)) {
             let at = rng.random_range(1..paragraphs.len());
             paragraphs[at] = revision.clone();

@@ -154,6 +154,48 @@ send/sent/sent spend/spent/spent strike/struck/struck take/took/taken tell/told/
 throw/threw/thrown win/won/won write/wrote/written
 ";
 
+/// The few dozen nouns real news uses everywhere (a general-noun slot takes one of these now
+/// and then, as Zipf's law has it; they give unrelated stories the small overlap real ones
+/// have: "the first", "a year").
+pub const COMMON_NOUNS: &[&str] = &[
+    "year",
+    "time",
+    "week",
+    "day",
+    "month",
+    "people",
+    "way",
+    "number",
+    "part",
+    "home",
+    "plan",
+    "city",
+    "state",
+    "group",
+    "money",
+    "work",
+    "problem",
+    "area",
+    "family",
+    "report",
+    "end",
+    "school",
+    "government",
+    "company",
+    "change",
+    "question",
+    "result",
+    "country",
+    "team",
+    "night",
+];
+
+/// The adjectives real news uses everywhere.
+pub const COMMON_ADJECTIVES: &[&str] = &[
+    "new", "first", "last", "local", "public", "former", "next", "recent", "big", "small",
+    "second", "major", "high", "long", "young", "good", "old", "best", "early", "final",
+];
+
 /// The forms of one verb.
 #[derive(Debug, Clone)]
 pub struct Verb {

@@ -17,7 +17,7 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 
 use super::grammar::{BODY, CODAS, DEKS, HEADLINES, LEADS, QUOTES};
-use super::lexicon::{adjectives, nouns, verbs};
+use super::lexicon::{COMMON_ADJECTIVES, COMMON_NOUNS, adjectives, nouns, verbs};
 use super::names;
 use super::topics::TOPICS;
 use super::words::{MONTHS, WEEKDAYS};
@@ -153,6 +153,25 @@ fn entities(rng: &mut impl Rng, topic: usize) -> Entities {
     }
 }
 
+/// Share of general-noun and adjective slots filled from the common words.
+const COMMON_SHARE: f64 = 0.25;
+
+fn general_noun(rng: &mut impl Rng) -> &'static str {
+    if rng.random_bool(COMMON_SHARE) {
+        pick(rng, COMMON_NOUNS)
+    } else {
+        pick(rng, nouns())
+    }
+}
+
+fn adjective(rng: &mut impl Rng) -> &'static str {
+    if rng.random_bool(COMMON_SHARE) {
+        pick(rng, COMMON_ADJECTIVES)
+    } else {
+        pick(rng, adjectives())
+    }
+}
+
 fn any_verb(rng: &mut impl Rng) -> Option<&'static super::lexicon::Verb> {
     verbs().choose(rng)
 }
@@ -179,9 +198,9 @@ fn fill(template: &str, e: &Entities, rng: &mut impl Rng) -> String {
             "K" => out.push_str(&e.key),
             "N" => out.push_str(e.nouns.choose(rng).map_or("plan", String::as_str)),
             "SA" => out.push_str(e.adjective),
-            "G" => out.push_str(pick(rng, nouns())),
-            "Gs" => out.push_str(&plural(pick(rng, nouns()))),
-            "A" => out.push_str(pick(rng, adjectives())),
+            "G" => out.push_str(general_noun(rng)),
+            "Gs" => out.push_str(&plural(general_noun(rng))),
+            "A" => out.push_str(adjective(rng)),
             "V" => out.push_str(any_verb(rng).map_or("said", |v| v.past.as_str())),
             "Vb" => out.push_str(any_verb(rng).map_or("say", |v| v.base.as_str())),
             "Vpp" => out.push_str(any_verb(rng).map_or("said", |v| v.participle.as_str())),

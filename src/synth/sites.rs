@@ -9,6 +9,10 @@
 //! therefore look alike to whole-page similarity (the trap of henzinger §1 and the SpotSigs
 //! paper's motivation), while copies of one story on different sites look unlike.
 //!
+//! Three sites belong to one newspaper group and share its footer notice (as network sites
+//! share frame parts), and every page lists other stories with their standfirsts, which changes
+//! from page to page.
+//!
 //! Charsets: one site sends `windows-1252` in the HTTP header, one declares `windows-1252` only in
 //! `<meta charset>`, one declares UTF-8 only in a `<meta http-equiv>`; the rest send UTF-8 in the
 //! header. The stories contain curly quotes and accented names, so a wrong decode shows.
@@ -355,8 +359,17 @@ const CALLS: &[(&str, &str)] = &[
     ("responses · Talk to us", "Wire Alerts"),
 ];
 
+/// Sites of one newspaper group (indices into [`SITES`]); their footers share the group's
+/// notice, as real network sites share frame parts — a little frame overlap across sites.
+const NETWORK: &[usize] = &[1, 3, 6];
+
+/// The group's notice in its members' footers.
+const NETWORK_NOTICE: &str = "A member of the Tidewater Media Network, a group of coastal \
+    newspapers: Harbor City Herald · Kestrel Bay Daily · Port Aldous Observer.";
+
 fn footer(out: &mut String, site: &Site, year: i64) {
     let p = site.prefix;
+    let index = SITES.iter().position(|s| s.prefix == p).unwrap_or(0);
     let _ = write!(
         out,
         "<footer class=\"{p}-footer\">\n<div class=\"{p}-footer-links\">"
@@ -366,13 +379,18 @@ fn footer(out: &mut String, site: &Site, year: i64) {
     }
     let _ = write!(
         out,
-        "</div>\n<p class=\"{p}-about\">{}</p>\n<p class=\"{p}-legal\">\
+        "</div>\n<p class=\"{p}-about\">{}{}</p>\n<p class=\"{p}-legal\">\
          <a href=\"/privacy\">Privacy policy</a> · <a href=\"/terms\">Terms of use</a> · \
          <a href=\"/cookies\">Cookie settings</a> · <a href=\"/accessibility\">Accessibility</a> · \
          <a href=\"/contact\">Contact us</a></p>\n<p class=\"{p}-copyright\">© {year} {}. \
          All rights reserved.</p>\n</footer>\n\
          <script src=\"{}/static/app.js\" async></script>\n</body>\n</html>\n",
         escape(site.about),
+        if NETWORK.contains(&index) {
+            format!(" {NETWORK_NOTICE}")
+        } else {
+            String::new()
+        },
         escape(site.name),
         site.origin
     );
