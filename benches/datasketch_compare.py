@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """samecore MinHash-LSH vs datasketch MinHashLSH, side by side on the same tokens.
 
-    python3 benches/datasketch_compare.py [ARCHIVE ...] [--gold FILE] [--threshold 0.18]
+    python3 benches/datasketch_compare.py [ARCHIVE ...] [--gold FILE] [--threshold 0.4]
         [--k 4] [--perm 128] [--repeat 3]
 
 Without ARCHIVE it uses ../shared/data/goldset-dev. Steps:
@@ -16,7 +16,9 @@ Without ARCHIVE it uses ../shared/data/goldset-dev. Steps:
 3. Both pair sets become clusters by transitive closure and are scored against the gold
    clusters (pairwise precision / recall / F1), when the archive has them.
 
-Prints one table; `--json` prints the numbers as JSON. Needs `pip install datasketch`.
+The default threshold, 0.4, is where transitive clusters of either side score best on goldset-dev
+(lower thresholds chain stories together). Prints one table; `--json` prints the numbers as
+JSON. Needs `pip install datasketch`.
 """
 
 import argparse
@@ -33,7 +35,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run_samecore(archives, args, tokens_out, pairs_out):
-    cmd = ["cargo", "bench", "--quiet", "--no-default-features", "--bench", "minhash_lsh", "--"]
+    if args.bench_bin:
+        cmd = [args.bench_bin]
+    else:
+        cmd = ["cargo", "bench", "--quiet", "--no-default-features", "--bench", "minhash_lsh", "--"]
     cmd += archives
     if args.gold:
         cmd += ["--gold", args.gold]
@@ -122,11 +127,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("archives", nargs="*")
     ap.add_argument("--gold")
-    ap.add_argument("--threshold", type=float, default=0.18)
+    ap.add_argument("--threshold", type=float, default=0.4)
     ap.add_argument("--k", type=int, default=4)
     ap.add_argument("--perm", type=int, default=128)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--bench-bin", help="an already built minhash_lsh bench executable (skips cargo)")
     args = ap.parse_args()
     archives = [os.path.abspath(a) for a in args.archives] or [
         os.path.join(ROOT, "..", "shared", "data", "goldset-dev")

@@ -1,7 +1,7 @@
 //! MinHash + LSH timing on the same tokens datasketch gets (`harness = false`):
 //!
 //! ```text
-//! cargo bench --bench minhash_lsh -- ARCHIVE... [--gold FILE] [--threshold 0.18] [--k 4]
+//! cargo bench --bench minhash_lsh -- ARCHIVE... [--gold FILE] [--threshold 0.4] [--k 4]
 //!     [--perm 128] [--tokens text] [--repeat 3] [--tokens-out FILE] [--pairs-out FILE]
 //! ```
 //!
@@ -44,7 +44,7 @@ fn parse_args() -> Args {
     let mut a = Args {
         archives: Vec::new(),
         gold: None,
-        threshold: 0.18,
+        threshold: 0.4,
         k: 4,
         perm: 128,
         tokens: TokenSource::Text,

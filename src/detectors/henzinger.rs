@@ -122,7 +122,7 @@ pub fn prepare_combined(
 #[derive(Debug, Clone)]
 pub struct MinHashPrepared {
     /// One signature per document (empty for a page with no tokens).
-    pub signatures: Vec<Vec<u64>>,
+    pub signatures: Vec<Vec<u32>>,
     /// Permutations per signature.
     pub num_perm: usize,
     /// Fixed banding, else chosen per threshold.

@@ -69,7 +69,7 @@ impl Banding {
 
     /// One key per band of a MinHash signature; the band index is part of the key so equal
     /// values in different bands do not collide. Empty for an empty signature.
-    pub fn band_keys(&self, signature: &[u64]) -> Vec<u64> {
+    pub fn band_keys<T: Copy + Into<u64>>(&self, signature: &[T]) -> Vec<u64> {
         if signature.len() < self.bands * self.rows {
             return Vec::new();
         }
@@ -77,7 +77,7 @@ impl Banding {
             .map(|b| {
                 let band = &signature[b * self.rows..(b + 1) * self.rows];
                 band.iter()
-                    .fold(mix64(b as u64 ^ 0x1b5_ba9d), |h, &v| mix64(h ^ v))
+                    .fold(mix64(b as u64 ^ 0x1b5_ba9d), |h, &v| mix64(h ^ v.into()))
             })
             .collect()
     }
@@ -131,7 +131,10 @@ pub fn optimal_bands(
 }
 
 /// Candidate pairs of MinHash LSH: documents sharing at least one band.
-pub fn lsh_candidates(signatures: &[Vec<u64>], banding: &Banding) -> Vec<(u32, u32)> {
+pub fn lsh_candidates<T: Copy + Into<u64> + Sync>(
+    signatures: &[Vec<T>],
+    banding: &Banding,
+) -> Vec<(u32, u32)> {
     let keys: Vec<Vec<u64>> = signatures
         .par_iter()
         .map(|s| banding.band_keys(s))
@@ -164,13 +167,13 @@ mod tests {
     #[test]
     fn band_keys_collide_only_on_equal_bands() {
         let banding = Banding { bands: 3, rows: 2 };
-        let a = [1, 2, 3, 4, 5, 6];
-        let b = [1, 2, 9, 9, 9, 9];
+        let a = [1u64, 2, 3, 4, 5, 6];
+        let b = [1u64, 2, 9, 9, 9, 9];
         let (ka, kb) = (banding.band_keys(&a), banding.band_keys(&b));
         assert_eq!(ka[0], kb[0]);
         assert_ne!(ka[1], kb[1]);
-        assert!(banding.band_keys(&[1, 2]).is_empty());
-        let c = [3, 4, 1, 2, 5, 6];
+        assert!(banding.band_keys(&[1u64, 2]).is_empty());
+        let c = [3u64, 4, 1, 2, 5, 6];
         assert_ne!(banding.band_keys(&c)[1], ka[0]);
         assert_eq!(
             lsh_candidates(&[a.to_vec(), b.to_vec(), vec![]], &banding),

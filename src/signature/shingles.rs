@@ -167,10 +167,35 @@ pub fn supershingle_vectors(docs: &[Vec<u64>], params: &ShingleParams) -> Result
         .collect())
 }
 
-/// MinHash signatures (`m` min-values of the `k`-shingles) of many pages, in parallel.
-pub fn minhash_vectors(docs: &[Vec<u64>], k: usize, m: usize, seed: u64) -> Vec<Vec<u64>> {
+/// The `m` 32-bit min-values of a set of shingles for MinHash: each shingle is mixed to 32 bits
+/// once, then `h_i(x) = a_i·x + b_i mod 2^32` (odd `a_i`, both drawn from the seed) — a
+/// bijection per function, and a loop the compiler vectorises, which is most of MinHash's speed.
+/// datasketch's family is `(a·x + b) mod (2^61 − 1)` truncated to 32 bits; the estimate has the
+/// same accuracy (see the tests), and 32-bit values halve the memory of 64-bit ones.
+pub fn min_values32(shingles: &[u64], m: usize, seed: u64) -> Vec<u32> {
+    if shingles.is_empty() {
+        return Vec::new();
+    }
+    let (a, b): (Vec<u32>, Vec<u32>) = (0..m)
+        .map(|i| {
+            let s = salt(seed, i);
+            (s as u32 | 1, (s >> 32) as u32)
+        })
+        .unzip();
+    let mut mins = vec![u32::MAX; m];
+    for &s in shingles {
+        let x = mix64(s) as u32;
+        for ((min, &a), &b) in mins.iter_mut().zip(&a).zip(&b) {
+            *min = (*min).min(a.wrapping_mul(x).wrapping_add(b));
+        }
+    }
+    mins
+}
+
+/// MinHash signatures (`m` 32-bit min-values of the `k`-shingles) of many pages, in parallel.
+pub fn minhash_vectors(docs: &[Vec<u64>], k: usize, m: usize, seed: u64) -> Vec<Vec<u32>> {
     docs.par_iter()
-        .map(|t| min_values(&shingles(t, k), m, seed))
+        .map(|t| min_values32(&shingles(t, k), m, seed))
         .collect()
 }
 
@@ -182,7 +207,7 @@ pub fn b_similarity(a: &[u64], b: &[u64]) -> u32 {
 
 /// The MinHash estimate of the Jaccard similarity of two shingle sets: the share of agreeing
 /// min-values (0 when either is empty or their lengths differ).
-pub fn jaccard_estimate(a: &[u64], b: &[u64]) -> f64 {
+pub fn jaccard_estimate<T: PartialEq>(a: &[T], b: &[T]) -> f64 {
     if a.is_empty() || a.len() != b.len() {
         return 0.0;
     }
@@ -281,7 +306,43 @@ mod tests {
         let exact = exact_jaccard(&sa, &sb);
         let est = jaccard_estimate(&min_values(&sa, 512, 9), &min_values(&sb, 512, 9));
         assert!((exact - est).abs() < 0.08, "exact {exact} estimate {est}");
+        let est32 = jaccard_estimate(&min_values32(&sa, 512, 9), &min_values32(&sb, 512, 9));
+        assert!(
+            (exact - est32).abs() < 0.08,
+            "exact {exact} estimate {est32}"
+        );
         assert!(exact > 0.4 && exact < 0.7);
+    }
+
+    #[test]
+    fn both_min_hash_families_are_unbiased_over_many_sets() {
+        // Sets of 400 random shingles sharing `shared` of them; mean error over 30 seeds.
+        for shared in [100usize, 250, 350] {
+            let exact = shared as f64 / (800 - shared) as f64;
+            let (mut err64, mut err32) = (0.0, 0.0);
+            for seed in 0..30u64 {
+                let common = tokens(shared, 100 + seed);
+                let mut a = common.clone();
+                a.extend(tokens(400 - shared, 200 + seed));
+                let mut b = common;
+                b.extend(tokens(400 - shared, 300 + seed));
+                err64 += jaccard_estimate(&min_values(&a, 128, seed), &min_values(&b, 128, seed))
+                    - exact;
+                err32 +=
+                    jaccard_estimate(&min_values32(&a, 128, seed), &min_values32(&b, 128, seed))
+                        - exact;
+            }
+            assert!(
+                (err64 / 30.0).abs() < 0.015,
+                "64-bit bias {} at {exact}",
+                err64 / 30.0
+            );
+            assert!(
+                (err32 / 30.0).abs() < 0.015,
+                "32-bit bias {} at {exact}",
+                err32 / 30.0
+            );
+        }
     }
 
     #[test]
