@@ -142,7 +142,7 @@ mod tests {
     fn breakdown_uses_henzinger_sites() {
         let docs = [
             doc(Some("http://www.cs.berkeley.edu/a")),
-            doc(Some("http://cs.berkeley.edu/b")),
+            doc(Some("http://www2.cs.berkeley.edu/b")),
             doc(Some("http://www.mit.edu/c")),
             doc(None),
         ];
