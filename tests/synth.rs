@@ -2,7 +2,9 @@
 //! determinism (also across thread counts), WARC structure parsed back member by member,
 //! digests, revisit references, gold-file consistency, the folder layout, the "frame outweighs
 //! the core" property that makes the archive a good test, and — through `samecore::archive` —
-//! that the reader gets back one document per gold line.
+//! that the reader gets back one document per gold line. The calibration tests pin the committed
+//! sample's SpotSigs similarity distributions to the real gold set's (goldset-dev, measured with
+//! `samecore::synth::calibrate`), and SpotSigs at its default threshold to a working result.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Read;
@@ -410,4 +412,139 @@ fn committed_sample_is_what_the_generator_makes() {
     );
     assert_eq!(committed_gold, String::from_utf8(gold).expect("UTF-8"));
     assert!(committed.len() < 5 << 20, "the sample must stay under 5 MB");
+}
+
+/// SpotSigs multiset-Jaccard quantiles (p50, p90, p99) measured on goldset-dev with default
+/// parameters (`cargo bench --bench synth_calibration`); checked against the data itself by
+/// `real_calibration_constants_match_goldset_dev` when the gold set is present.
+const REAL_SAME_STORY: [f64; 3] = [0.462, 0.784, 0.963];
+const REAL_SAME_SITE: [f64; 3] = [0.071, 0.197, 0.357];
+const REAL_CROSS_SITE: [f64; 3] = [0.009, 0.026, 0.070];
+
+fn sample_collection() -> (samecore::archive::Collection, samecore::eval::GoldStandard) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives");
+    let coll = samecore::archive::load(
+        &[root.join("news-sample.warc.gz")],
+        &samecore::archive::ReadOptions::default(),
+        &Progress::new(),
+    )
+    .expect("read the committed sample");
+    let gold = samecore::eval::GoldStandard::read(&root.join("news-sample.gold.tsv"), &coll.docs)
+        .expect("read its gold file");
+    (coll, gold)
+}
+
+fn quantiles(q: &samecore::synth::calibrate::Quantiles) -> [f64; 3] {
+    [q.p50, q.p90, q.p99]
+}
+
+/// Every quantile of the sample within a factor of three of the real one (the same order of
+/// magnitude), and unrelated stories on different sites no more alike at the 99th percentile
+/// than 1.5 times the real value: the old generator's small word lists gave 0.085 / 0.19 / 0.39
+/// here (ten times the real values), and SpotSigs at its default threshold chained everything.
+#[test]
+fn committed_sample_is_calibrated_against_the_real_gold_set() {
+    let (coll, gold) = sample_collection();
+    let c = samecore::synth::calibrate::calibrate(&coll.docs, &gold.cluster_of).expect("calibrate");
+    assert_eq!(c.documents, coll.docs.len());
+    assert!(
+        c.same_cluster.pairs > 300 && c.same_site.pairs > 5_000,
+        "{c:?}"
+    );
+    for (name, sample, real) in [
+        ("same story", quantiles(&c.same_cluster), REAL_SAME_STORY),
+        (
+            "other story, same site",
+            quantiles(&c.same_site),
+            REAL_SAME_SITE,
+        ),
+        (
+            "other story, other site",
+            quantiles(&c.cross_site),
+            REAL_CROSS_SITE,
+        ),
+    ] {
+        for (k, (s, r)) in sample.iter().zip(real).enumerate() {
+            assert!(
+                *s >= r / 3.0 && *s <= r * 3.0,
+                "{name}: quantile {} is {s:.3} on the sample, {r:.3} on goldset-dev",
+                ["p50", "p90", "p99"][k]
+            );
+        }
+    }
+    assert!(
+        c.cross_site.p99 <= 1.5 * REAL_CROSS_SITE[2],
+        "cross-site p99 {:.3} vs real {:.3}",
+        c.cross_site.p99,
+        REAL_CROSS_SITE[2]
+    );
+    // The sample stays a test of frames: pages of one site with different stories are much more
+    // alike than pages of different sites.
+    assert!(c.same_site.p50 > 5.0 * c.cross_site.p50.max(0.005), "{c:?}");
+}
+
+/// At SpotSigs' default threshold (tuned on the real gold set) the sample gives a sound result;
+/// at a low threshold the shared frames still chain unrelated stories — the sample stays hard.
+#[test]
+fn spotsigs_defaults_work_on_the_sample_and_low_thresholds_fall_into_the_frames() {
+    use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
+    let (coll, gold) = sample_collection();
+    let det = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).expect("detector");
+    let prep = det
+        .prepare(&coll.docs, &Progress::new())
+        .expect("signatures");
+    let f1_at = |threshold: f64| {
+        let mut spec = RunSpec::default_for(Algo::SpotSigs);
+        spec.matching.threshold = threshold;
+        let d = prep.detect(&spec, &Progress::new()).expect("detect");
+        samecore::eval::evaluate(&d.clustering, &gold.cluster_of)
+            .pairwise
+            .f1
+    };
+    let default = f1_at(Algo::SpotSigs.default_threshold());
+    assert!(
+        default >= 0.75,
+        "pairwise F1 {default:.3} at the default threshold"
+    );
+    let low = f1_at(0.1);
+    assert!(
+        low < 0.5,
+        "pairwise F1 {low:.3} at 0.1: the frames no longer mislead"
+    );
+}
+
+/// The `REAL_*` constants are what goldset-dev gives (skipped when `../shared` is absent unless
+/// `SAMECORE_REQUIRE_SHARED=1`).
+#[test]
+fn real_calibration_constants_match_goldset_dev() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/goldset-dev");
+    if !path.is_dir() {
+        assert!(
+            std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
+            "{} is missing and SAMECORE_REQUIRE_SHARED=1",
+            path.display()
+        );
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    }
+    let coll = samecore::archive::load(
+        &[path],
+        &samecore::archive::ReadOptions::default(),
+        &Progress::new(),
+    )
+    .expect("read goldset-dev");
+    let gold = samecore::eval::GoldStandard::from_documents(&coll.docs);
+    let c = samecore::synth::calibrate::calibrate(&coll.docs, &gold.cluster_of).expect("calibrate");
+    for (name, measured, constant) in [
+        ("same story", quantiles(&c.same_cluster), REAL_SAME_STORY),
+        ("same site", quantiles(&c.same_site), REAL_SAME_SITE),
+        ("cross site", quantiles(&c.cross_site), REAL_CROSS_SITE),
+    ] {
+        for (m, k) in measured.iter().zip(constant) {
+            assert!(
+                (m - k).abs() < 0.0015,
+                "{name}: measured {measured:?}, constant {constant:?}"
+            );
+        }
+    }
 }
