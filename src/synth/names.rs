@@ -98,6 +98,13 @@ fn capitalised(s: &str) -> String {
     }
 }
 
+/// Fragments a generated name must not contain (random syllables can spell rude words).
+const BLOCKED: &[&str] = &[
+    "ass", "sex", "fuk", "fuc", "shit", "cum", "nig", "dick", "tit", "cock", "fag", "rape", "porn",
+    "slut", "whor", "pus", "anal", "bitch", "crap", "dam", "hell", "kill", "nazi", "piss", "poo",
+    "butt", "turd", "wank", "twat", "cunt", "homo", "jew", "gay", "die", "dead",
+];
+
 fn stem(rng: &mut impl Rng, syllables: usize) -> String {
     let mut s = String::with_capacity(12);
     for _ in 0..syllables {
@@ -106,22 +113,39 @@ fn stem(rng: &mut impl Rng, syllables: usize) -> String {
     s
 }
 
+/// A name from `make` that contains no blocked fragment (a few tries, then the last one drawn).
+fn clean<R: Rng>(rng: &mut R, make: impl Fn(&mut R) -> String) -> String {
+    let mut name = make(rng);
+    for _ in 0..16 {
+        let lower = name.to_lowercase();
+        if !BLOCKED.iter().any(|b| lower.contains(b)) {
+            break;
+        }
+        name = make(rng);
+    }
+    name
+}
+
 /// A first name: one or two syllables and an ending.
 pub fn first_name(rng: &mut impl Rng) -> String {
-    let n = rng.random_range(1..=2);
-    let ending = FIRST_ENDINGS.choose(rng).copied().unwrap_or("a");
-    capitalised(&format!("{}{ending}", stem(rng, n)))
+    clean(rng, |rng| {
+        let n = rng.random_range(1..=2);
+        let ending = FIRST_ENDINGS.choose(rng).copied().unwrap_or("a");
+        capitalised(&format!("{}{ending}", stem(rng, n)))
+    })
 }
 
 /// A family name: one or two syllables and a common ending, sometimes plain.
 pub fn last_name(rng: &mut impl Rng) -> String {
-    let n = rng.random_range(1..=2);
-    let base = stem(rng, n);
-    if rng.random_bool(0.2) {
-        return capitalised(&format!("{base}{}", syllable(rng)));
-    }
-    let ending = LAST_ENDINGS.choose(rng).copied().unwrap_or("son");
-    capitalised(&format!("{base}{ending}"))
+    clean(rng, |rng| {
+        let n = rng.random_range(1..=2);
+        let base = stem(rng, n);
+        if rng.random_bool(0.2) {
+            return capitalised(&format!("{base}{}", syllable(rng)));
+        }
+        let ending = LAST_ENDINGS.choose(rng).copied().unwrap_or("son");
+        capitalised(&format!("{base}{ending}"))
+    })
 }
 
 /// A full name, now and then with a middle initial.
@@ -138,9 +162,11 @@ pub fn person(rng: &mut impl Rng) -> String {
 
 /// A town or district.
 pub fn place(rng: &mut impl Rng) -> String {
-    let n = rng.random_range(1..=2);
-    let ending = PLACE_ENDINGS.choose(rng).copied().unwrap_or("ton");
-    let name = capitalised(&format!("{}{ending}", stem(rng, n)));
+    let name = clean(rng, |rng| {
+        let n = rng.random_range(1..=2);
+        let ending = PLACE_ENDINGS.choose(rng).copied().unwrap_or("ton");
+        capitalised(&format!("{}{ending}", stem(rng, n)))
+    });
     if rng.random_bool(0.12) {
         let prefix = PLACE_PREFIXES.choose(rng).copied().unwrap_or("North ");
         format!("{prefix}{name}")
@@ -151,9 +177,12 @@ pub fn place(rng: &mut impl Rng) -> String {
 
 /// A company, institute or association: "Corlend Holdings".
 pub fn organisation(rng: &mut impl Rng) -> String {
-    let n = rng.random_range(1..=2);
+    let name = clean(rng, |rng| {
+        let n = rng.random_range(1..=2);
+        capitalised(&stem(rng, n))
+    });
     let kind = ORG_KINDS.choose(rng).copied().unwrap_or("Group");
-    format!("{} {kind}", capitalised(&stem(rng, n)))
+    format!("{name} {kind}")
 }
 
 #[cfg(test)]
@@ -173,5 +202,9 @@ mod tests {
         let places: std::collections::BTreeSet<String> =
             (0..300).map(|_| place(&mut rng)).collect();
         assert!(places.len() > 280);
+        for name in people.iter().chain(&places) {
+            let lower = name.to_lowercase();
+            assert!(!BLOCKED.iter().any(|b| lower.contains(b)), "{name}");
+        }
     }
 }
