@@ -11,7 +11,9 @@
 //! The cases the archive is built to contain (the list; the SpotSigs paper's §1 motivation
 //! and henzinger §3's same-site / different-site split):
 //! - a story syndicated to 2–8 sites, each copy edited: the site's byline and date format, maybe
-//!   another headline wording, a dropped or added last paragraph, a few word substitutions;
+//!   another headline wording, a later version with one or two paragraphs rewritten, wire copy
+//!   cut to its first half to four fifths, a dropped or added last paragraph, a few word
+//!   substitutions;
 //! - sometimes a second copy on the *same* site (a print URL with its own sidebars);
 //! - stories published once (singletons), some of them short briefs lost in their frame;
 //! - repeated captures: a `revisit` when nothing changed, a new `response` when only the frame
