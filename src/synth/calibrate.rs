@@ -1,7 +1,7 @@
 //! Calibration of the synthetic archive against real data: how alike SpotSigs finds pages of the
 //! same story, of different stories on one site, and of different stories on different sites.
 //!
-//! In: documents with gold clusters (a [`crate::Collection`]'s `docs` plus a
+//! In: documents with gold clusters (a [`crate::archive::Collection`]'s `docs` plus a
 //! [`crate::eval::GoldStandard`]). Out: a [`Calibration`] — for each of the three pair classes,
 //! the number of pairs and the 50/90/99th percentiles and the maximum of the multiset Jaccard of
 //! their default spot signatures (workbench paper §3.1; Theobald et al. SIGIR 2008 §3). The
