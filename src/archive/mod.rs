@@ -44,6 +44,8 @@ use crate::engine::Progress;
 use crate::{Error, Result};
 
 pub use pipeline::read_file;
+#[doc(hidden)]
+pub use pipeline::scan_bytes;
 
 /// What to keep while reading.
 #[derive(Debug, Clone)]
@@ -271,9 +273,25 @@ pub(crate) fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Res
 /// Read several inputs, files in parallel; documents come sorted by (input order, offset) and
 /// revisits left unresolved inside their own file are resolved against the other inputs.
 pub fn load(paths: &[PathBuf], opts: &ReadOptions, progress: &Progress) -> Result<Collection> {
+    // Every input is checked before any is read: a bad one is reported at once.
+    let formats = paths
+        .iter()
+        .map(|p| detect(p))
+        .collect::<Result<Vec<_>>>()?;
+    let total = paths
+        .iter()
+        .zip(&formats)
+        .map(|(p, f)| pipeline::input_size(p, *f))
+        .sum();
+    let stage = match paths {
+        [one] => format!("reading {}", one.display()),
+        _ => format!("reading {} archives", paths.len()),
+    };
+    progress.stage(&stage, total);
     let outcomes: Vec<Result<pipeline::FileOutcome>> = paths
         .par_iter()
-        .map(|path| pipeline::read_file_outcome(path, opts, progress))
+        .zip(formats)
+        .map(|(path, format)| pipeline::read_file_outcome(path, format, opts, progress))
         .collect();
     let mut per_file = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {

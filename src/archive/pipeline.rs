@@ -73,7 +73,8 @@ pub(crate) struct Ctx<'a> {
     pub order_base: u64,
     batch: Vec<RawPage>,
     batch_bytes: usize,
-    tx: SyncSender<Vec<RawPage>>,
+    /// Where batches go; `None` decodes them right here (in-memory scans).
+    tx: Option<SyncSender<Vec<RawPage>>>,
 }
 
 impl Ctx<'_> {
@@ -101,8 +102,20 @@ impl Ctx<'_> {
         }
         self.batch_bytes = 0;
         let batch = std::mem::take(&mut self.batch);
-        // The receiver only hangs up when it stopped early (cancel): stop reading too.
-        self.tx.send(batch).map_err(|_| Error::Cancelled)
+        match &self.tx {
+            // The receiver only hangs up when it stopped early (cancel): stop reading too.
+            Some(tx) => tx.send(batch).map_err(|_| Error::Cancelled),
+            None => {
+                for page in batch {
+                    let order = page.order;
+                    match finish(page, &ReadOptions::default()) {
+                        Ok(_) => self.report.documents += 1,
+                        Err(message) => self.warn(order, message),
+                    }
+                }
+                Ok(())
+            }
+        }
     }
 
     /// Record a warning at `offset` of this input.
@@ -128,17 +141,26 @@ pub fn read_file(
     progress: &Progress,
     sink: &mut dyn FnMut(Document),
 ) -> Result<FileReport> {
-    let (report, _pending) = run(path, opts, progress, &mut |_, d| sink(d))?;
+    let format = super::detect(path)?;
+    progress.stage(
+        &format!("reading {}", path.display()),
+        input_size(path, format),
+    );
+    let (report, _pending) = run(path, format, opts, progress, &mut |_, d| sink(d))?;
     Ok(report)
 }
 
+/// Read one of several inputs for [`super::load`], which set the progress stage for all of them.
 pub(crate) fn read_file_outcome(
     path: &Path,
+    format: Format,
     opts: &ReadOptions,
     progress: &Progress,
 ) -> Result<FileOutcome> {
     let mut docs = Vec::new();
-    let (report, pending) = run(path, opts, progress, &mut |order, d| docs.push((order, d)))?;
+    let (report, pending) = run(path, format, opts, progress, &mut |order, d| {
+        docs.push((order, d))
+    })?;
     Ok(FileOutcome {
         docs,
         report,
@@ -148,16 +170,12 @@ pub(crate) fn read_file_outcome(
 
 fn run(
     path: &Path,
+    format: Format,
     opts: &ReadOptions,
     progress: &Progress,
     sink: &mut dyn FnMut(u64, Document),
 ) -> Result<(FileReport, Vec<PendingRevisit>)> {
     let started = Instant::now();
-    let format = super::detect(path)?;
-    progress.stage(
-        &format!("reading {}", path.display()),
-        input_size(path, format),
-    );
     let (tx, rx) = sync_channel::<Vec<RawPage>>(2);
     let mut decoded_docs = 0u64;
     let mut late_warnings = Vec::new();
@@ -173,7 +191,7 @@ fn run(
                 order_base: 0,
                 batch: Vec::new(),
                 batch_bytes: 0,
-                tx,
+                tx: Some(tx),
             };
             let read = read_format(format, &mut ctx).and_then(|()| ctx.flush());
             read.map(|()| (ctx.report, ctx.pending))
@@ -201,11 +219,12 @@ fn run(
         }
         reader.join()
     });
-    let (mut report, pending) = match result {
-        Ok(r) => r?,
+    let outcome = match result {
+        Ok(r) => r,
         Err(panic) => std::panic::resume_unwind(panic),
     };
     progress.check()?;
+    let (mut report, pending) = outcome?;
     report.documents += decoded_docs;
     for (offset, message) in late_warnings {
         report.warn(path, offset, message);
@@ -241,7 +260,7 @@ fn read_format(format: Format, ctx: &mut Ctx<'_>) -> Result<()> {
 }
 
 /// Bytes of an input: the file size, or the sum of page sizes of a folder.
-fn input_size(path: &Path, format: Format) -> u64 {
+pub(crate) fn input_size(path: &Path, format: Format) -> u64 {
     match format {
         Format::Folder => super::folder::folder_size(path),
         _ => std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
@@ -380,4 +399,47 @@ pub(crate) fn relative_key(base: &Path, path: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// Parse WARC (or, with `arc`, ARC) bytes held in memory — plain or gzip, told by the first
+/// bytes — decoding every page on this thread. The entry point of the cargo-fuzz targets and
+/// their regression tests; it must never panic, whatever the bytes.
+pub fn scan_bytes(data: &[u8], arc: bool) -> FileReport {
+    let path = Path::new("<memory>");
+    let progress = Progress::new();
+    let mut ctx = Ctx {
+        path,
+        report: FileReport::new(path, if arc { "arc" } else { "warc" }),
+        progress: &progress,
+        pending: Vec::new(),
+        titles: HashMap::new(),
+        order_base: 0,
+        batch: Vec::new(),
+        batch_bytes: 0,
+        tx: None,
+    };
+    let identity = |s: Storage| s;
+    let container = Container {
+        file: path,
+        wrap: &identity,
+    };
+    let cursor = std::io::Cursor::new(data);
+    let gz = data.starts_with(&[0x1f, 0x8b]);
+    let read = match (arc, gz) {
+        (false, false) => {
+            super::warc::read_warc(&mut PlainSource::new(cursor), &mut ctx, &container)
+        }
+        (false, true) => super::warc::read_warc(&mut GzSource::new(cursor), &mut ctx, &container),
+        (true, false) => super::arc::read_arc(&mut PlainSource::new(cursor), &mut ctx, &container),
+        (true, true) => super::arc::read_arc(&mut GzSource::new(cursor), &mut ctx, &container),
+    };
+    let flushed = read.and_then(|()| ctx.flush());
+    if let Err(e) = flushed {
+        ctx.warn(0, e.to_string());
+    }
+    for _ in &ctx.pending {
+        ctx.report.skip("revisit-unresolved");
+    }
+    ctx.report.bytes = data.len() as u64;
+    ctx.report
 }

@@ -170,10 +170,15 @@ pub(crate) fn read_wacz(ctx: &mut Ctx<'_>) -> Result<()> {
         };
         // Offsets restart in each entry: keep documents in entry order.
         ctx.order_base = (index as u64) << 44;
+        let warned = ctx.report.warnings.len();
         if n == 2 && magic == [0x1f, 0x8b] {
             super::warc::read_warc(&mut GzSource::new(reader), ctx, &container)?;
         } else {
             super::warc::read_warc(&mut PlainSource::new(reader), ctx, &container)?;
+        }
+        // Offsets are inside the entry: say which.
+        for warning in &mut ctx.report.warnings[warned..] {
+            warning.message.push_str(&format!(" (in {name})"));
         }
     }
     Ok(())

@@ -143,6 +143,8 @@ pub(crate) fn read_warc<S: Source>(
             Ok(true) => {}
             Ok(false) => return Ok(()),
             Err(e) => {
+                // A send refused because the job was cancelled surfaces here as an error too.
+                ctx.progress.check()?;
                 let at = src.damaged_offset();
                 match src.recover() {
                     Ok(Some(resumed)) => ctx.warn(
