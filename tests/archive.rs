@@ -524,8 +524,12 @@ fn revisits_resolve_across_files_in_load() {
     };
     let crawl1 = dir.join("ukwa__datagovuk_crawl1_BL-20140325121225068.warc.gz");
     let crawl2 = dir.join("ukwa__datagovuk_crawl2_revisits_BL-20140325122341434.warc.gz");
-    let alone =
-        archive::load(&[crawl2.clone()], &ReadOptions::default(), &Progress::new()).unwrap();
+    let alone = archive::load(
+        std::slice::from_ref(&crawl2),
+        &ReadOptions::default(),
+        &Progress::new(),
+    )
+    .unwrap();
     let unresolved = alone.reports[0]
         .skipped
         .get("revisit-unresolved")

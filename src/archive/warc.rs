@@ -75,12 +75,13 @@ pub(crate) fn read_header<S: Source>(src: &mut S) -> io::Result<HeaderRead> {
             return Ok(HeaderRead::Header(header, problems));
         }
         let text = String::from_utf8_lossy(&line.bytes);
-        if text.starts_with([' ', '\t']) {
-            if let Some((_, value)) = header.fields.last_mut() {
-                value.push(' ');
-                value.push_str(text.trim());
-                continue;
-            }
+        // A line starting with a space continues the previous field's value.
+        if text.starts_with([' ', '\t'])
+            && let Some((_, value)) = header.fields.last_mut()
+        {
+            value.push(' ');
+            value.push_str(text.trim());
+            continue;
         }
         match text.split_once(':') {
             Some((name, value)) => header

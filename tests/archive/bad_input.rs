@@ -140,8 +140,12 @@ fn empty_and_foreign_files_are_clear_errors_naming_the_file_last() {
     .unwrap_err();
     assert_eq!(err.to_string(), format!("empty file: {}", empty.display()));
     let text = write(dir.path(), "notes.txt", b"just some notes\n");
-    let err =
-        archive::load(&[text.clone()], &ReadOptions::default(), &Progress::new()).unwrap_err();
+    let err = archive::load(
+        std::slice::from_ref(&text),
+        &ReadOptions::default(),
+        &Progress::new(),
+    )
+    .unwrap_err();
     assert!(
         err.to_string().ends_with(&text.display().to_string()),
         "{err}"
