@@ -559,3 +559,55 @@ fn revisits_resolve_across_files_in_load() {
         alone.reports[0].documents + revisits.len() as u64
     );
 }
+
+#[test]
+fn info_cli_prints_one_json_object_per_file_and_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = write(dir.path(), "s.warc", &sample_records().concat());
+    let arc = write(dir.path(), "t.arc.gz", &gzip(&arc_file()));
+    let exe = env!("CARGO_BIN_EXE_samecore");
+    let out = std::process::Command::new(exe)
+        .args(["info", "--json"])
+        .args([&warc, &arc])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["file"], warc.display().to_string());
+    assert_eq!(lines[0]["records"]["response"], 5);
+    assert_eq!(lines[0]["html_responses"], 3);
+    assert_eq!(lines[0]["documents"], 3);
+    assert_eq!(lines[0]["skipped"]["status-404"], 1);
+    assert!(lines[0]["warnings"].as_array().unwrap().is_empty());
+    assert_eq!(lines[1]["format"], "arc.gz");
+    assert_eq!(lines[1]["records"]["warcinfo"], 1);
+    let out = std::process::Command::new(exe)
+        .args(["info"])
+        .arg(&warc)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("html responses: 3"), "{text}");
+    assert!(text.contains("MB/s"), "{text}");
+    let bad = write(dir.path(), "empty.warc", b"");
+    let out = std::process::Command::new(exe)
+        .args(["info"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.trim_end().ends_with(&bad.display().to_string()),
+        "{err}"
+    );
+}
