@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo bench --bench minhash_lsh -- ARCHIVE... [--gold FILE] [--threshold 0.4] [--k 4]
-//!     [--perm 128] [--tokens text] [--repeat 3] [--tokens-out FILE] [--pairs-out FILE]
+//!     [--perm 128] [--tokens text] [--repeat 3] [--seed 0] [--tokens-out FILE] [--pairs-out FILE]
 //! ```
 //!
 //! Without an archive it runs on goldset-dev (skipped when `../shared` is absent, failing with
@@ -36,6 +36,7 @@ struct Args {
     perm: usize,
     tokens: TokenSource,
     repeat: usize,
+    seed: u64,
     tokens_out: Option<PathBuf>,
     pairs_out: Option<PathBuf>,
 }
@@ -49,6 +50,7 @@ fn parse_args() -> Args {
         perm: 128,
         tokens: TokenSource::Text,
         repeat: 3,
+        seed: 0,
         tokens_out: None,
         pairs_out: None,
     };
@@ -63,6 +65,7 @@ fn parse_args() -> Args {
             "--perm" => a.perm = value().parse().unwrap(),
             "--tokens" => a.tokens = value().parse().unwrap(),
             "--repeat" => a.repeat = value().parse().unwrap(),
+            "--seed" => a.seed = value().parse().unwrap(),
             "--tokens-out" => a.tokens_out = Some(value().into()),
             "--pairs-out" => a.pairs_out = Some(value().into()),
             other => a.archives.push(other.into()),
@@ -91,7 +94,7 @@ fn minhash_lsh(terms: &[Vec<String>], a: &Args) -> (Vec<(u32, u32, f64)>, usize)
         .par_iter()
         .map(|t| t.iter().map(|s| term_hash(s)).collect())
         .collect();
-    let signatures = minhash_vectors(&hashes, a.k, a.perm, 0);
+    let signatures = minhash_vectors(&hashes, a.k, a.perm, a.seed);
     let banding = optimal_bands(a.threshold, a.perm, 0.5, 0.5).unwrap();
     let candidates = lsh_candidates(&signatures, &banding);
     let pairs: Vec<(u32, u32, f64)> = candidates
@@ -169,6 +172,7 @@ fn main() {
         "threshold": args.threshold,
         "k": args.k,
         "perm": args.perm,
+        "seed": args.seed,
         "bands": banding.bands,
         "rows": banding.rows,
         "load_seconds": load_secs,
