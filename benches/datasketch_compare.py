@@ -43,7 +43,8 @@ def run_samecore(archives, args, tokens_out, pairs_out):
     if args.gold:
         cmd += ["--gold", args.gold]
     cmd += ["--threshold", str(args.threshold), "--k", str(args.k), "--perm", str(args.perm)]
-    cmd += ["--repeat", str(args.repeat), "--tokens-out", tokens_out, "--pairs-out", pairs_out]
+    cmd += ["--repeat", str(args.repeat), "--seed", str(args.seed)]
+    cmd += ["--tokens-out", tokens_out, "--pairs-out", pairs_out]
     out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)
     lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
     if not lines:
@@ -75,7 +76,7 @@ def run_datasketch(tokens_path, args):
         t0 = time.perf_counter()
         lists = [shingles(terms, args.k) for terms in batch]
         non_empty = [l for l in lists if l]
-        built = iter(MinHash.bulk(non_empty, num_perm=args.perm, seed=1)) if non_empty else iter(())
+        built = iter(MinHash.bulk(non_empty, num_perm=args.perm, seed=args.seed)) if non_empty else iter(())
         sigs.extend(next(built) if l else None for l in lists)
         timed += time.perf_counter() - t0
         batch.clear()
@@ -147,6 +148,7 @@ def main():
     ap.add_argument("--k", type=int, default=4)
     ap.add_argument("--perm", type=int, default=128)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1, help="hash seed of both sides (datasketch's default is 1)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--bench-bin", help="an already built minhash_lsh bench executable (skips cargo)")
     args = ap.parse_args()
