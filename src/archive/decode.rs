@@ -270,8 +270,18 @@ pub fn extract_title(html: &str) -> Option<String> {
         return None;
     }
     let start = open + memchr::memchr(b'>', &bytes[open..])? + 1;
-    let end = find_ascii_ci(bytes, b"</title", start).unwrap_or(bytes.len().min(start + 1024));
-    // Both ends sit on ASCII bytes, so they are char boundaries.
+    let end = match find_ascii_ci(bytes, b"</title", start) {
+        // Sits on an ASCII byte, so it is a char boundary.
+        Some(end) => end,
+        // No end tag: take up to 1 KiB, backing off to a char boundary.
+        None => {
+            let mut end = bytes.len().min(start + 1024);
+            while !html.is_char_boundary(end) {
+                end -= 1;
+            }
+            end
+        }
+    };
     let raw = html.get(start..end)?;
     let text = decode_entities(raw);
     let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -303,7 +313,9 @@ fn decode_entities(text: &str) -> String {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         rest = &rest[amp..];
-        let semi = rest[..rest.len().min(12)].find(';');
+        // Entity names are short ASCII: look for `;` in the next bytes, not chars (a slice at a
+        // fixed byte count could cut a character; cargo-fuzz found that).
+        let semi = rest.bytes().take(12).position(|b| b == b';');
         let decoded = semi.and_then(|s| {
             let name = &rest[1..s];
             let ch = match name {
@@ -426,6 +438,21 @@ mod tests {
             http_payload(&head, b"not gzip".to_vec(), 1 << 20),
             b"not gzip"
         );
+    }
+
+    #[test]
+    fn title_entities_next_to_multibyte_chars_do_not_panic() {
+        // Found by cargo-fuzz (tests/fixtures/fuzz/arc/crash-a283...): `&` followed by
+        // multi-byte characters within 12 bytes.
+        assert_eq!(
+            extract_title(
+                "<title>Ar\u{192}\u{192}&\u{192}\u{192}\u{192}\u{192}\u{192}\u{192}</title>"
+            )
+            .as_deref(),
+            Some("Ar\u{192}\u{192}&\u{192}\u{192}\u{192}\u{192}\u{192}\u{192}")
+        );
+        let long = format!("<title>{}", "\u{192}".repeat(600));
+        assert_eq!(extract_title(&long).map(|t| t.chars().count()), Some(512));
     }
 
     #[test]
