@@ -167,3 +167,198 @@ fn run_button_and_detector_choice_work_from_the_side_panel() {
     h.run();
     h.get_by_label("coverage");
 }
+
+/// The text of the first label that starts with `prefix`.
+fn label_starting(h: &Harness<'_, Workbench>, prefix: &str) -> String {
+    let node = h.get_by_label_contains(prefix);
+    let n = node.accesskit_node();
+    n.label().or_else(|| n.value()).unwrap_or_default()
+}
+
+fn open_project_by_typing(h: &mut Harness<'_, Workbench>, path: &std::path::Path) {
+    h.get_by_label("Project file").focus();
+    h.run();
+    h.get_by_label("Project file")
+        .type_text(path.to_str().expect("utf-8 temp path"));
+    h.run();
+    h.get_by_label("Open project").click();
+    h.run();
+    assert_eq!(
+        h.state().project_path(),
+        Some(path),
+        "{:?}",
+        h.state().messages()
+    );
+}
+
+#[test]
+fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("study.samecore");
+
+    let mut app = Workbench::new(true);
+    app.open(vec![sample_archive()]);
+    let mut h = harness(app);
+    h.run();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("ann");
+
+    // A uniform sample of the SpotSigs run (50 pairs by default, fewer if the run has fewer).
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label("Make sample").click();
+    h.run();
+    let size = h.state().sample().expect("no sample made").pairs.len();
+    assert!(size >= 5, "only {size} pairs sampled");
+    h.get_by_label(&format!("Labelled 0 of {size}"));
+    h.get_by_label("Label pairs").click();
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Pair);
+    h.get_by_label(&format!("Pair 1 of {size}"));
+    let first = h.state().pair().expect("no pair shown").clone();
+
+    // C, then reason 2 + U, then I: three labels, each moving on to the next pair.
+    h.key_press(Key::C);
+    h.run();
+    h.get_by_label(&format!("Pair 2 of {size}"));
+    assert_ne!(
+        h.state().pair().unwrap().a,
+        first.b,
+        "the pair did not change"
+    );
+    h.key_press(Key::Num2);
+    h.run();
+    h.key_press(Key::U);
+    h.run();
+    h.key_press(Key::I);
+    h.run();
+    h.get_by_label(&format!("Labelled 3 of {size}"));
+    h.get_by_label(&format!("Pair 4 of {size}"));
+
+    // Ctrl+Z undoes the last label and goes back to its pair.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
+    h.run();
+    h.get_by_label(&format!("Labelled 2 of {size}"));
+    h.get_by_label(&format!("Pair 3 of {size}"));
+    let s = h.state().sample().unwrap();
+    let mine: Vec<_> = s
+        .mine
+        .iter()
+        .take(3)
+        .map(|m| m.as_ref().map(|l| (l.verdict, l.reason)))
+        .collect();
+    use samecore::labels::{Reason, Verdict};
+    assert_eq!(
+        mine,
+        [
+            Some((Verdict::Correct, None)),
+            Some((Verdict::Undecided, Some(Reason::TimeStamp))),
+            None
+        ]
+    );
+
+    // Codes: add one, select the first cluster, apply it; every member shows it.
+    h.get_by_label("Clusters").click();
+    h.run();
+    h.get_by_label("New code").focus();
+    h.run();
+    h.get_by_label("New code").type_text("election");
+    h.run();
+    h.get_by_label("Add code").click();
+    h.run();
+    h.get_by_label("election").click();
+    h.run();
+    h.key_press(Key::N);
+    h.run();
+    let members: usize = label_starting(&h, "Cluster of ")
+        .split_whitespace()
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .expect("no member count");
+    h.get_by_label("Apply to cluster").click();
+    h.run();
+    h.get_by_label(&format!("Code: election ({members} pages)"));
+    // The codebook entry plus one per member in the Codes column.
+    assert_eq!(h.get_all_by_label("election").count(), members + 1);
+
+    // An override on one page, then undone.
+    h.key_press(Key::J);
+    h.run();
+    h.get_by_label("Remove from page").click();
+    h.run();
+    assert_eq!(h.get_all_by_label("-election (page)").count(), 1);
+    h.get_by_label("Undo code edit").click();
+    h.run();
+    assert!(h.query_by_label("-election (page)").is_none());
+    assert_eq!(h.get_all_by_label("election").count(), members + 1);
+    drop(h);
+
+    // Reopen: the sample, its labels and the codes are all there.
+    let mut app = Workbench::new(true);
+    app.open(vec![sample_archive()]);
+    let mut h = harness(app);
+    h.run();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("ann");
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label_contains("sample 1 (").click();
+    h.run();
+    h.get_by_label(&format!("Labelled 2 of {size}"));
+    h.get_by_label("Clusters").click();
+    h.run();
+    h.key_press(Key::N);
+    h.run();
+    assert_eq!(h.get_all_by_label("election").count(), members + 1);
+
+    // A second annotator disagrees on the first pair: kappa and a disagreement to settle.
+    h.set_annotator_for_test("second");
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label("Label pairs").click();
+    h.run();
+    h.key_press(Key::I);
+    h.run();
+    h.key_press(Key::U);
+    h.run();
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label_contains("Cohen's kappa ann / second");
+    h.get_by_label("1 disagreements to settle");
+    h.get_by_label("Settle correct").click();
+    h.run();
+    h.get_by_label("No disagreement left to settle.");
+}
+
+#[test]
+fn a_file_that_is_not_a_project_is_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.samecore");
+    std::fs::write(&file, "these are my notes, not a database ".repeat(200)).unwrap();
+    let mut app = Workbench::new(true);
+    app.open_project(file.clone());
+    let mut h = harness(app);
+    h.run();
+    assert!(h.state().project_path().is_none());
+    let msg = h.state().messages().join("\n");
+    assert!(msg.contains("Opening project"), "{msg}");
+    assert!(msg.contains("notes.samecore"), "{msg}");
+    h.get_by_label_contains("Opening project");
+    // The file is left as it was.
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .starts_with("these are my notes")
+    );
+}
+
+trait AnnotatorExt {
+    fn set_annotator_for_test(&mut self, name: &str);
+}
+
+impl AnnotatorExt for Harness<'_, Workbench> {
+    fn set_annotator_for_test(&mut self, name: &str) {
+        self.state_mut().set_annotator(name);
+        self.run();
+    }
+}

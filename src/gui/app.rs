@@ -13,12 +13,16 @@ use std::time::Duration;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::clusters::ClustersView;
+use super::codebook::CodebookPanel;
 use super::documents::DocumentsView;
+use super::labelling::LabelsView;
 use super::open::PendingDialog;
 use super::pair_view::PairView;
 use super::plots::PlotsView;
+use super::project_panel::ProjectAction;
 use super::recent::Recent;
 use super::run_panel::RunSettings;
+use super::session::ProjectSession;
 use super::tuning::TuningView;
 use crate::DocId;
 use crate::detect::Algo;
@@ -38,7 +42,7 @@ pub const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::N
 /// Show or hide the keyboard help (F1).
 pub const SHORTCUT_HELP: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F1);
 
-type Waker = Arc<dyn Fn() + Send + Sync>;
+use super::project::Waker;
 
 /// The views of the central panel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,16 +57,19 @@ pub enum Tab {
     Plots,
     /// Antecedent tuning.
     Antecedents,
+    /// Samples of pairs, labels, precision and agreement.
+    Labels,
 }
 
 impl Tab {
-    /// Every tab, in the order of the tab bar and of the keys 1–5.
-    pub const ALL: [Tab; 5] = [
+    /// Every tab, in the order of the tab bar and of the keys 1–6.
+    pub const ALL: [Tab; 6] = [
         Tab::Documents,
         Tab::Clusters,
         Tab::Pair,
         Tab::Plots,
         Tab::Antecedents,
+        Tab::Labels,
     ];
 
     /// The tab's label.
@@ -73,6 +80,7 @@ impl Tab {
             Tab::Pair => "Pair",
             Tab::Plots => "Plots",
             Tab::Antecedents => "Antecedents",
+            Tab::Labels => "Labels",
         }
     }
 }
@@ -92,34 +100,36 @@ pub enum Action {
     WordStats,
     /// Switch tab.
     Show(Tab),
+    /// Something for the project file (labels, codes).
+    Project(ProjectAction),
 }
 
 /// The whole app state.
 pub struct Workbench {
     /// Run jobs on the UI thread to completion (tests); real windows never do.
     sync_jobs: bool,
-    waker: Option<Waker>,
+    pub(super) waker: Option<Waker>,
     inputs: Vec<PathBuf>,
     load: Option<Job<Workspace>>,
-    workspace: Option<Arc<Workspace>>,
+    pub(super) workspace: Option<Arc<Workspace>>,
     settings: RunSettings,
     run_job: Option<Job<RunReport>>,
     sweep_job: Option<Job<Vec<Vec<SweepRow>>>>,
     /// The detectors the running sweep is for, in its order.
     sweep_algos: Vec<Algo>,
-    runs: Vec<AlgoRun>,
+    pub(super) runs: Vec<AlgoRun>,
     cache: PreparedCache,
-    active: usize,
+    pub(super) active: usize,
     rerun_job: Option<Job<AlgoRun>>,
     pair_job: Option<Job<PairComparison>>,
     pair: Option<Arc<PairComparison>>,
     vocab_job: Option<Job<Vec<WordStat>>>,
     vocab: Option<Arc<Vec<WordStat>>>,
     /// Errors and notices for the person, newest last; shown until dismissed.
-    messages: Vec<String>,
+    pub(super) messages: Vec<String>,
     path_input: String,
     dialog: Option<PendingDialog>,
-    tab: Tab,
+    pub(super) tab: Tab,
     documents: DocumentsView,
     clusters: ClustersView,
     pair_view: PairView,
@@ -130,6 +140,11 @@ pub struct Workbench {
     recent: Recent,
     /// Each detector's metrics and curves before the last run, to show what a change did.
     previous: BTreeMap<Algo, PreviousRun>,
+    /// The project file (labels, codes) and what the store actor last sent.
+    pub(super) project: ProjectSession,
+    /// The Labels tab and the labelling bar.
+    pub(super) labels: LabelsView,
+    codebook: CodebookPanel,
 }
 
 /// What a detector scored before the latest run replaced it.
@@ -176,11 +191,18 @@ impl Workbench {
             actions: Vec::new(),
             recent: Recent::default(),
             previous: BTreeMap::new(),
+            project: ProjectSession::new(sync_jobs),
+            labels: LabelsView::default(),
+            codebook: CodebookPanel::default(),
         }
     }
 
     /// Remember opened archives in `file` (see [`super::recent`]); tests keep none.
     pub fn with_recent_file(mut self, file: Option<PathBuf>) -> Self {
+        self.project.recent = Recent::load(
+            file.as_ref()
+                .map(|f| f.with_file_name("recent-projects.json")),
+        );
         self.recent = Recent::load(file);
         self
     }
@@ -378,6 +400,7 @@ impl Workbench {
     }
 
     fn poll_jobs(&mut self) {
+        self.poll_project();
         if let Some(result) = self.load.as_mut().and_then(|j| j.ready()) {
             self.load = None;
             match result {
@@ -400,6 +423,8 @@ impl Workbench {
                     self.pair = None;
                     self.vocab = None;
                     self.workspace = Some(ws);
+                    self.labels.labelling = false;
+                    self.save_runs_to_project();
                     if self.settings.run_on_open {
                         self.run_detectors();
                     }
@@ -427,6 +452,7 @@ impl Workbench {
                     if self.tab == Tab::Documents {
                         self.tab = Tab::Clusters;
                     }
+                    self.save_runs_to_project();
                     self.start_sweep();
                 }
                 Err(e) => self.failed("Run", e),
@@ -456,6 +482,7 @@ impl Workbench {
                         slot.sweep = sweep;
                     }
                     self.clusters.reset();
+                    self.save_runs_to_project();
                 }
                 Err(e) => self.failed("Re-clustering", e),
             }
@@ -522,6 +549,7 @@ impl Workbench {
                 }
             }
             Action::Show(tab) => self.tab = tab,
+            Action::Project(a) => self.apply_project(a),
         }
     }
 
@@ -543,6 +571,8 @@ impl Workbench {
                     .id_salt("side_scroll")
                     .show(ui, |ui| {
                         self.inputs_panel(ui);
+                        ui.separator();
+                        self.project_section(ui);
                         ui.separator();
                         let has_ws = self.workspace.is_some();
                         if let Some(a) =
@@ -578,7 +608,8 @@ impl Workbench {
             }
         });
         ui.separator();
-        if self.tab == Tab::Pair && !ui.ctx().egui_wants_keyboard_input() {
+        if self.tab == Tab::Pair && !self.labels.labelling && !ui.ctx().egui_wants_keyboard_input()
+        {
             let (down, up) = ui.input(|i| (i.key_pressed(Key::J), i.key_pressed(Key::K)));
             if (down || up)
                 && let Some(run) = self.runs.get(self.active)
@@ -593,10 +624,56 @@ impl Workbench {
                 self.documents.ui(ui, &ws.collection);
                 None
             }
-            Tab::Clusters => self.clusters.ui(ui, &ws, run),
-            Tab::Pair => self
-                .pair_view
-                .ui(ui, &ws, self.pair.as_deref(), self.pair_job.is_some()),
+            Tab::Clusters => {
+                let selected = run.and_then(|r| self.clusters.selected(r));
+                let member = selected.and_then(|(_, m)| m).map(|d| {
+                    let title = ws.collection.docs[d.index()]
+                        .title
+                        .clone()
+                        .unwrap_or_else(|| "(untitled)".into());
+                    (d, title)
+                });
+                let panel = egui::Panel::right("codebook")
+                    .resizable(true)
+                    .default_size(260.0)
+                    .show(ui, |ui| {
+                        self.codebook
+                            .ui(ui, &self.project, selected.map(|(c, _)| c), member)
+                    });
+                self.actions
+                    .extend(panel.inner.into_iter().map(Action::Project));
+                let (codes, pages) = (self.project.codes.clone(), self.project.pages.clone());
+                let codes_of = move |d: DocId| {
+                    super::codebook::codes_of(&codes, pages.as_deref().map(Vec::as_slice), d)
+                };
+                let coding = self
+                    .project
+                    .is_open()
+                    .then_some(&codes_of as &dyn Fn(DocId) -> String);
+                self.clusters.ui(ui, &ws, run, coding)
+            }
+            Tab::Pair => {
+                let mut blind = false;
+                if self.labels.labelling
+                    && let Some(s) = self.project.sample.clone()
+                {
+                    blind = s.info.blind;
+                    let asked = self.labels.bar(ui, &s);
+                    self.actions.extend(asked.into_iter().map(Action::Project));
+                }
+                self.pair_view.ui(
+                    ui,
+                    &ws,
+                    self.pair.as_deref(),
+                    self.pair_job.is_some(),
+                    blind,
+                )
+            }
+            Tab::Labels => {
+                let asked = self.labels.ui(ui, &mut self.project, run.is_some());
+                self.actions.extend(asked.into_iter().map(Action::Project));
+                None
+            }
             Tab::Plots => self
                 .plots
                 .ui(ui, &self.runs, self.active, ws.has_gold(), &self.previous),
@@ -632,7 +709,14 @@ impl Workbench {
         if help {
             self.show_help = !self.show_help;
         }
-        let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5];
+        let keys = [
+            Key::Num1,
+            Key::Num2,
+            Key::Num3,
+            Key::Num4,
+            Key::Num5,
+            Key::Num6,
+        ];
         for (tab, key) in Tab::ALL.into_iter().zip(keys) {
             if ctx.input_mut(|i| i.consume_key(Modifiers::ALT, key)) {
                 self.tab = tab;
@@ -852,13 +936,14 @@ impl Workbench {
                         ui.label(what);
                         ui.end_row();
                     }
-                    ui.monospace("Alt+1 … Alt+5");
-                    ui.label("Documents, Clusters, Pair, Plots, Antecedents");
+                    ui.monospace("Alt+1 ... Alt+6");
+                    ui.label("Documents, Clusters, Pair, Plots, Antecedents, Labels");
                     ui.end_row();
                     for (key, what) in super::documents::KEYS
                         .iter()
                         .chain(super::clusters::KEYS)
                         .chain(super::pair_view::KEYS)
+                        .chain(super::labelling::KEYS)
                     {
                         ui.monospace(*key);
                         ui.label(*what);

@@ -94,7 +94,7 @@ impl ClustersView {
             match self.sort {
                 SortBy::Size => {}
                 SortBy::Title => rows.sort_by(|a, b| key(a).title.cmp(&key(b).title)),
-                SortBy::Sites => rows.sort_by(|a, b| key(b).sites.len().cmp(&key(a).sites.len())),
+                SortBy::Sites => rows.sort_by_key(|i| std::cmp::Reverse(key(i).sites.len())),
                 SortBy::Date => rows.sort_by(|a, b| key(a).dates.cmp(&key(b).dates)),
                 SortBy::Purity => rows.sort_by(|a, b| {
                     key(a)
@@ -124,12 +124,19 @@ impl ClustersView {
         Some((cluster.members[0], cluster.members[next as usize]))
     }
 
-    /// Draw the view.
+    /// The selected cluster (its id in the run) and selected member, if any.
+    pub fn selected(&self, run: &AlgoRun) -> Option<(u32, Option<DocId>)> {
+        let c = run.clusters.get(self.selected?)?;
+        Some((c.id, self.member.and_then(|m| c.members.get(m).copied())))
+    }
+
+    /// Draw the view; `codes_of` (with a project open) gives each member's codes.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         ws: &Workspace,
         run: Option<&AlgoRun>,
+        codes_of: Option<&dyn Fn(DocId) -> String>,
     ) -> Option<Action> {
         let Some(run) = run else {
             ui.label("No clusters yet: choose detectors on the left and press Run detectors (F5).");
@@ -307,9 +314,18 @@ impl ClustersView {
             .column(Column::initial(160.0).clip(true))
             .column(Column::initial(170.0).clip(true))
             .column(Column::initial(110.0).clip(true))
+            .column(Column::initial(140.0).clip(true))
             .column(Column::remainder().clip(true))
             .header(20.0, |mut h| {
-                for name in ["", "Title", "Site", "Captured", "Gold", "URL / record"] {
+                for name in [
+                    "",
+                    "Title",
+                    "Site",
+                    "Captured",
+                    "Gold",
+                    "Codes",
+                    "URL / record",
+                ] {
                     h.col(|ui| {
                         ui.strong(name);
                     });
@@ -335,6 +351,9 @@ impl ClustersView {
                     });
                     row.col(|ui| {
                         ui.label(ws.gold_name(d).unwrap_or(""));
+                    });
+                    row.col(|ui| {
+                        ui.label(codes_of.map(|f| f(d)).unwrap_or_default());
                     });
                     row.col(|ui| {
                         ui.label(format!("{}  {}", doc.url.as_deref().unwrap_or(""), doc.key));

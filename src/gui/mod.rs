@@ -6,15 +6,22 @@
 
 mod app;
 mod clusters;
+mod codebook;
 mod documents;
+mod labelling;
 mod open;
 mod pair_view;
 mod plots;
+mod project;
+mod project_panel;
 mod recent;
 mod run_panel;
+mod session;
 mod tuning;
 
 pub use app::{Action, PreviousRun, Tab, Workbench};
+pub use project::{CodeSnapshot, SampleSnapshot};
+pub use project_panel::ProjectAction;
 
 use std::path::PathBuf;
 

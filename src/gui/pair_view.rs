@@ -62,13 +62,14 @@ fn layout_raw(html: &str) -> LayoutJob {
 }
 
 impl PairView {
-    /// Draw the view.
+    /// Draw the view; `blind` (labelling a blind sample) hides every detector's score.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         ws: &Workspace,
         pair: Option<&PairComparison>,
         busy: bool,
+        blind: bool,
     ) -> Option<Action> {
         let Some(pair) = pair else {
             if busy {
@@ -105,6 +106,10 @@ impl PairView {
             }
         });
         ui.horizontal_wrapped(|ui| {
+            if blind {
+                ui.weak("Blind sample: scores and detectors hidden");
+                return;
+            }
             ui.label("Similarity:");
             for s in &pair.scores {
                 let text = match s.score {

@@ -1,0 +1,255 @@
+//! The codebook panel of the Clusters tab: add, rename and merge codes; apply a code to the
+//! selected cluster (it lands on every member, with the run, cluster, annotator and time as
+//! provenance); decide a code on one page (an override no later cluster operation touches);
+//! undo the latest code edit. Merging cannot be undone and asks for confirmation first.
+//!
+//! In: the session's [`CodeSnapshot`], the selected cluster and member. Out:
+//! [`ProjectAction`]s, and the text of each member's codes for the members table.
+
+use crate::DocId;
+use crate::store::codes::{CodeSource, PageCode};
+use crate::store::{CodeId, PageId};
+
+use super::project::CodeSnapshot;
+use super::project_panel::ProjectAction;
+use super::session::ProjectSession;
+
+/// State of the codebook panel.
+#[derive(Default)]
+pub struct CodebookPanel {
+    new_name: String,
+    new_description: String,
+    selected: Option<CodeId>,
+    rename: String,
+    merge_into: Option<CodeId>,
+    confirm_merge: bool,
+}
+
+/// One page's codes as the members table shows them: applied codes by name, removed ones
+/// with a minus, page decisions marked `(page)`.
+pub fn page_codes_text(codes: &[PageCode]) -> String {
+    let parts: Vec<String> = codes
+        .iter()
+        .map(|pc| {
+            let mut s = if pc.applied {
+                pc.code.clone()
+            } else {
+                format!("-{}", pc.code)
+            };
+            if pc.source == CodeSource::Page {
+                s.push_str(" (page)");
+            }
+            s
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// The codes text of each document, through the workspace's page ids.
+pub fn codes_of(codes: &CodeSnapshot, pages: Option<&[PageId]>, doc: DocId) -> String {
+    pages
+        .and_then(|p| p.get(doc.index()))
+        .and_then(|page| codes.by_page.get(page))
+        .map(|c| page_codes_text(c))
+        .unwrap_or_default()
+}
+
+impl CodebookPanel {
+    /// Draw the panel. `cluster` is the selected cluster id of the active run, `member` the
+    /// selected member and its title.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        session: &ProjectSession,
+        cluster: Option<u32>,
+        member: Option<(DocId, String)>,
+    ) -> Vec<ProjectAction> {
+        let mut out = Vec::new();
+        ui.heading("Codebook");
+        if !session.is_open() {
+            ui.label("Open or create a project (left) to code clusters.");
+            return out;
+        }
+        let codes = &session.codes.codes;
+        ui.horizontal(|ui| {
+            let l = ui.label("New code");
+            ui.add(egui::TextEdit::singleline(&mut self.new_name).desired_width(120.0))
+                .labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label("Meaning");
+            ui.add(egui::TextEdit::singleline(&mut self.new_description).desired_width(120.0))
+                .labelled_by(l.id);
+        });
+        if ui
+            .add_enabled(
+                !self.new_name.trim().is_empty(),
+                egui::Button::new("Add code"),
+            )
+            .clicked()
+        {
+            out.push(ProjectAction::AddCode {
+                name: self.new_name.trim().to_string(),
+                description: self.new_description.trim().to_string(),
+            });
+            self.new_name.clear();
+            self.new_description.clear();
+        }
+        ui.separator();
+        if codes.is_empty() {
+            ui.weak("No code yet.");
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("codebook_scroll")
+            .max_height(180.0)
+            .show(ui, |ui| {
+                for c in codes {
+                    let r = ui
+                        .selectable_label(self.selected == Some(c.id), &c.name)
+                        .on_hover_text(format!("{} ({} pages)", c.description, c.pages));
+                    if r.clicked() {
+                        self.selected = Some(c.id);
+                        self.rename = c.name.clone();
+                        self.confirm_merge = false;
+                    }
+                }
+            });
+        let Some(code) = self
+            .selected
+            .and_then(|id| codes.iter().find(|c| c.id == id))
+        else {
+            ui.weak("Select a code to apply, rename or merge it.");
+            self.undo_button(ui, session, &mut out);
+            return out;
+        };
+        ui.separator();
+        ui.strong(format!("Code: {} ({} pages)", code.name, code.pages));
+        let apply = ui
+            .add_enabled(
+                cluster.is_some() && session.pages.is_some(),
+                egui::Button::new("Apply to cluster"),
+            )
+            .on_hover_text("Every member of the selected cluster gets the code")
+            .on_disabled_hover_text("Select a cluster (N / P) of a run saved in the project");
+        if apply.clicked()
+            && let Some(cluster) = cluster
+        {
+            out.push(ProjectAction::CodeCluster {
+                cluster,
+                code: code.id,
+            });
+        }
+        if let Some((doc, title)) = member {
+            ui.label(format!("Page: {title}"));
+            ui.horizontal_wrapped(|ui| {
+                for (text, applied, tip) in [
+                    (
+                        "Code page",
+                        Some(true),
+                        "Give this page the code, whatever its cluster",
+                    ),
+                    (
+                        "Remove from page",
+                        Some(false),
+                        "Take the code off this page only",
+                    ),
+                    (
+                        "Clear page decision",
+                        None,
+                        "Forget this page's own decision",
+                    ),
+                ] {
+                    if ui.button(text).on_hover_text(tip).clicked() {
+                        out.push(ProjectAction::CodePage {
+                            doc,
+                            code: code.id,
+                            applied,
+                        });
+                    }
+                }
+            });
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label("Rename to");
+            ui.add(egui::TextEdit::singleline(&mut self.rename).desired_width(110.0))
+                .labelled_by(l.id);
+            if ui
+                .add_enabled(
+                    !self.rename.trim().is_empty() && self.rename.trim() != code.name,
+                    egui::Button::new("Rename"),
+                )
+                .clicked()
+            {
+                out.push(ProjectAction::RenameCode {
+                    code: code.id,
+                    name: self.rename.trim().to_string(),
+                });
+            }
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label("Merge into");
+            let into_name = self
+                .merge_into
+                .and_then(|id| codes.iter().find(|c| c.id == id))
+                .map_or("choose", |c| c.name.as_str());
+            egui::ComboBox::from_id_salt("merge_into")
+                .selected_text(into_name)
+                .show_ui(ui, |ui| {
+                    for c in codes.iter().filter(|c| c.id != code.id) {
+                        ui.selectable_value(&mut self.merge_into, Some(c.id), &c.name);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            let can = self.merge_into.is_some_and(|i| i != code.id);
+            if ui.add_enabled(can, egui::Button::new("Merge...")).clicked() {
+                self.confirm_merge = true;
+            }
+        });
+        if self.confirm_merge
+            && let Some(into) = self
+                .merge_into
+                .and_then(|id| codes.iter().find(|c| c.id == id))
+        {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "Merge {} into {}? Its pages get {}; this cannot be undone.",
+                    code.name, into.name, into.name
+                ),
+            );
+            ui.horizontal(|ui| {
+                if ui.button("Yes, merge").clicked() {
+                    out.push(ProjectAction::MergeCodes {
+                        from: code.id,
+                        into: into.id,
+                    });
+                    self.selected = Some(into.id);
+                    self.confirm_merge = false;
+                    self.merge_into = None;
+                }
+                if ui.button("Cancel merge").clicked() {
+                    self.confirm_merge = false;
+                }
+            });
+        }
+        ui.separator();
+        self.undo_button(ui, session, &mut out);
+        out
+    }
+
+    fn undo_button(
+        &mut self,
+        ui: &mut egui::Ui,
+        session: &ProjectSession,
+        out: &mut Vec<ProjectAction>,
+    ) {
+        let last = session.code_undo.last();
+        let r = ui
+            .add_enabled(last.is_some(), egui::Button::new("Undo code edit"))
+            .on_hover_text(last.map_or(String::new(), |u| format!("Undo {}", u.what)));
+        if r.clicked() {
+            out.push(ProjectAction::UndoCode);
+        }
+    }
+}

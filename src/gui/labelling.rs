@@ -1,0 +1,537 @@
+//! Labelling (henzinger §3): the Labels tab makes a sample of the active run's pairs (uniform,
+//! or stratified by similarity band and optionally split into same-site / different-site
+//! pairs; size, seed, blind mode), lists the project's samples with reviewed markers, and shows
+//! precision per stratum with Wilson intervals, Cohen's kappa between annotators and the
+//! disagreements to settle. The labelling bar sits on top of the pair view: single keys judge
+//! the pair (C / I / U), digits choose the paper's reason, N writes a note, Ctrl+Z undoes,
+//! J / K move; a verdict moves on to the next unlabelled pair.
+//!
+//! In: the session's snapshots ([`super::session::ProjectSession`]). Out: [`ProjectAction`]s.
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+use super::session::ProjectSession;
+use crate::labels::sample::SamplePlan;
+use crate::labels::{LabelInput, Reason, Verdict};
+
+use super::project::SampleSnapshot;
+use super::project_panel::ProjectAction;
+
+/// Undo the last label (Ctrl+Z).
+pub const SHORTCUT_UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+
+/// Keys of the labelling bar, for the help overlay.
+pub const KEYS: &[(&str, &str)] = &[
+    (
+        "C / I / U",
+        "Labelling: correct / incorrect / undecided, then the next pair",
+    ),
+    (
+        "1 ... 9, 0",
+        "Labelling: reason (URL only ... other), before the verdict",
+    ),
+    ("N", "Labelling: write a note (Enter ends it)"),
+    ("Ctrl+Z", "Labelling: undo the last label"),
+    ("J / K", "Labelling: next / previous pair of the sample"),
+];
+
+const DIGITS: [Key; 10] = [
+    Key::Num1,
+    Key::Num2,
+    Key::Num3,
+    Key::Num4,
+    Key::Num5,
+    Key::Num6,
+    Key::Num7,
+    Key::Num8,
+    Key::Num9,
+    Key::Num0,
+];
+
+/// State of the Labels tab and of the labelling bar.
+pub struct LabelsView {
+    name: String,
+    stratified: bool,
+    size: usize,
+    bands: String,
+    per_stratum: usize,
+    split_site: bool,
+    seed: u64,
+    blind: bool,
+    /// Labelling in the pair view is on.
+    pub labelling: bool,
+    /// The sample position shown in the pair view.
+    pub position: Option<u32>,
+    reason: Option<Reason>,
+    note: String,
+    focus_note: bool,
+}
+
+impl Default for LabelsView {
+    fn default() -> Self {
+        LabelsView {
+            name: "sample 1".into(),
+            stratified: false,
+            size: 50,
+            bands: "0.4, 0.6, 0.8, 1".into(),
+            per_stratum: 25,
+            split_site: false,
+            seed: 0,
+            blind: false,
+            labelling: false,
+            position: None,
+            reason: None,
+            note: String::new(),
+            focus_note: false,
+        }
+    }
+}
+
+fn verdict_text(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Correct => "C",
+        Verdict::Incorrect => "I",
+        Verdict::Undecided => "U",
+    }
+}
+
+/// The position after `p` to label next: the first unlabelled one after it, else before it.
+pub fn next_unlabelled(s: &SampleSnapshot, p: u32) -> Option<u32> {
+    let open = |q: &u32| *q != p && s.mine.get(*q as usize).is_some_and(Option::is_none);
+    let n = s.pairs.len() as u32;
+    ((p + 1)..n).find(open).or_else(|| (0..p).find(open))
+}
+
+impl LabelsView {
+    fn plan(&self) -> Result<SamplePlan, String> {
+        if !self.stratified {
+            return Ok(SamplePlan::Uniform { size: self.size });
+        }
+        let mut edges = Vec::new();
+        for part in self
+            .bands
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            edges.push(
+                part.parse::<f64>()
+                    .map_err(|_| format!("band edge {part:?} is not a number"))?,
+            );
+        }
+        Ok(SamplePlan::Stratified {
+            edges,
+            per_stratum: self.per_stratum,
+            split_by_site: self.split_site,
+        })
+    }
+
+    /// Draw the Labels tab.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        session: &mut ProjectSession,
+        has_run: bool,
+    ) -> Vec<ProjectAction> {
+        let mut out = Vec::new();
+        if !session.is_open() {
+            ui.label("Open or create a project (Project, on the left) to sample and label pairs.");
+            return out;
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label("Annotator");
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut session.annotator).desired_width(140.0))
+                .labelled_by(label.id)
+                .on_hover_text("Labels and codes are saved under this name");
+            if r.lost_focus()
+                && let Some(s) = &session.sample
+            {
+                out.push(ProjectAction::SelectSample(s.info.id));
+            }
+        });
+        egui::CollapsingHeader::new("New sample")
+            .id_salt("new_sample")
+            .default_open(session.samples.is_empty())
+            .show(ui, |ui| self.sample_form(ui, has_run, &mut out));
+        ui.separator();
+        ui.strong("Samples");
+        let current = session.sample.as_ref().map(|s| s.info.id);
+        for s in &session.samples {
+            let text = format!(
+                "{} ({} pairs, {}{})",
+                s.name,
+                s.size,
+                s.method,
+                if s.blind { ", blind" } else { "" }
+            );
+            if ui.selectable_label(current == Some(s.id), text).clicked() {
+                out.push(ProjectAction::SelectSample(s.id));
+            }
+        }
+        if session.samples.is_empty() {
+            ui.weak("No sample yet.");
+        }
+        if let Some(s) = session.sample.clone() {
+            ui.separator();
+            self.sample_details(ui, &s, &mut out);
+        }
+        out
+    }
+
+    fn sample_form(&mut self, ui: &mut egui::Ui, has_run: bool, out: &mut Vec<ProjectAction>) {
+        egui::Grid::new("sample_form")
+            .num_columns(2)
+            .show(ui, |ui| {
+                let l = ui.label("Sample name");
+                ui.text_edit_singleline(&mut self.name).labelled_by(l.id);
+                ui.end_row();
+                ui.label("Method");
+                ui.horizontal(|ui| {
+                    ui.radio_value(&mut self.stratified, false, "Uniform");
+                    ui.radio_value(&mut self.stratified, true, "Stratified by similarity");
+                });
+                ui.end_row();
+                if self.stratified {
+                    let l = ui.label("Band edges");
+                    ui.text_edit_singleline(&mut self.bands)
+                        .labelled_by(l.id)
+                        .on_hover_text("Ascending similarity edges, e.g. 0.4, 0.6, 0.8, 1");
+                    ui.end_row();
+                    let l = ui.label("Pairs per stratum");
+                    ui.add(egui::DragValue::new(&mut self.per_stratum).range(1..=10_000))
+                        .labelled_by(l.id);
+                    ui.end_row();
+                    ui.label("");
+                    ui.checkbox(&mut self.split_site, "Split same-site / different-site");
+                    ui.end_row();
+                } else {
+                    let l = ui.label("Pairs");
+                    ui.add(egui::DragValue::new(&mut self.size).range(1..=100_000))
+                        .labelled_by(l.id);
+                    ui.end_row();
+                }
+                let l = ui.label("Seed");
+                ui.add(egui::DragValue::new(&mut self.seed))
+                    .labelled_by(l.id);
+                ui.end_row();
+                ui.label("");
+                ui.checkbox(&mut self.blind, "Blind (hide scores and detector)");
+                ui.end_row();
+            });
+        let make = ui
+            .add_enabled(has_run, egui::Button::new("Make sample"))
+            .on_hover_text("From the pairs of the active detector's run")
+            .on_disabled_hover_text("Run a detector first");
+        if make.clicked() {
+            match self.plan() {
+                Ok(plan) => {
+                    out.push(ProjectAction::MakeSample {
+                        name: self.name.trim().to_string(),
+                        plan,
+                        seed: self.seed,
+                        blind: self.blind,
+                    });
+                    self.name = bump_name(&self.name);
+                }
+                Err(e) => out.push(ProjectAction::Notice(e)),
+            }
+        }
+    }
+
+    fn sample_details(
+        &mut self,
+        ui: &mut egui::Ui,
+        s: &SampleSnapshot,
+        out: &mut Vec<ProjectAction>,
+    ) {
+        ui.horizontal(|ui| {
+            ui.strong(&s.info.name);
+            ui.label(format!(
+                "Labelled {} of {}",
+                s.progress.labelled, s.progress.total
+            ));
+            let next = s.mine.iter().position(Option::is_none).unwrap_or(0) as u32;
+            if ui
+                .add_enabled(!s.pairs.is_empty(), egui::Button::new("Label pairs"))
+                .on_hover_text("Judge the pairs one by one in the pair view (C / I / U)")
+                .clicked()
+            {
+                out.push(ProjectAction::Goto(next));
+            }
+        });
+        let blind = s.info.blind;
+        egui::CollapsingHeader::new(format!("Pairs ({})", s.pairs.len()))
+            .id_salt("sample_pairs")
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("sample_pairs_scroll")
+                    .max_height(220.0)
+                    .show_rows(ui, 18.0, s.pairs.len(), |ui, range| {
+                        for p in &s.pairs[range] {
+                            let mark = s
+                                .mine
+                                .get(p.position as usize)
+                                .and_then(|m| m.as_ref())
+                                .map_or("-", |l| verdict_text(l.verdict));
+                            let mut text = format!(
+                                "{:>4} [{mark}] {}  |  {}",
+                                p.position + 1,
+                                p.a.identity.url.as_deref().unwrap_or(&p.a.identity.key),
+                                p.b.identity.url.as_deref().unwrap_or(&p.b.identity.key)
+                            );
+                            if !blind {
+                                text.push_str(&format!(
+                                    "  ({}, {})",
+                                    p.stratum,
+                                    p.score.map(|v| format!("{v:.3}")).unwrap_or_default()
+                                ));
+                            }
+                            if ui
+                                .selectable_label(self.position == Some(p.position), text)
+                                .clicked()
+                            {
+                                out.push(ProjectAction::Goto(p.position));
+                            }
+                        }
+                    });
+            });
+        ui.separator();
+        ui.strong("Precision (95% Wilson intervals; settled or agreed verdicts)");
+        let e = &s.estimate;
+        egui::Grid::new("precision").striped(true).show(ui, |ui| {
+            for h in ["Stratum", "Pairs in run", "Judged", "Correct", "Precision"] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for st in &e.strata {
+                ui.label(if blind { "(hidden)" } else { st.name.as_str() });
+                ui.label(st.population.to_string());
+                ui.label(st.counts.judged().to_string());
+                ui.label(st.counts.correct.to_string());
+                ui.label(interval(st.precision));
+                ui.end_row();
+            }
+            ui.label("Overall (weighted)");
+            ui.label("");
+            ui.label(e.counts.judged().to_string());
+            ui.label(e.counts.correct.to_string());
+            ui.label(interval(e.overall));
+            ui.end_row();
+        });
+        ui.label(format!("Undecided: {}", e.counts.undecided));
+        if s.annotators.len() < 2 {
+            ui.weak("Agreement needs a second annotator on this sample.");
+            return;
+        }
+        ui.separator();
+        ui.strong("Agreement");
+        for (a, b, agreement) in &s.agreements {
+            ui.label(format!(
+                "Cohen's kappa {a} / {b}: {} on {} pairs both judged",
+                agreement
+                    .kappa
+                    .map(|k| format!("{k:.2}"))
+                    .unwrap_or_else(|| "n/a".into()),
+                agreement.items
+            ));
+        }
+        if s.unsettled.is_empty() {
+            ui.weak("No disagreement left to settle.");
+            return;
+        }
+        ui.label(format!("{} disagreements to settle", s.unsettled.len()));
+        for &pos in &s.unsettled {
+            ui.horizontal(|ui| {
+                let said: Vec<String> = s
+                    .labels
+                    .iter()
+                    .filter(|l| l.position == pos)
+                    .map(|l| format!("{}: {}", l.annotator, l.label.verdict))
+                    .collect();
+                if ui.button(format!("Pair {}", pos + 1)).clicked() {
+                    out.push(ProjectAction::Goto(pos));
+                }
+                ui.label(said.join(", "));
+                for v in Verdict::ALL {
+                    if ui.small_button(format!("Settle {}", v.as_str())).clicked() {
+                        out.push(ProjectAction::Settle {
+                            position: pos,
+                            verdict: v,
+                        });
+                    }
+                }
+            });
+        }
+    }
+
+    /// The labelling bar over the pair view, with its keys.
+    pub fn bar(&mut self, ui: &mut egui::Ui, s: &SampleSnapshot) -> Vec<ProjectAction> {
+        let mut out = Vec::new();
+        let n = s.pairs.len() as u32;
+        let Some(pos) = self.position.filter(|p| *p < n) else {
+            ui.label("No pair of the sample chosen.");
+            return out;
+        };
+        let mine = s.mine.get(pos as usize).and_then(|m| m.as_ref());
+        let mut verdict = None;
+        if !ui.ctx().egui_wants_keyboard_input() {
+            ui.input_mut(|i| {
+                if i.consume_shortcut(&SHORTCUT_UNDO) {
+                    out.push(ProjectAction::UndoLabel);
+                }
+                if i.modifiers.is_none() {
+                    for (key, v) in [
+                        (Key::C, Verdict::Correct),
+                        (Key::I, Verdict::Incorrect),
+                        (Key::U, Verdict::Undecided),
+                    ] {
+                        if i.key_pressed(key) {
+                            verdict = Some(v);
+                        }
+                    }
+                    for (key, r) in DIGITS.iter().zip(Reason::ALL) {
+                        if i.key_pressed(*key) {
+                            self.reason = Some(r);
+                        }
+                    }
+                    if i.key_pressed(Key::N) {
+                        self.focus_note = true;
+                    }
+                    if i.key_pressed(Key::J) && pos + 1 < n {
+                        out.push(ProjectAction::Goto(pos + 1));
+                    }
+                    if i.key_pressed(Key::K) && pos > 0 {
+                        out.push(ProjectAction::Goto(pos - 1));
+                    }
+                }
+            });
+        }
+        ui.horizontal_wrapped(|ui| {
+            ui.strong(format!("Labelling {} as {}", s.info.name, s.annotator));
+            ui.label(format!("Pair {} of {}", pos + 1, n));
+            ui.label(format!(
+                "Labelled {} of {}",
+                s.progress.labelled, s.progress.total
+            ));
+            ui.label(match mine {
+                Some(l) => format!("Reviewed: {}", l.verdict),
+                None => "Not reviewed yet".into(),
+            });
+            if !s.info.blind
+                && let Some(p) = s.pairs.get(pos as usize)
+            {
+                ui.weak(format!(
+                    "{} {}",
+                    p.stratum,
+                    p.score.map(|v| format!("{v:.3}")).unwrap_or_default()
+                ));
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            for (v, text, key) in [
+                (Verdict::Correct, "Correct", "C"),
+                (Verdict::Incorrect, "Incorrect", "I"),
+                (Verdict::Undecided, "Undecided", "U"),
+            ] {
+                if ui
+                    .button(format!("{text} ({key})"))
+                    .on_hover_text(format!("{key}: label this pair {}, then go on", v.as_str()))
+                    .clicked()
+                {
+                    verdict = Some(v);
+                }
+            }
+            let l = ui.label("Reason");
+            egui::ComboBox::from_id_salt("label_reason")
+                .selected_text(self.reason.map_or("none", Reason::title))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut self.reason, None, "none");
+                    for (i, r) in Reason::ALL.into_iter().enumerate() {
+                        let digit = (i + 1) % 10;
+                        ui.selectable_value(
+                            &mut self.reason,
+                            Some(r),
+                            format!("{digit} {}", r.title()),
+                        );
+                    }
+                })
+                .response
+                .labelled_by(l.id)
+                .on_hover_text("Digits 1 ... 9, 0 choose the reason (henzinger Tables 3, 4)");
+            let l = ui.label("Note");
+            let note = ui
+                .add(egui::TextEdit::singleline(&mut self.note).desired_width(180.0))
+                .labelled_by(l.id)
+                .on_hover_text("N: write a note; Enter: done");
+            if self.focus_note {
+                note.request_focus();
+                self.focus_note = false;
+            }
+            if ui
+                .button("Undo (Ctrl+Z)")
+                .on_hover_text("Undo your last label in this sample")
+                .clicked()
+            {
+                out.push(ProjectAction::UndoLabel);
+            }
+            if ui
+                .add_enabled(pos > 0, egui::Button::new("Previous (K)"))
+                .clicked()
+            {
+                out.push(ProjectAction::Goto(pos - 1));
+            }
+            if ui
+                .add_enabled(pos + 1 < n, egui::Button::new("Next (J)"))
+                .clicked()
+            {
+                out.push(ProjectAction::Goto(pos + 1));
+            }
+            if ui.button("Stop labelling").clicked() {
+                out.push(ProjectAction::StopLabelling);
+            }
+        });
+        if let Some(v) = verdict {
+            let label = LabelInput {
+                verdict: v,
+                reason: self.reason.take(),
+                note: std::mem::take(&mut self.note).trim().to_string(),
+            };
+            out.push(ProjectAction::Label {
+                position: pos,
+                label,
+            });
+            match next_unlabelled(s, pos) {
+                Some(next) => out.push(ProjectAction::Goto(next)),
+                None => out.push(ProjectAction::Notice(
+                    "Every pair of the sample is labelled".into(),
+                )),
+            }
+        }
+        ui.separator();
+        out
+    }
+
+    /// Forget the pair shown (another sample was chosen).
+    pub fn reset_position(&mut self) {
+        self.position = None;
+        self.reason = None;
+        self.note.clear();
+    }
+}
+
+fn interval(i: Option<crate::labels::stats::Interval>) -> String {
+    i.map(|i| format!("{:.2} [{:.2}, {:.2}]", i.estimate, i.lo, i.hi))
+        .unwrap_or_else(|| "-".into())
+}
+
+/// "sample 1" -> "sample 2"; other names get " 2".
+fn bump_name(name: &str) -> String {
+    let name = name.trim();
+    match name.rsplit_once(' ') {
+        Some((head, n)) if n.parse::<u64>().is_ok() => {
+            format!("{head} {}", n.parse::<u64>().unwrap_or(0) + 1)
+        }
+        _ => format!("{name} 2"),
+    }
+}

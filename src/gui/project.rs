@@ -1,0 +1,411 @@
+//! The project file behind the workbench: a small **store actor**. One worker thread owns the
+//! [`Project`] (the SQLite connection), takes commands over a channel in order, and sends its
+//! replies back; the UI polls them at the top of each frame, woken by the same waker as the
+//! engine jobs. So the UI thread never runs SQL (DESIGN: "the UI thread never blocks").
+//!
+//! Why an actor rather than one job per write with its own connection: labels arrive at key
+//! speed and must be written in the order they were typed (label, label, undo); one owner
+//! gives that order for free, keeps a single connection (no lock fights between our own
+//! writers, only with another instance such as the CLI, which come back as
+//! [`crate::Error::ProjectBusy`] messages), and remembers which engine result became which
+//! stored run, so a sample asked for right after a run finds the run even while the save is
+//! still queued. In tests (`Workbench::new(true)`) the same commands run inline.
+//!
+//! In: paths typed or picked (rfd), detector results ([`Detection`]), labels, codes. Out:
+//! [`Reply`] values: snapshots of a sample ([`SampleSnapshot`]: pairs, labels, progress,
+//! henzinger §3 precision per stratum with Wilson intervals, Cohen's kappa) and of the
+//! codebook ([`CodeSnapshot`]). Every failure is a message; nothing is lost on the UI side.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use crate::detect::{Algo, Detection};
+use crate::labels::stats::{self, Agreement, PrecisionEstimate};
+use crate::labels::{LabelInput, Verdict};
+use crate::store::codes::{Code, CodeSource, PageCode};
+use crate::store::samples::{LabelProgress, LabelRecord, SampleInfo, SamplePair};
+use crate::store::{CodeId, PageId, Project, RunId, SampleId};
+use crate::{Document, Result};
+
+/// The repaint callback shared with the jobs.
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// What the actor owns: the open project and which engine result became which stored run.
+pub struct StoreState {
+    /// The open project.
+    pub project: Project,
+    saved: Vec<(Arc<Detection>, RunId)>,
+}
+
+impl StoreState {
+    /// The stored run of an engine result saved earlier.
+    pub fn run_of(&self, detection: &Arc<Detection>) -> Result<RunId> {
+        self.saved
+            .iter()
+            .find(|(d, _)| Arc::ptr_eq(d, detection))
+            .map(|(_, r)| *r)
+            .ok_or_else(|| {
+                crate::Error::InvalidParameter(
+                    "this detector run is not in the project (open a project, then run again)"
+                        .into(),
+                )
+            })
+    }
+
+    /// Store a detector result (pages registered by key) unless it was stored already.
+    pub fn save(
+        &mut self,
+        archives: &[String],
+        docs: &[Document],
+        detection: &Arc<Detection>,
+    ) -> Result<Option<(RunId, Vec<PageId>)>> {
+        if self.run_of(detection).is_ok() {
+            return Ok(None);
+        }
+        let params = serde_json::json!({ "algo": detection.algo.name(), "from": "workbench" });
+        let (run, pages) = self
+            .project
+            .save_detection(archives, docs, detection, params, None)?;
+        self.saved.push((detection.clone(), run));
+        Ok(Some((run, pages)))
+    }
+}
+
+/// A command for the actor: it runs on the worker with the project and answers with replies.
+pub type Command = Box<dyn FnOnce(&mut StoreState) -> Vec<Reply> + Send>;
+
+/// One sample as the labels tab and the labelling bar show it.
+#[derive(Debug, Clone)]
+pub struct SampleSnapshot {
+    /// The sample.
+    pub info: SampleInfo,
+    /// Its pairs, by position (scores are hidden by the UI in blind mode).
+    pub pairs: Vec<SamplePair>,
+    /// Every annotator's current labels.
+    pub labels: Vec<LabelRecord>,
+    /// The annotator the snapshot was made for.
+    pub annotator: String,
+    /// That annotator's label per position (reviewed markers).
+    pub mine: Vec<Option<LabelInput>>,
+    /// That annotator's progress.
+    pub progress: LabelProgress,
+    /// Everybody who labelled this sample, sorted.
+    pub annotators: Vec<String>,
+    /// Precision per stratum and overall, from settled or agreed verdicts (henzinger §3).
+    pub estimate: PrecisionEstimate,
+    /// Cohen's kappa for each pair of annotators, with their disagreements.
+    pub agreements: Vec<(String, String, Agreement)>,
+    /// Positions where annotators disagree and nobody settled.
+    pub unsettled: Vec<u32>,
+}
+
+/// The codebook and every page's code decisions.
+#[derive(Debug, Clone, Default)]
+pub struct CodeSnapshot {
+    /// The codebook, by name.
+    pub codes: Vec<Code>,
+    /// Each page's decisions, by code name.
+    pub by_page: BTreeMap<PageId, Vec<PageCode>>,
+}
+
+/// How to put back the code decisions one edit changed.
+#[derive(Debug, Clone)]
+pub struct CodeUndo {
+    /// What the edit was, for the button's tooltip.
+    pub what: String,
+    /// The code edited.
+    pub code: CodeId,
+    /// Whether it was a decision on single pages (not a cluster operation).
+    pub page_edit: bool,
+    /// Each page touched and its decision before, none when it had none.
+    pub before: Vec<(PageId, Option<PageCode>)>,
+}
+
+/// What the actor sends back.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// The project is open.
+    Opened(PathBuf),
+    /// It could not be opened (busy, damaged, not a project); the message says why.
+    OpenFailed(String),
+    /// A detector run was stored; `pages[doc index]` is each document's page.
+    Saved {
+        /// The detector.
+        algo: Algo,
+        /// The stored run.
+        run: RunId,
+        /// Page of each document of the workspace.
+        pages: Arc<Vec<PageId>>,
+    },
+    /// The project's samples.
+    Samples(Vec<SampleInfo>),
+    /// A sample's state after a change.
+    Sample(Arc<SampleSnapshot>),
+    /// The codebook after a change.
+    Codes(Arc<CodeSnapshot>),
+    /// An edit of codes that can be undone.
+    CodeEdited(CodeUndo),
+    /// The last label was undone: the position it was on (none: nothing to undo).
+    LabelUndone(Option<u32>),
+    /// A failure to show.
+    Failed(String),
+}
+
+/// The worker owning the project (or, for tests, the project held inline).
+pub struct StoreActor {
+    path: PathBuf,
+    commands: Option<Sender<Command>>,
+    inline: Option<StoreState>,
+    replies_tx: Sender<Reply>,
+    replies: Receiver<Reply>,
+}
+
+impl StoreActor {
+    /// Open (or create) the project at `path`: on a worker thread, or inline when `sync`.
+    pub fn open(path: PathBuf, sync: bool, waker: Option<Waker>) -> StoreActor {
+        let (replies_tx, replies) = channel();
+        let mut actor = StoreActor {
+            path: path.clone(),
+            commands: None,
+            inline: None,
+            replies_tx: replies_tx.clone(),
+            replies,
+        };
+        if sync {
+            match open_state(&path) {
+                Ok((state, first)) => {
+                    actor.inline = Some(state);
+                    for r in first {
+                        let _ = replies_tx.send(r);
+                    }
+                }
+                Err(e) => {
+                    let _ = replies_tx.send(Reply::OpenFailed(open_message(&path, &e)));
+                }
+            }
+            return actor;
+        }
+        let (tx, rx) = channel::<Command>();
+        actor.commands = Some(tx);
+        let wake = move || {
+            if let Some(w) = &waker {
+                w();
+            }
+        };
+        let spawned = std::thread::Builder::new()
+            .name("samecore-project".into())
+            .spawn(move || {
+                let mut state = match open_state(&path) {
+                    Ok((state, first)) => {
+                        for r in first {
+                            let _ = replies_tx.send(r);
+                        }
+                        state
+                    }
+                    Err(e) => {
+                        let _ = replies_tx.send(Reply::OpenFailed(open_message(&path, &e)));
+                        wake();
+                        return;
+                    }
+                };
+                wake();
+                // Ends when the workbench drops its sender (project closed or app gone).
+                for command in rx {
+                    for r in command(&mut state) {
+                        let _ = replies_tx.send(r);
+                    }
+                    wake();
+                }
+            });
+        if let Err(e) = spawned {
+            let _ = actor.replies_tx.send(Reply::OpenFailed(format!(
+                "cannot start the project worker: {e}"
+            )));
+        }
+        actor
+    }
+
+    /// Queue `command` (run at once when inline).
+    pub fn send(&mut self, command: impl FnOnce(&mut StoreState) -> Vec<Reply> + Send + 'static) {
+        if let Some(state) = self.inline.as_mut() {
+            for r in command(state) {
+                let _ = self.replies_tx.send(r);
+            }
+            return;
+        }
+        let sent = self
+            .commands
+            .as_ref()
+            .is_some_and(|tx| tx.send(Box::new(command)).is_ok());
+        if !sent {
+            let _ = self.replies_tx.send(Reply::Failed(format!(
+                "the project {} is not open",
+                self.path.display()
+            )));
+        }
+    }
+
+    /// Replies that arrived since the last poll, in order.
+    pub fn poll(&mut self) -> Vec<Reply> {
+        self.replies.try_iter().collect()
+    }
+}
+
+fn open_message(path: &std::path::Path, e: &crate::Error) -> String {
+    format!("Opening project {} failed: {e}", path.display())
+}
+
+fn open_state(path: &std::path::Path) -> Result<(StoreState, Vec<Reply>)> {
+    let project = Project::open(path)?;
+    let state = StoreState {
+        project,
+        saved: Vec::new(),
+    };
+    let mut first = vec![Reply::Opened(path.to_path_buf())];
+    first.push(Reply::Samples(state.project.samples()?));
+    first.push(Reply::Codes(Arc::new(code_snapshot(&state.project)?)));
+    Ok((state, first))
+}
+
+/// Turn a result into replies: the value's replies, or one failure message.
+pub fn replies(what: &str, r: Result<Vec<Reply>>) -> Vec<Reply> {
+    r.unwrap_or_else(|e| vec![Reply::Failed(format!("{what} failed: {e}"))])
+}
+
+/// The codebook and page codes now.
+pub fn code_snapshot(project: &Project) -> Result<CodeSnapshot> {
+    let mut by_page: BTreeMap<PageId, Vec<PageCode>> = BTreeMap::new();
+    for pc in project.page_codes()? {
+        by_page.entry(pc.page).or_default().push(pc);
+    }
+    for v in by_page.values_mut() {
+        v.sort_by(|a, b| a.code.cmp(&b.code));
+    }
+    let mut codes = project.codes()?;
+    codes.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(CodeSnapshot { codes, by_page })
+}
+
+/// A sample's state for `annotator`: pairs, labels, markers, precision and agreement.
+pub fn sample_snapshot(
+    project: &Project,
+    sample: SampleId,
+    annotator: &str,
+) -> Result<SampleSnapshot> {
+    let info = project
+        .samples()?
+        .into_iter()
+        .find(|s| s.id == sample)
+        .ok_or_else(|| crate::Error::InvalidParameter(format!("no sample {sample}")))?;
+    let pairs = project.sample_pairs(sample)?;
+    let labels = project.labels(sample)?;
+    let settlements = project.settlements(sample)?;
+    let mut mine = vec![None; pairs.len()];
+    for l in labels.iter().filter(|l| l.annotator == annotator) {
+        if let Some(m) = mine.get_mut(l.position as usize) {
+            *m = Some(l.label.clone());
+        }
+    }
+    let progress = project.label_progress(sample, annotator)?;
+    let mut annotators: Vec<String> = labels.iter().map(|l| l.annotator.clone()).collect();
+    annotators.sort();
+    annotators.dedup();
+    let resolved = stats::resolve(&labels, &settlements, None);
+    let judged: Vec<(String, Verdict)> = pairs
+        .iter()
+        .filter_map(|p| {
+            resolved
+                .verdicts
+                .get(&p.position)
+                .map(|v| (p.stratum.clone(), *v))
+        })
+        .collect();
+    let estimate =
+        stats::stratified_precision(&project.sample_strata(sample)?, &judged, stats::Z95);
+    let mut agreements = Vec::new();
+    for (i, a) in annotators.iter().enumerate() {
+        for b in &annotators[i + 1..] {
+            agreements.push((a.clone(), b.clone(), stats::cohen_kappa(&labels, a, b)));
+        }
+    }
+    Ok(SampleSnapshot {
+        info,
+        pairs,
+        labels,
+        annotator: annotator.to_string(),
+        mine,
+        progress,
+        annotators,
+        estimate,
+        agreements,
+        unsettled: resolved.unsettled,
+    })
+}
+
+/// The code decisions `pages` have on `code` now, to undo an edit that is about to happen.
+pub fn decisions_before(
+    project: &Project,
+    pages: &[PageId],
+    code: CodeId,
+) -> Result<Vec<(PageId, Option<PageCode>)>> {
+    let name = project
+        .codes()?
+        .into_iter()
+        .find(|c| c.id == code)
+        .map(|c| c.name)
+        .unwrap_or_default();
+    let all = project.page_codes()?;
+    Ok(pages
+        .iter()
+        .map(|p| {
+            let before = all
+                .iter()
+                .find(|pc| pc.page == *p && pc.code == name)
+                .cloned();
+            (*p, before)
+        })
+        .collect())
+}
+
+/// Put back what [`decisions_before`] read. Pages with no decision lose the code again and
+/// page decisions come back as they were. After a page edit, a page that had the code from a
+/// cluster gets it back from that cluster (re-applied to the cluster, then taken off again
+/// from the members that had no decision), so its provenance is the old one with a new time.
+/// After a cluster edit, members that had the code from another cluster keep it with the new
+/// provenance: the store has no call that writes an old provenance back.
+pub fn restore(project: &mut Project, undo: &CodeUndo) -> Result<()> {
+    for (page, before) in &undo.before {
+        let Some(pc) = before else {
+            project.clear_page_code(*page, undo.code)?;
+            continue;
+        };
+        match (pc.source, pc.run, pc.cluster) {
+            (CodeSource::Page, _, _) => {
+                project.code_page(*page, undo.code, pc.applied, &pc.applied_by)?
+            }
+            (source, Some(run), Some(cluster)) if undo.page_edit && pc.applied => {
+                let members: Vec<PageId> = project
+                    .run_clusters(run)?
+                    .into_iter()
+                    .find(|c| c.id == cluster)
+                    .map(|c| c.members)
+                    .unwrap_or_default();
+                let others = decisions_before(project, &members, undo.code)?;
+                project.clear_page_code(*page, undo.code)?;
+                project.code_cluster(run, cluster, undo.code, &pc.applied_by, source)?;
+                for (m, b) in others {
+                    if m != *page && b.is_none() {
+                        project.clear_page_code(m, undo.code)?;
+                    }
+                }
+            }
+            _ if undo.page_edit => {
+                project.code_page(*page, undo.code, pc.applied, &pc.applied_by)?
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

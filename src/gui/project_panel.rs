@@ -1,0 +1,308 @@
+//! The Project section of the side panel (open or create a `.samecore` file by typed path or
+//! dialog, recent projects, where the runs went) and the glue that turns the labelling and
+//! coding views' [`ProjectAction`]s into session calls, pair comparisons and tab switches.
+//!
+//! In: what the person typed or clicked. Out: commands for the store actor (through
+//! [`super::session::ProjectSession`]) and [`Workbench`] state changes.
+
+use std::path::PathBuf;
+
+use egui::Key;
+
+use super::app::{Tab, Workbench};
+use crate::DocId;
+use crate::labels::sample::SamplePlan;
+use crate::labels::{LabelInput, Verdict};
+use crate::store::{CodeId, SampleId};
+
+/// What the labelling and coding views ask of the project.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProjectAction {
+    /// Open or create this project file.
+    Open(PathBuf),
+    /// Pick a project file in the native dialog.
+    Browse,
+    /// Close the project.
+    Close,
+    /// Draw a sample of the active run's pairs.
+    MakeSample {
+        /// Its unique name.
+        name: String,
+        /// How to draw.
+        plan: SamplePlan,
+        /// Seed of the draw.
+        seed: u64,
+        /// Hide scores and detector from annotators.
+        blind: bool,
+    },
+    /// Load a sample.
+    SelectSample(SampleId),
+    /// Label a pair of the current sample.
+    Label {
+        /// Its position.
+        position: u32,
+        /// The decision.
+        label: LabelInput,
+    },
+    /// Undo the annotator's last label.
+    UndoLabel,
+    /// Show this pair of the sample in the pair view, labelling on.
+    Goto(u32),
+    /// Leave labelling mode.
+    StopLabelling,
+    /// Settle a disagreement.
+    Settle {
+        /// The pair.
+        position: u32,
+        /// The verdict that counts.
+        verdict: Verdict,
+    },
+    /// Add a code.
+    AddCode {
+        /// Its name.
+        name: String,
+        /// What it means.
+        description: String,
+    },
+    /// Rename a code.
+    RenameCode {
+        /// The code.
+        code: CodeId,
+        /// Its new name.
+        name: String,
+    },
+    /// Merge one code into another.
+    MergeCodes {
+        /// Goes away.
+        from: CodeId,
+        /// Stays.
+        into: CodeId,
+    },
+    /// Apply a code to a cluster of the active run.
+    CodeCluster {
+        /// Cluster index in the run.
+        cluster: u32,
+        /// The code.
+        code: CodeId,
+    },
+    /// Decide a code on one page (none: forget the page's decision).
+    CodePage {
+        /// The page's document.
+        doc: DocId,
+        /// The code.
+        code: CodeId,
+        /// Applied, removed, or no decision.
+        applied: Option<bool>,
+    },
+    /// Undo the latest code edit.
+    UndoCode,
+    /// A message for the person.
+    Notice(String),
+}
+
+impl Workbench {
+    /// Open (or create) the project file at `path`; the open workspace's runs are stored in
+    /// it, and every later run too.
+    pub fn open_project(&mut self, path: PathBuf) {
+        let waker = self.waker.clone();
+        self.project.open(path, waker);
+        self.poll_project();
+    }
+
+    /// Label and code as `name` from now on (the current sample is reloaded for them).
+    pub fn set_annotator(&mut self, name: &str) {
+        self.project.annotator = name.trim().to_string();
+        if let Some(id) = self.project.sample.as_ref().map(|s| s.info.id) {
+            self.project.select_sample(id);
+            self.poll_project();
+        }
+    }
+
+    /// The sample being labelled, as the store last reported it.
+    pub fn sample(&self) -> Option<&super::project::SampleSnapshot> {
+        self.project.sample.as_deref()
+    }
+
+    /// The project file, once open.
+    pub fn project_path(&self) -> Option<&std::path::Path> {
+        self.project.opened.as_deref()
+    }
+
+    /// Take the store actor's replies (called every frame).
+    pub(super) fn poll_project(&mut self) {
+        let polled = self.project.poll(self.waker.clone());
+        self.messages.extend(polled.messages);
+        if polled.opened {
+            self.save_runs_to_project();
+        }
+        if let Some(pos) = polled.undone
+            && self.labels.labelling
+        {
+            self.goto_pair(pos);
+        }
+    }
+
+    /// Store the current runs in the open project (no-op without one).
+    pub(super) fn save_runs_to_project(&mut self) {
+        if let Some(ws) = self.workspace.clone() {
+            let runs = self.runs.clone();
+            self.project.save_runs(&ws, &runs);
+            self.poll_project_quiet();
+        }
+    }
+
+    fn poll_project_quiet(&mut self) {
+        let polled = self.project.poll(self.waker.clone());
+        self.messages.extend(polled.messages);
+    }
+
+    fn goto_pair(&mut self, position: u32) {
+        let Some((sample, ws)) = self.project.sample.clone().zip(self.workspace.clone()) else {
+            return;
+        };
+        let Some(pair) = sample.pairs.get(position as usize) else {
+            return;
+        };
+        let find = |key: &str| {
+            ws.collection
+                .docs
+                .iter()
+                .position(|d| d.key == key)
+                .and_then(|i| u32::try_from(i).ok())
+                .map(DocId)
+        };
+        match (find(&pair.a.identity.key), find(&pair.b.identity.key)) {
+            (Some(a), Some(b)) => {
+                self.labels.labelling = true;
+                self.labels.position = Some(position);
+                self.compare(a, b);
+                self.tab = Tab::Pair;
+            }
+            _ => self.messages.push(format!(
+                "Pair {} of the sample is not in the open archives (open the archives it was drawn from)",
+                position + 1
+            )),
+        }
+    }
+
+    /// Do what a labelling or coding view asked.
+    pub(super) fn apply_project(&mut self, action: ProjectAction) {
+        let active = self.runs.get(self.active).map(|r| r.detection.clone());
+        match action {
+            ProjectAction::Open(path) => self.open_project(path),
+            ProjectAction::Browse => self.project.browse(self.waker.clone()),
+            ProjectAction::Close => {
+                self.project.close();
+                self.labels.labelling = false;
+            }
+            ProjectAction::MakeSample {
+                name,
+                plan,
+                seed,
+                blind,
+            } => match active {
+                Some(d) => self.project.make_sample(d, name, plan, seed, blind),
+                None => self.messages.push("Run a detector first".into()),
+            },
+            ProjectAction::SelectSample(id) => {
+                if self.project.sample.as_ref().map(|s| s.info.id) != Some(id) {
+                    self.labels.reset_position();
+                }
+                self.project.select_sample(id);
+            }
+            ProjectAction::Label { position, label } => self.project.label(position, label),
+            ProjectAction::UndoLabel => self.project.undo_label(),
+            ProjectAction::Goto(p) => self.goto_pair(p),
+            ProjectAction::StopLabelling => self.labels.labelling = false,
+            ProjectAction::Settle { position, verdict } => self.project.settle(position, verdict),
+            ProjectAction::AddCode { name, description } => {
+                self.project.add_code(name, description)
+            }
+            ProjectAction::RenameCode { code, name } => self.project.rename_code(code, name),
+            ProjectAction::MergeCodes { from, into } => self.project.merge_codes(from, into),
+            ProjectAction::CodeCluster { cluster, code } => match active {
+                Some(d) => self.project.code_cluster(d, cluster, code),
+                None => self.messages.push("Run a detector first".into()),
+            },
+            ProjectAction::CodePage { doc, code, applied } => {
+                match self.project.pages.as_ref().and_then(|p| p.get(doc.index())) {
+                    Some(page) => self.project.code_page(*page, code, applied),
+                    None => self
+                        .messages
+                        .push("The page is not in the project yet (run a detector)".into()),
+                }
+            }
+            ProjectAction::UndoCode => self.project.undo_code(),
+            ProjectAction::Notice(m) => self.messages.push(m),
+        }
+        self.poll_project();
+    }
+
+    /// The Project section of the side panel.
+    pub(super) fn project_section(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Project");
+        let mut actions = Vec::new();
+        match &self.project.opened {
+            Some(p) => {
+                ui.label(format!("Open: {}", p.display()));
+                match self.project.saved_runs.last() {
+                    Some((algo, run)) => ui.weak(format!(
+                        "Detector runs are saved to it (last: {} as run {run}).",
+                        algo.name()
+                    )),
+                    None => ui.weak("Runs are saved to it once a detector ran."),
+                };
+            }
+            None if self.project.is_open() => {
+                ui.spinner();
+            }
+            None => {
+                ui.weak("No project: labels and codes need one.");
+            }
+        }
+        let l = ui.label("Project file");
+        let edit = ui
+            .add(
+                egui::TextEdit::singleline(&mut self.project.path_input)
+                    .hint_text("path/to/study.samecore")
+                    .desired_width(240.0),
+            )
+            .labelled_by(l.id);
+        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        ui.horizontal(|ui| {
+            let typed = self.project.path_input.trim().to_string();
+            if (ui
+                .button("Open project")
+                .on_hover_text("Open the typed project file, or create it")
+                .clicked()
+                || enter)
+                && !typed.is_empty()
+            {
+                actions.push(ProjectAction::Open(PathBuf::from(typed)));
+            }
+            if ui
+                .button("Browse...")
+                .on_hover_text("Pick or name a .samecore file")
+                .clicked()
+            {
+                actions.push(ProjectAction::Browse);
+            }
+            if self.project.is_open() && ui.button("Close project").clicked() {
+                actions.push(ProjectAction::Close);
+            }
+        });
+        let recent = self.project.recent.entries.clone();
+        ui.add_enabled_ui(!recent.is_empty(), |ui| {
+            ui.menu_button("Recent projects", |ui| {
+                for entry in recent.iter().filter_map(|e| e.first()) {
+                    if ui.button(entry.display().to_string()).clicked() {
+                        actions.push(ProjectAction::Open(entry.clone()));
+                    }
+                }
+            });
+        });
+        for a in actions {
+            self.apply_project(a);
+        }
+    }
+}

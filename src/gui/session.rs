@@ -1,0 +1,476 @@
+//! The workbench's side of an open project: which file, the latest snapshots the store actor
+//! sent ([`super::project`]), the annotator's name, the undo list of code edits, and one
+//! method per thing a person can ask of the project. Each method only queues a command for
+//! the actor; results come back through [`ProjectSession::poll`] at the top of a frame.
+//!
+//! In: requests from the labels tab, the labelling bar and the codebook panel, plus the
+//! workspace's detector runs (stored as soon as a project is open). Out: snapshots to draw
+//! and messages for the person.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+
+use super::project::{
+    self, CodeSnapshot, CodeUndo, Reply, SampleSnapshot, StoreActor, Waker, replies,
+};
+use super::recent::Recent;
+use crate::detect::{Algo, Detection};
+use crate::engine::workspace::{AlgoRun, Workspace};
+use crate::labels::sample::{self, SamplePlan};
+use crate::labels::{LabelInput, Verdict};
+use crate::store::codes::CodeSource;
+use crate::store::samples::SampleInfo;
+use crate::store::{CodeId, PageId, RunId, SampleId};
+
+/// The file extension of projects.
+pub const EXTENSION: &str = "samecore";
+
+/// What one poll brought that the rest of the workbench reacts to.
+#[derive(Debug, Default)]
+pub struct Polled {
+    /// Messages for the person.
+    pub messages: Vec<String>,
+    /// A label was undone on this position.
+    pub undone: Option<u32>,
+    /// A project was opened (store the workspace's runs now).
+    pub opened: bool,
+}
+
+/// The open project as the UI sees it.
+pub struct ProjectSession {
+    sync: bool,
+    actor: Option<StoreActor>,
+    /// The project file once it is open.
+    pub opened: Option<PathBuf>,
+    /// The typed project path.
+    pub path_input: String,
+    dialog: Option<Receiver<Option<PathBuf>>>,
+    /// Detector results already queued for saving, and the workspace they belong to.
+    sent: Vec<Arc<Detection>>,
+    workspace: Option<Arc<Workspace>>,
+    /// Page of each document of the open workspace, once a run was stored.
+    pub pages: Option<Arc<Vec<PageId>>>,
+    /// The project's samples.
+    pub samples: Vec<SampleInfo>,
+    /// The sample being labelled.
+    pub sample: Option<Arc<SampleSnapshot>>,
+    /// The codebook and page codes.
+    pub codes: Arc<CodeSnapshot>,
+    /// Who labels and codes.
+    pub annotator: String,
+    /// Code edits that can be undone, newest last.
+    pub code_undo: Vec<CodeUndo>,
+    /// Recently opened projects.
+    pub recent: Recent,
+    /// Messages made here (not by the actor), handed out by the next poll.
+    notes: Vec<String>,
+    /// Runs stored since the project was opened: detector and run id, oldest first.
+    pub saved_runs: Vec<(Algo, RunId)>,
+}
+
+impl ProjectSession {
+    /// No project open; `sync` runs the store inline (tests).
+    pub fn new(sync: bool) -> Self {
+        let annotator = std::env::var("USER")
+            .ok()
+            .filter(|u| !u.trim().is_empty())
+            .unwrap_or_else(|| "annotator".into());
+        ProjectSession {
+            sync,
+            actor: None,
+            opened: None,
+            path_input: String::new(),
+            dialog: None,
+            sent: Vec::new(),
+            workspace: None,
+            pages: None,
+            samples: Vec::new(),
+            sample: None,
+            codes: Arc::default(),
+            annotator,
+            code_undo: Vec::new(),
+            recent: Recent::default(),
+            notes: Vec::new(),
+            saved_runs: Vec::new(),
+        }
+    }
+
+    /// Whether a project file is open (or being opened).
+    pub fn is_open(&self) -> bool {
+        self.actor.is_some()
+    }
+
+    /// Open (or create) the project at `path`; `.samecore` is added when there is no
+    /// extension. The previous project is closed.
+    pub fn open(&mut self, path: PathBuf, waker: Option<Waker>) {
+        let path = if path.extension().is_none() {
+            path.with_extension(EXTENSION)
+        } else {
+            path
+        };
+        self.close();
+        self.path_input = path.display().to_string();
+        self.actor = Some(StoreActor::open(path, self.sync, waker));
+    }
+
+    /// Close the project (the worker ends once its queue is done).
+    pub fn close(&mut self) {
+        self.actor = None;
+        self.opened = None;
+        self.sent.clear();
+        self.saved_runs.clear();
+        self.pages = None;
+        self.samples.clear();
+        self.sample = None;
+        self.codes = Arc::default();
+        self.code_undo.clear();
+    }
+
+    /// Show the native dialog for a project file (typed paths work without it).
+    pub fn browse(&mut self, waker: Option<Waker>) {
+        if self.dialog.is_some() {
+            return;
+        }
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let picked = rfd::FileDialog::new()
+                .set_title("Open or create a project")
+                .add_filter("samecore project", &[EXTENSION])
+                .set_file_name(format!("project.{EXTENSION}"))
+                .save_file();
+            let _ = tx.send(picked);
+            if let Some(w) = waker {
+                w();
+            }
+        });
+        self.dialog = Some(rx);
+    }
+
+    fn send(
+        &mut self,
+        command: impl FnOnce(&mut project::StoreState) -> Vec<Reply> + Send + 'static,
+    ) {
+        match self.actor.as_mut() {
+            Some(a) => a.send(command),
+            None => self
+                .notes
+                .push("Open a project first (Project file, on the left)".into()),
+        }
+    }
+
+    /// Store the workspace's detector runs not stored yet (a new workspace starts afresh).
+    pub fn save_runs(&mut self, ws: &Arc<Workspace>, runs: &[AlgoRun]) {
+        if !self.workspace.as_ref().is_some_and(|w| Arc::ptr_eq(w, ws)) {
+            self.workspace = Some(ws.clone());
+            self.sent.clear();
+            self.pages = None;
+        }
+        if !self.is_open() {
+            return;
+        }
+        for run in runs {
+            if self.sent.iter().any(|d| Arc::ptr_eq(d, &run.detection)) {
+                continue;
+            }
+            self.sent.push(run.detection.clone());
+            let (ws, detection) = (ws.clone(), run.detection.clone());
+            self.send(move |st| {
+                let archives: Vec<String> =
+                    ws.inputs.iter().map(|p| p.display().to_string()).collect();
+                replies(
+                    "Saving the run",
+                    st.save(&archives, &ws.collection.docs, &detection)
+                        .map(|saved| match saved {
+                            Some((run, pages)) => vec![Reply::Saved {
+                                algo: detection.algo,
+                                run,
+                                pages: Arc::new(pages),
+                            }],
+                            None => Vec::new(),
+                        }),
+                )
+            });
+        }
+    }
+
+    /// Draw a sample of `detection`'s pairs and make it the current one.
+    pub fn make_sample(
+        &mut self,
+        detection: Arc<Detection>,
+        name: String,
+        plan: SamplePlan,
+        seed: u64,
+        blind: bool,
+    ) {
+        let annotator = self.annotator.clone();
+        self.send(move |st| {
+            replies(
+                "Making the sample",
+                (|| {
+                    let run = st.run_of(&detection)?;
+                    let pairs = st.project.run_pairs(run)?;
+                    let drawn = sample::draw(&pairs, &plan, seed)?;
+                    let id = st
+                        .project
+                        .add_sample(name.trim(), Some(run), blind, &drawn)?;
+                    Ok(vec![
+                        Reply::Samples(st.project.samples()?),
+                        Reply::Sample(Arc::new(project::sample_snapshot(
+                            &st.project,
+                            id,
+                            &annotator,
+                        )?)),
+                    ])
+                })(),
+            )
+        });
+    }
+
+    /// Load a sample (for the current annotator).
+    pub fn select_sample(&mut self, sample: SampleId) {
+        let annotator = self.annotator.clone();
+        self.send(move |st| {
+            replies(
+                "Loading the sample",
+                (|| {
+                    Ok(vec![Reply::Sample(Arc::new(project::sample_snapshot(
+                        &st.project,
+                        sample,
+                        &annotator,
+                    )?))])
+                })(),
+            )
+        });
+    }
+
+    fn current_sample(&mut self) -> Option<SampleId> {
+        let id = self.sample.as_ref().map(|s| s.info.id);
+        if id.is_none() {
+            self.notes
+                .push("Choose or make a sample first (Labels tab)".into());
+        }
+        id
+    }
+
+    /// Record the annotator's label on a pair of the current sample.
+    pub fn label(&mut self, position: u32, label: LabelInput) {
+        let Some(sample) = self.current_sample() else {
+            return;
+        };
+        let annotator = self.annotator.clone();
+        self.send(move |st| {
+            replies(
+                "Saving the label",
+                (|| {
+                    st.project.add_label(sample, position, &annotator, &label)?;
+                    Ok(vec![Reply::Sample(Arc::new(project::sample_snapshot(
+                        &st.project,
+                        sample,
+                        &annotator,
+                    )?))])
+                })(),
+            )
+        });
+    }
+
+    /// Undo the annotator's latest label in the current sample.
+    pub fn undo_label(&mut self) {
+        let Some(sample) = self.current_sample() else {
+            return;
+        };
+        let annotator = self.annotator.clone();
+        self.send(move |st| {
+            replies(
+                "Undo",
+                (|| {
+                    let position = st.project.undo_last_label(sample, &annotator)?;
+                    Ok(vec![
+                        Reply::Sample(Arc::new(project::sample_snapshot(
+                            &st.project,
+                            sample,
+                            &annotator,
+                        )?)),
+                        Reply::LabelUndone(position),
+                    ])
+                })(),
+            )
+        });
+    }
+
+    /// Settle a disagreement: the verdict that counts.
+    pub fn settle(&mut self, position: u32, verdict: Verdict) {
+        let Some(sample) = self.current_sample() else {
+            return;
+        };
+        let annotator = self.annotator.clone();
+        self.send(move |st| {
+            replies(
+                "Settling",
+                (|| {
+                    st.project
+                        .settle(sample, position, &annotator, &LabelInput::new(verdict))?;
+                    Ok(vec![Reply::Sample(Arc::new(project::sample_snapshot(
+                        &st.project,
+                        sample,
+                        &annotator,
+                    )?))])
+                })(),
+            )
+        });
+    }
+
+    fn code_command(
+        &mut self,
+        what: &'static str,
+        edit: impl FnOnce(&mut project::StoreState) -> crate::Result<Option<CodeUndo>> + Send + 'static,
+    ) {
+        self.send(move |st| {
+            replies(
+                what,
+                (|| {
+                    let undo = edit(st)?;
+                    let mut out =
+                        vec![Reply::Codes(Arc::new(project::code_snapshot(&st.project)?))];
+                    out.extend(undo.map(Reply::CodeEdited));
+                    Ok(out)
+                })(),
+            )
+        });
+    }
+
+    /// Add a code to the codebook.
+    pub fn add_code(&mut self, name: String, description: String) {
+        self.code_command("Adding the code", move |st| {
+            st.project.add_code(&name, &description)?;
+            Ok(None)
+        });
+    }
+
+    /// Rename a code.
+    pub fn rename_code(&mut self, code: CodeId, name: String) {
+        self.code_command("Renaming the code", move |st| {
+            st.project.rename_code(code, &name)?;
+            Ok(None)
+        });
+    }
+
+    /// Merge `from` into `into` (asked for confirmation: it cannot be undone).
+    pub fn merge_codes(&mut self, from: CodeId, into: CodeId) {
+        self.code_undo.retain(|u| u.code != from);
+        self.code_command("Merging the codes", move |st| {
+            st.project.merge_codes(from, into)?;
+            Ok(None)
+        });
+    }
+
+    /// Apply `code` to every member of a cluster of `detection`, with provenance.
+    pub fn code_cluster(&mut self, detection: Arc<Detection>, cluster: u32, code: CodeId) {
+        let by = self.annotator.clone();
+        self.code_command("Coding the cluster", move |st| {
+            let run = st.run_of(&detection)?;
+            let members: Vec<PageId> = st
+                .project
+                .run_clusters(run)?
+                .into_iter()
+                .find(|c| c.id == i64::from(cluster))
+                .map(|c| c.members)
+                .unwrap_or_default();
+            let before = project::decisions_before(&st.project, &members, code)?;
+            st.project
+                .code_cluster(run, i64::from(cluster), code, &by, CodeSource::Cluster)?;
+            Ok(Some(CodeUndo {
+                what: format!("coding cluster {cluster}"),
+                code,
+                page_edit: false,
+                before,
+            }))
+        });
+    }
+
+    /// Decide `code` on one page: applied, removed, or (none) no decision of its own.
+    pub fn code_page(&mut self, page: PageId, code: CodeId, applied: Option<bool>) {
+        let by = self.annotator.clone();
+        self.code_command("Coding the page", move |st| {
+            let before = project::decisions_before(&st.project, &[page], code)?;
+            match applied {
+                Some(a) => st.project.code_page(page, code, a, &by)?,
+                None => st.project.clear_page_code(page, code)?,
+            }
+            Ok(Some(CodeUndo {
+                what: format!("the decision on page {page}"),
+                code,
+                page_edit: true,
+                before,
+            }))
+        });
+    }
+
+    /// Undo the latest code edit.
+    pub fn undo_code(&mut self) {
+        let Some(undo) = self.code_undo.pop() else {
+            return;
+        };
+        self.code_command("Undoing the code edit", move |st| {
+            project::restore(&mut st.project, &undo)?;
+            Ok(None)
+        });
+    }
+
+    /// Take what the actor and the dialog sent since the last frame.
+    pub fn poll(&mut self, waker: Option<Waker>) -> Polled {
+        let mut out = Polled {
+            messages: std::mem::take(&mut self.notes),
+            ..Polled::default()
+        };
+        if let Some(rx) = &self.dialog {
+            match rx.try_recv() {
+                Ok(picked) => {
+                    self.dialog = None;
+                    if let Some(path) = picked {
+                        self.open(path, waker);
+                    }
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.dialog = None,
+            }
+        }
+        let replies = self
+            .actor
+            .as_mut()
+            .map(StoreActor::poll)
+            .unwrap_or_default();
+        for reply in replies {
+            match reply {
+                Reply::Opened(path) => {
+                    if let Some(msg) = self.recent.push(std::slice::from_ref(&path)) {
+                        out.messages.push(msg);
+                    }
+                    self.opened = Some(path);
+                    self.sent.clear();
+                    out.opened = true;
+                }
+                Reply::OpenFailed(msg) => {
+                    self.close();
+                    out.messages.push(msg);
+                }
+                Reply::Saved { algo, run, pages } => {
+                    self.pages = Some(pages);
+                    self.saved_runs.push((algo, run));
+                }
+                Reply::Samples(s) => self.samples = s,
+                Reply::Sample(s) => self.sample = Some(s),
+                Reply::Codes(c) => self.codes = c,
+                Reply::CodeEdited(u) => self.code_undo.push(u),
+                Reply::LabelUndone(p) => {
+                    if p.is_none() {
+                        out.messages.push("Nothing to undo".into());
+                    }
+                    out.undone = p;
+                }
+                Reply::Failed(msg) => out.messages.push(msg),
+            }
+        }
+        out
+    }
+}
