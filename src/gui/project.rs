@@ -409,3 +409,70 @@ pub fn restore(project: &mut Project, undo: &CodeUndo) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    fn wait_for(actor: &mut StoreActor, wanted: usize) -> Vec<Reply> {
+        let mut got = Vec::new();
+        let start = Instant::now();
+        while got.len() < wanted && start.elapsed() < Duration::from_secs(20) {
+            got.extend(actor.poll());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        got
+    }
+
+    #[test]
+    fn the_worker_answers_in_order_and_wakes_the_ui() {
+        let dir = tempfile::tempdir().unwrap();
+        let wakes = Arc::new(AtomicUsize::new(0));
+        let w = wakes.clone();
+        let waker: Waker = Arc::new(move || {
+            w.fetch_add(1, Ordering::SeqCst);
+        });
+        let mut actor = StoreActor::open(dir.path().join("p.samecore"), false, Some(waker));
+        for name in ["b", "a"] {
+            actor.send(move |st| {
+                replies(
+                    "adding",
+                    st.project.add_code(name, "").and_then(|_| {
+                        Ok(vec![Reply::Codes(Arc::new(code_snapshot(&st.project)?))])
+                    }),
+                )
+            });
+        }
+        // Opened, samples, codes; then one codebook per command, the last with both codes.
+        let got = wait_for(&mut actor, 5);
+        assert!(matches!(got.first(), Some(Reply::Opened(_))), "{got:?}");
+        let Some(Reply::Codes(last)) = got.last() else {
+            panic!("{got:?}")
+        };
+        let names: Vec<&str> = last.codes.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert!(wakes.load(Ordering::SeqCst) >= 3);
+        // A failing command is a message, and the worker goes on.
+        actor.send(|st| replies("adding", st.project.add_code("a", "").map(|_| Vec::new())));
+        let got = wait_for(&mut actor, 1);
+        assert!(
+            matches!(got.as_slice(), [Reply::Failed(m)] if m.starts_with("adding failed")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_directory_is_not_a_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut actor = StoreActor::open(dir.path().to_path_buf(), false, None);
+        let got = wait_for(&mut actor, 1);
+        assert!(matches!(got.as_slice(), [Reply::OpenFailed(_)]), "{got:?}");
+        // Commands after a failed open are answered, not lost silently.
+        actor.send(|_| Vec::new());
+        let got = wait_for(&mut actor, 1);
+        assert!(matches!(got.as_slice(), [Reply::Failed(_)]), "{got:?}");
+    }
+}
