@@ -5,6 +5,7 @@
 //! `egui_kittest` tests directly (with synchronous jobs).
 
 mod app;
+mod chrome;
 mod clusters;
 mod codebook;
 mod documents;

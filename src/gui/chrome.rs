@@ -1,0 +1,246 @@
+//! The workbench's frame around the views: the top bar (open, recent, typed path, run,
+//! progress with cancel, help), the Inputs section of the side panel (what reading each file
+//! reported), the messages strip, the welcome screen and the keyboard help overlay.
+//!
+//! In: the [`Workbench`] state. Out: jobs started and actions queued, as in the views.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use egui::Key;
+
+use super::app::{Action, SHORTCUT_CANCEL, SHORTCUT_HELP, SHORTCUT_OPEN, SHORTCUT_RUN, Workbench};
+
+impl Workbench {
+    pub(super) fn top_bar(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        ui.horizontal(|ui| {
+            if ui
+                .button("Open archives…")
+                .on_hover_text(format!(
+                    "{} — WARC, ARC, WACZ, zip",
+                    ctx.format_shortcut(&SHORTCUT_OPEN)
+                ))
+                .clicked()
+            {
+                self.start_dialog(false);
+            }
+            if ui
+                .button("Open folder…")
+                .on_hover_text("A folder of .html/.htm pages")
+                .clicked()
+            {
+                self.start_dialog(true);
+            }
+            let mut reopen = None;
+            ui.add_enabled_ui(!self.recent.entries.is_empty(), |ui| {
+                ui.menu_button("Recent", |ui| {
+                    for entry in &self.recent.entries {
+                        let names: Vec<String> =
+                            entry.iter().map(|p| p.display().to_string()).collect();
+                        if ui.button(names.join(", ")).clicked() {
+                            reopen = Some(entry.clone());
+                        }
+                    }
+                });
+            });
+            if let Some(paths) = reopen {
+                self.open(paths);
+            }
+            let edit = ui.add(
+                egui::TextEdit::singleline(&mut self.path_input)
+                    .hint_text("or type a path and press Enter")
+                    .desired_width(240.0),
+            );
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            if (ui.button("Load path").clicked() || enter) && !self.path_input.trim().is_empty() {
+                let path = PathBuf::from(self.path_input.trim());
+                self.open(vec![path]);
+            }
+            ui.separator();
+            let can_run = self.workspace.is_some() && self.run_job.is_none();
+            if ui
+                .add_enabled(can_run, egui::Button::new("Run detectors (F5)"))
+                .on_hover_text(ctx.format_shortcut(&SHORTCUT_RUN))
+                .clicked()
+            {
+                self.actions.push(Action::Run);
+            }
+            let progresses = self.progresses();
+            if let Some(p) = progresses.first() {
+                ui.separator();
+                let snap = p.snapshot();
+                let mut text = snap.stage.clone();
+                if snap.stage.starts_with("reading") {
+                    text.push_str(&format!(" {}", human_bytes(snap.done)));
+                    if snap.total > 0 {
+                        text.push_str(&format!(" / {}", human_bytes(snap.total)));
+                    }
+                } else if snap.total > 0 {
+                    text.push_str(&format!(" {}/{}", snap.done, snap.total));
+                }
+                if snap.rate() > 0.0 && !snap.stage.starts_with("reading") {
+                    text.push_str(&format!(" — {:.0}/s", snap.rate()));
+                }
+                if let Some(eta) = snap.eta_secs() {
+                    text.push_str(&format!(" — {eta:.0} s left"));
+                }
+                ui.add(
+                    egui::ProgressBar::new(snap.fraction())
+                        .desired_width(300.0)
+                        .text(text)
+                        .animate(true),
+                );
+                if ui
+                    .button("Cancel")
+                    .on_hover_text(ctx.format_shortcut(&SHORTCUT_CANCEL))
+                    .clicked()
+                {
+                    for p in &progresses {
+                        p.cancel();
+                    }
+                }
+                // Keep the bar moving even when the job reports rarely.
+                ui.ctx().request_repaint_after(Duration::from_millis(100));
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui
+                    .button("Help")
+                    .on_hover_text(ctx.format_shortcut(&SHORTCUT_HELP))
+                    .clicked()
+                {
+                    self.show_help = !self.show_help;
+                }
+            });
+        });
+    }
+
+    pub(super) fn inputs_panel(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Inputs");
+        let Some(ws) = &self.workspace else {
+            for p in &self.inputs {
+                ui.label(p.display().to_string());
+            }
+            if self.inputs.is_empty() {
+                ui.weak("Nothing open yet.");
+            }
+            return;
+        };
+        ui.label(format!("{} pages", ws.collection.docs.len()));
+        match &ws.gold_source {
+            Some(src) => ui.label(format!("Gold clusters from {src}")),
+            None => ui.weak("No gold clusters: precision needs labels"),
+        };
+        for report in &ws.collection.reports {
+            let name = report
+                .file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| report.file.display().to_string());
+            egui::CollapsingHeader::new(format!("{name} ({})", report.format))
+                .id_salt(("report", &report.file))
+                .default_open(false)
+                .show(ui, |ui| {
+                    ui.label(format!("{} pages loaded", report.documents));
+                    ui.label(format!("{} HTML responses", report.html_responses));
+                    for (kind, n) in &report.records {
+                        ui.label(format!("{kind}: {n}"));
+                    }
+                    for (reason, n) in &report.skipped {
+                        ui.label(format!("skipped, {reason}: {n}"));
+                    }
+                    if !report.warnings.is_empty() {
+                        egui::CollapsingHeader::new(format!("{} warnings", report.warnings.len()))
+                            .id_salt(("warnings", &report.file))
+                            .show(ui, |ui| {
+                                for w in &report.warnings {
+                                    ui.label(w.to_string());
+                                }
+                            });
+                    }
+                });
+        }
+    }
+
+    pub(super) fn messages_panel(&mut self, ui: &mut egui::Ui) {
+        let mut dismiss = None;
+        let n = self.messages.len();
+        for (i, m) in self.messages.iter().enumerate().skip(n.saturating_sub(4)) {
+            ui.horizontal(|ui| {
+                if ui.small_button("x").on_hover_text("Dismiss").clicked() {
+                    dismiss = Some(i);
+                }
+                ui.label(m);
+            });
+        }
+        if let Some(i) = dismiss {
+            self.messages.remove(i);
+        }
+    }
+
+    pub(super) fn welcome(&mut self, ui: &mut egui::Ui) {
+        ui.vertical_centered(|ui| {
+            ui.add_space(60.0);
+            ui.heading("samecore");
+            ui.label("Find same-core near-duplicate pages in web archives.");
+            ui.add_space(12.0);
+            if self.load.is_some() {
+                ui.spinner();
+                ui.label("Reading…");
+            } else {
+                ui.label("Open a WARC, ARC, WACZ, a zip or a folder of pages — or drop it here.");
+            }
+        });
+    }
+
+    pub(super) fn help_window(&mut self, ctx: &egui::Context) {
+        let mut open = self.show_help;
+        egui::Window::new("Keyboard")
+            .open(&mut open)
+            .collapsible(false)
+            .show(ctx, |ui| {
+                egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                    for (shortcut, what) in [
+                        (SHORTCUT_OPEN, "Open archives"),
+                        (SHORTCUT_RUN, "Run the chosen detectors"),
+                        (SHORTCUT_CANCEL, "Cancel what is running"),
+                        (SHORTCUT_HELP, "This help"),
+                    ] {
+                        ui.monospace(ctx.format_shortcut(&shortcut));
+                        ui.label(what);
+                        ui.end_row();
+                    }
+                    ui.monospace("Alt+1 ... Alt+6");
+                    ui.label("Documents, Clusters, Pair, Plots, Antecedents, Labels");
+                    ui.end_row();
+                    for (key, what) in super::documents::KEYS
+                        .iter()
+                        .chain(super::clusters::KEYS)
+                        .chain(super::pair_view::KEYS)
+                        .chain(super::labelling::KEYS)
+                    {
+                        ui.monospace(*key);
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
+            });
+        self.show_help = open;
+    }
+}
+
+/// `1.2 MB` style sizes for progress text.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut v = n as f64;
+    let mut unit = 0;
+    while v >= 1000.0 && unit + 1 < UNITS.len() {
+        v /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
