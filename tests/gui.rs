@@ -352,6 +352,64 @@ fn a_file_that_is_not_a_project_is_a_message() {
     );
 }
 
+#[test]
+fn a_busy_project_is_a_message_and_the_pair_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("busy.samecore");
+    let mut app = Workbench::new(true);
+    app.open(vec![sample_archive()]);
+    app.open_project(file.clone());
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label("Make sample").click();
+    h.run();
+    let size = h.state().sample().expect("no sample").pairs.len();
+    h.get_by_label("Label pairs").click();
+    h.run();
+    // Another program (say the CLI) holds the write lock past the busy timeout.
+    let other = rusqlite::Connection::open(&file).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    h.key_press(Key::C);
+    h.run();
+    let msg = h.state().messages().join("\n");
+    assert!(
+        msg.contains("was not saved") && msg.contains("busy"),
+        "{msg}"
+    );
+    h.get_by_label(&format!("Pair 1 of {size}"));
+    h.get_by_label(&format!("Labelled 0 of {size}"));
+    // Once it lets go, the same key saves the label.
+    other.execute_batch("COMMIT").unwrap();
+    h.key_press(Key::C);
+    h.run();
+    h.get_by_label(&format!("Labelled 1 of {size}"));
+}
+
+#[test]
+fn the_project_worker_answers_a_real_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("async.samecore");
+    // Jobs and the store run on their own threads, as in a window.
+    let mut app = Workbench::new(false);
+    app.open_project(file.clone());
+    let mut h = harness(app);
+    let start = std::time::Instant::now();
+    while h.state().project_path().is_none() && start.elapsed().as_secs() < 20 {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(
+        h.state().project_path(),
+        Some(file.as_path()),
+        "{:?}",
+        h.state().messages()
+    );
+    h.step();
+    h.get_by_label_contains("Open: ");
+}
+
 trait AnnotatorExt {
     fn set_annotator_for_test(&mut self, name: &str);
 }

@@ -497,15 +497,16 @@ impl LabelsView {
                 reason: self.reason.take(),
                 note: std::mem::take(&mut self.note).trim().to_string(),
             };
+            let next = next_unlabelled(s, pos);
             out.push(ProjectAction::Label {
                 position: pos,
                 label,
+                next,
             });
-            match next_unlabelled(s, pos) {
-                Some(next) => out.push(ProjectAction::Goto(next)),
-                None => out.push(ProjectAction::Notice(
+            if next.is_none() {
+                out.push(ProjectAction::Notice(
                     "Every pair of the sample is labelled".into(),
-                )),
+                ));
             }
         }
         ui.separator();

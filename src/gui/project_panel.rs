@@ -43,6 +43,8 @@ pub enum ProjectAction {
         position: u32,
         /// The decision.
         label: LabelInput,
+        /// The pair to show next (auto-advance).
+        next: Option<u32>,
     },
     /// Undo the annotator's last label.
     UndoLabel,
@@ -210,7 +212,17 @@ impl Workbench {
                 }
                 self.project.select_sample(id);
             }
-            ProjectAction::Label { position, label } => self.project.label(position, label),
+            ProjectAction::Label {
+                position,
+                label,
+                next,
+            } => {
+                // Move on first: a label that cannot be saved brings the pair back after.
+                if let Some(n) = next {
+                    self.goto_pair(n);
+                }
+                self.project.label(position, label);
+            }
             ProjectAction::UndoLabel => self.project.undo_label(),
             ProjectAction::Goto(p) => self.goto_pair(p),
             ProjectAction::StopLabelling => self.labels.labelling = false,

@@ -253,24 +253,34 @@ impl ProjectSession {
         id
     }
 
-    /// Record the annotator's label on a pair of the current sample.
+    /// Record the annotator's label on a pair of the current sample. When it cannot be
+    /// written (busy file, ...) the message says so, keeps the note, and the labelling bar
+    /// goes back to the pair.
     pub fn label(&mut self, position: u32, label: LabelInput) {
         let Some(sample) = self.current_sample() else {
             return;
         };
         let annotator = self.annotator.clone();
         self.send(move |st| {
-            replies(
-                "Saving the label",
-                (|| {
-                    st.project.add_label(sample, position, &annotator, &label)?;
-                    Ok(vec![Reply::Sample(Arc::new(project::sample_snapshot(
-                        &st.project,
-                        sample,
-                        &annotator,
-                    )?))])
-                })(),
-            )
+            let saved = (|| {
+                st.project.add_label(sample, position, &annotator, &label)?;
+                Ok(vec![Reply::Sample(Arc::new(project::sample_snapshot(
+                    &st.project,
+                    sample,
+                    &annotator,
+                )?))])
+            })();
+            saved.unwrap_or_else(|e: crate::Error| {
+                let mut msg = format!(
+                    "The label of pair {} was not saved ({}): {e}",
+                    position + 1,
+                    label.verdict
+                );
+                if !label.note.is_empty() {
+                    msg.push_str(&format!("; your note was: {}", label.note));
+                }
+                vec![Reply::Failed(msg), Reply::LabelUndone(Some(position))]
+            })
         });
     }
 
