@@ -37,27 +37,28 @@
 //!   chains two stories through one bad pair; best closure pair F1 0.88 at t = 0.35–0.45).
 //!
 //! Mode × guess × chain at otherwise default settings (3 seeds; "best t" = threshold of the best
-//! pair F1 on the grid 0.1:0.6:0.05). Full matching with representative clusters joins each page
-//! only to its single nearest neighbour, which fragments clusters; use it with transitive
-//! closure and a higher threshold.
+//! pair F1 on the grid 0.1:0.6:0.05). First guess takes the earliest-indexed match, so Full /
+//! first builds stars around early pages and does as well as Incremental; Full / best links each
+//! page only to its single nearest neighbour, and that nearest-neighbour forest fragments the
+//! clusters. Incremental and All-pairs give identical declarations by construction.
 //!
 //! | mode / guess / chain | pair F1 @0.25 | doc P @0.25 | doc R @0.25 | B3 F1 @0.25 | best t | pair F1 | doc P | doc R |
 //! |---|---|---|---|---|---|---|---|---|
-//! | incremental / first / 1 | 0.913±0.004 | 0.976 | 0.937 | 0.892 | 0.2 | 0.927 | 0.967 | 0.939 |
-//! | incremental / first / 2 | 0.876±0.028 | 0.971 | 0.927 | 0.863 | 0.15 | 0.907 | 0.954 | 0.930 |
-//! | incremental / first / 3 | 0.864±0.021 | 0.977 | 0.928 | 0.849 | 0.15 | 0.913 | 0.957 | 0.928 |
+//! | incremental / first / 1 | 0.922±0.003 | 0.985 | 0.945 | 0.902 | 0.15 | 0.974 | 0.977 | 0.962 |
+//! | incremental / first / 2 | 0.911±0.005 | 0.983 | 0.938 | 0.892 | 0.15 | 0.965 | 0.984 | 0.959 |
+//! | incremental / first / 3 | 0.884±0.011 | 0.982 | 0.933 | 0.867 | 0.15 | 0.961 | 0.986 | 0.956 |
 //! | incremental / best / 1 | 0.927±0.005 | 0.981 | 0.942 | 0.906 | 0.15 | 0.966 | 0.974 | 0.959 |
 //! | incremental / best / 2 | 0.891±0.036 | 0.975 | 0.931 | 0.880 | 0.15 | 0.933 | 0.969 | 0.945 |
 //! | incremental / best / 3 | 0.876±0.033 | 0.978 | 0.929 | 0.864 | 0.15 | 0.937 | 0.974 | 0.945 |
-//! | seeded / first / 1 | 0.913±0.004 | 0.981 | 0.942 | 0.892 | 0.2 | 0.927 | 0.974 | 0.946 |
-//! | seeded / first / 2 | 0.876±0.028 | 0.977 | 0.932 | 0.863 | 0.15 | 0.907 | 0.960 | 0.935 |
-//! | seeded / first / 3 | 0.864±0.021 | 0.983 | 0.933 | 0.849 | 0.15 | 0.913 | 0.961 | 0.933 |
+//! | seeded / first / 1 | 0.922±0.003 | 0.991 | 0.950 | 0.904 | 0.15 | 0.978 | 0.986 | 0.969 |
+//! | seeded / first / 2 | 0.909±0.004 | 0.988 | 0.943 | 0.891 | 0.1 | 0.973 | 0.986 | 0.968 |
+//! | seeded / first / 3 | 0.882±0.010 | 0.987 | 0.938 | 0.866 | 0.1 | 0.973 | 0.987 | 0.966 |
 //! | seeded / best / 1 | 0.927±0.005 | 0.987 | 0.946 | 0.906 | 0.15 | 0.968 | 0.984 | 0.967 |
 //! | seeded / best / 2 | 0.891±0.036 | 0.980 | 0.936 | 0.880 | 0.1 | 0.945 | 0.975 | 0.956 |
 //! | seeded / best / 3 | 0.876±0.033 | 0.983 | 0.934 | 0.864 | 0.1 | 0.951 | 0.977 | 0.956 |
-//! | full / first / 1 | 0.819±0.000 | 0.950 | 0.894 | 0.817 | 0.25 | 0.819 | 0.950 | 0.894 |
-//! | full / first / 2 | 0.785±0.000 | 0.964 | 0.910 | 0.780 | 0.2 | 0.798 | 0.958 | 0.909 |
-//! | full / first / 3 | 0.768±0.000 | 0.945 | 0.880 | 0.764 | 0.15 | 0.800 | 0.950 | 0.898 |
+//! | full / first / 1 | 0.923±0.000 | 0.984 | 0.948 | 0.906 | 0.2 | 0.975 | 0.969 | 0.947 |
+//! | full / first / 2 | 0.921±0.000 | 0.984 | 0.945 | 0.900 | 0.15 | 0.969 | 0.976 | 0.956 |
+//! | full / first / 3 | 0.886±0.000 | 0.984 | 0.939 | 0.869 | 0.15 | 0.968 | 0.977 | 0.954 |
 //! | full / best / 1 | 0.226±0.000 | 0.978 | 0.816 | 0.383 | 0.1 | 0.234 | 0.959 | 0.823 |
 //! | full / best / 2 | 0.255±0.000 | 0.979 | 0.821 | 0.412 | 0.1 | 0.261 | 0.968 | 0.830 |
 //! | full / best / 3 | 0.259±0.000 | 0.980 | 0.814 | 0.402 | 0.1 | 0.264 | 0.967 | 0.821 |

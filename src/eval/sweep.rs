@@ -93,6 +93,14 @@ pub fn parse_thresholds(spec: &str) -> Result<Vec<f64>> {
     Ok(out)
 }
 
+/// What one (threshold, seed) run of a sweep measured.
+struct RunResult {
+    metrics: [f64; 9],
+    groups: f64,
+    comparisons: f64,
+    seconds: f64,
+}
+
 fn metrics_from(cols: &[f64]) -> Metrics {
     Metrics {
         pairwise: Prf {
@@ -135,7 +143,7 @@ pub fn sweep(
         .collect();
     progress.stage("sweep", jobs.len() as u64);
     // Each run reports to a private progress; the shared one counts finished runs and cancels.
-    let results: Vec<Result<([f64; 9], f64, f64, f64)>> = jobs
+    let results: Vec<Result<RunResult>> = jobs
         .par_iter()
         .map(|&(t, seed)| {
             progress.check()?;
@@ -156,7 +164,12 @@ pub fn sweep(
             let groups = detection.clustering.groups().len() as f64;
             let comparisons = detection.outcome.trace.comparisons() as f64;
             progress.advance(1);
-            Ok((cols, groups, comparisons, seconds))
+            Ok(RunResult {
+                metrics: cols,
+                groups,
+                comparisons,
+                seconds,
+            })
         })
         .collect();
     let results: Vec<_> = results.into_iter().collect::<Result<_>>()?;
@@ -166,16 +179,17 @@ pub fn sweep(
         .enumerate()
         .map(|(t, &threshold)| {
             let runs = &results[t * per..(t + 1) * per];
-            let col = |k: usize| Aggregate::of(&runs.iter().map(|r| r.0[k]).collect::<Vec<_>>());
+            let col =
+                |k: usize| Aggregate::of(&runs.iter().map(|r| r.metrics[k]).collect::<Vec<_>>());
             let aggs: Vec<Aggregate> = (0..9).map(col).collect();
             SweepRow {
                 threshold,
                 runs: per,
                 mean: metrics_from(&aggs.iter().map(|a| a.mean).collect::<Vec<_>>()),
                 sd: metrics_from(&aggs.iter().map(|a| a.sd).collect::<Vec<_>>()),
-                groups: Aggregate::of(&runs.iter().map(|r| r.1).collect::<Vec<_>>()),
-                comparisons: Aggregate::of(&runs.iter().map(|r| r.2).collect::<Vec<_>>()),
-                seconds: Aggregate::of(&runs.iter().map(|r| r.3).collect::<Vec<_>>()),
+                groups: Aggregate::of(&runs.iter().map(|r| r.groups).collect::<Vec<_>>()),
+                comparisons: Aggregate::of(&runs.iter().map(|r| r.comparisons).collect::<Vec<_>>()),
+                seconds: Aggregate::of(&runs.iter().map(|r| r.seconds).collect::<Vec<_>>()),
             }
         })
         .collect())

@@ -180,6 +180,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matching::Guess;
     use crate::signature::jaccard;
     use rand::{Rng, SeedableRng};
 
@@ -238,12 +239,19 @@ mod tests {
     }
 
     #[test]
-    fn declarations_agree_with_incremental_best_guess() {
+    fn declarations_agree_with_incremental_matching() {
         let sets = random_sets(120, 9);
-        for seed in 0..3 {
+        for (seed, guess, add_duplicates) in [
+            (0, Guess::Best, true),
+            (1, Guess::Best, false),
+            (2, Guess::First, true),
+            (3, Guess::First, false),
+        ] {
             let p = MatchParams {
                 threshold: 0.4,
                 seed,
+                guess,
+                add_duplicates,
                 ..MatchParams::default()
             };
             let inc = super::super::incremental::run(&sets, &p, &Progress::new()).unwrap();

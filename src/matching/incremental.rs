@@ -37,6 +37,10 @@ pub fn run(
         .take_while(|d| seeds.contains(d))
         .count()
         .min(seeds.len());
+    let mut rank = vec![0u32; n];
+    for (i, d) in order.iter().enumerate() {
+        rank[d.index()] = i as u32;
+    }
     let vocabulary = sets
         .iter()
         .filter_map(|s| s.ids.last())
@@ -95,10 +99,16 @@ pub fn run(
                     continue;
                 }
                 pairs.push(ScoredPair::new(d, DocId(x), score));
-                match (best, params.guess) {
-                    (None, _) => best = Some((DocId(x), score)),
-                    (Some((_, s)), Guess::Best) if score > s => best = Some((DocId(x), score)),
-                    _ => {}
+                let r = rank[x as usize];
+                let better = match (best, params.guess) {
+                    (None, _) => true,
+                    (Some((b, _)), Guess::First) => r < rank[b.index()],
+                    (Some((b, bs)), Guess::Best) => {
+                        score > bs || (score == bs && r < rank[b.index()])
+                    }
+                };
+                if better {
+                    best = Some((DocId(x), score));
                 }
             }
             match best {

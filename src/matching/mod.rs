@@ -15,8 +15,10 @@
 //!   Incremental would make them from those pairs, so the result can be re-clustered at any
 //!   higher threshold without matching again.
 //!
-//! [`Guess::First`] declares the first colliding document at or above the threshold, in the order
-//! collisions are met; [`Guess::Best`] the one with the highest score (§3.3.1). The length bound
+//! [`Guess::First`] declares the colliding document at or above the threshold that entered the
+//! index first (the paper's "first guess", made deterministic: the order collisions are met in
+//! an inverted index is an accident of signature ids); [`Guess::Best`] the one with the highest
+//! score, ties to the earlier indexed (§3.3.1). The length bound
 //! (§4, `BestSim = min(N_X,N_Y)/max(N_X,N_Y)`) skips pairs that cannot reach the threshold; it
 //! changes speed, never the result. "Add duplicates to the index" is §3.3.5.
 //!
@@ -92,9 +94,9 @@ impl std::str::FromStr for Mode {
 /// Which of the colliding documents above the threshold is declared the match.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Guess {
-    /// The first one met.
+    /// The one indexed earliest.
     First,
-    /// The one with the highest score (ties: the first met).
+    /// The one with the highest score (ties: the one indexed earliest).
     #[default]
     Best,
 }

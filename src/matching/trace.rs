@@ -16,7 +16,9 @@ pub struct DocTrace {
     pub colliding: u32,
     /// Similarity computations made.
     pub compared: u32,
-    /// Colliding documents skipped without a full comparison (length bound, early stops).
+    /// Comparisons skipped: colliding documents outside the length bound (Incremental, Seeded,
+    /// Full), or index entries skipped by the size partitions plus candidates dropped by the
+    /// early-termination bound (all-pairs).
     pub avoided: u32,
     /// Time spent on the document, in nanoseconds (the only non-deterministic field).
     pub nanos: u64,
