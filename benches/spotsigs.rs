@@ -4,7 +4,8 @@
 //! 2. The full sweep: 17 thresholds × 3 seeds, incremental best guess, on the rayon pool
 //!    (target: under 2 s wall on the 2-core machine).
 //! 3. All-pairs on a synthetic archive (`samecore::synth`, `SAMECORE_BENCH_PAGES` pages,
-//!    default 100,000; 0 skips): load + signatures + all pairs at the default threshold.
+//!    default 100,000; 0 skips): load + signatures + all pairs at the default threshold (or
+//!    `SAMECORE_BENCH_THRESHOLD`).
 //!
 //! Every timed loop asserts known counts and the quality bar, so a fast wrong answer fails.
 //! goldset-dev parts skip when `../shared` is absent (fail with `SAMECORE_REQUIRE_SHARED=1`).
@@ -125,6 +126,12 @@ fn synth_bench(pages: u64) {
     let signed = t.elapsed().as_secs_f64() - loaded;
     let mut spec = RunSpec::default_for(Algo::SpotSigs);
     spec.matching.mode = Mode::AllPairs;
+    if let Some(t) = std::env::var("SAMECORE_BENCH_THRESHOLD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        spec.matching.threshold = t;
+    }
     let t2 = Instant::now();
     let d = prep.detect(&spec, &Progress::new()).unwrap();
     let matched = t2.elapsed().as_secs_f64();
