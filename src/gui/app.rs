@@ -635,7 +635,7 @@ impl Workbench {
                 });
                 let panel = egui::Panel::right("codebook")
                     .resizable(true)
-                    .default_size(260.0)
+                    .default_size(230.0)
                     .show(ui, |ui| {
                         self.codebook
                             .ui(ui, &self.project, selected.map(|(c, _)| c), member)
@@ -650,6 +650,9 @@ impl Workbench {
                     .project
                     .is_open()
                     .then_some(&codes_of as &dyn Fn(DocId) -> String);
+                // Tables wider than what the codebook leaves are cut here, so they can
+                // neither cover nor catch the clicks of the codebook's buttons.
+                ui.shrink_clip_rect(ui.available_rect_before_wrap());
                 self.clusters.ui(ui, &ws, run, coding)
             }
             Tab::Pair => {

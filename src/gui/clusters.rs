@@ -237,11 +237,13 @@ impl ClustersView {
             .sense(egui::Sense::click())
             .max_scroll_height(list_height)
             .min_scrolled_height(list_height)
+            // The title takes what is left, so a narrow window (or the codebook beside the
+            // list) squeezes titles rather than wrapping the last column letter by letter.
             .column(Column::initial(50.0))
-            .column(Column::initial(380.0).clip(true))
-            .column(Column::initial(220.0).clip(true))
-            .column(Column::initial(200.0).clip(true))
-            .column(Column::remainder());
+            .column(Column::remainder().at_least(160.0).clip(true))
+            .column(Column::initial(160.0).clip(true))
+            .column(Column::initial(170.0).clip(true))
+            .column(Column::initial(90.0));
         if self.scroll_to_selected
             && let Some(pos) = self
                 .selected
@@ -304,73 +306,83 @@ impl ClustersView {
             cluster.members.len()
         ));
         let docs = &ws.collection.docs;
-        TableBuilder::new(ui)
-            .id_salt("member_table")
-            .striped(true)
-            .resizable(true)
-            .sense(egui::Sense::click())
-            .column(Column::initial(60.0))
-            .column(Column::initial(340.0).clip(true))
-            .column(Column::initial(160.0).clip(true))
-            .column(Column::initial(170.0).clip(true))
-            .column(Column::initial(110.0).clip(true))
-            .column(Column::initial(140.0).clip(true))
-            .column(Column::remainder().clip(true))
-            .header(20.0, |mut h| {
-                for name in [
-                    "",
-                    "Title",
-                    "Site",
-                    "Captured",
-                    "Gold",
-                    "Codes",
-                    "URL / record",
-                ] {
-                    h.col(|ui| {
-                        ui.strong(name);
-                    });
-                }
-            })
-            .body(|body| {
-                body.rows(18.0, cluster.members.len(), |mut row| {
-                    let m = row.index();
-                    let d = cluster.members[m];
-                    let doc = &docs[d.index()];
-                    row.set_selected(self.member == Some(m));
-                    row.col(|ui| {
-                        ui.label(if m == 0 { "rep." } else { "" });
-                    });
-                    row.col(|ui| {
-                        ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
-                    });
-                    row.col(|ui| {
-                        ui.label(&doc.site.henzinger);
-                    });
-                    row.col(|ui| {
-                        ui.label(doc.date.as_deref().unwrap_or(""));
-                    });
-                    row.col(|ui| {
-                        ui.label(ws.gold_name(d).unwrap_or(""));
-                    });
-                    row.col(|ui| {
-                        ui.label(codes_of.map(|f| f(d)).unwrap_or_default());
-                    });
-                    row.col(|ui| {
-                        ui.label(format!("{}  {}", doc.url.as_deref().unwrap_or(""), doc.key));
-                    });
-                    if row.response().clicked() {
-                        self.member = Some(m);
-                        let rep = cluster.members[0];
-                        let other = if d == rep {
-                            cluster.members.get(1).copied()
-                        } else {
-                            Some(d)
-                        };
-                        if let Some(o) = other {
-                            action = Some(Action::Compare(rep, o));
+        // Seven columns do not fit beside the codebook: the table scrolls sideways instead of
+        // squeezing its columns.
+        egui::ScrollArea::horizontal()
+            .id_salt("member_hscroll")
+            .show(ui, |ui| {
+                TableBuilder::new(ui)
+                    .id_salt("member_table")
+                    .striped(true)
+                    .resizable(true)
+                    .sense(egui::Sense::click())
+                    .column(Column::initial(40.0))
+                    .column(Column::initial(260.0).clip(true))
+                    .column(Column::initial(130.0).clip(true))
+                    .column(Column::initial(130.0).clip(true))
+                    .column(Column::initial(160.0).clip(true))
+                    .column(Column::initial(90.0).clip(true))
+                    .column(Column::initial(260.0).clip(true))
+                    .header(20.0, |mut h| {
+                        for name in [
+                            "",
+                            "Title",
+                            "Codes",
+                            "Site",
+                            "Captured",
+                            "Gold",
+                            "URL / record",
+                        ] {
+                            h.col(|ui| {
+                                ui.strong(name);
+                            });
                         }
-                    }
-                });
+                    })
+                    .body(|body| {
+                        body.rows(18.0, cluster.members.len(), |mut row| {
+                            let m = row.index();
+                            let d = cluster.members[m];
+                            let doc = &docs[d.index()];
+                            row.set_selected(self.member == Some(m));
+                            row.col(|ui| {
+                                ui.label(if m == 0 { "rep." } else { "" });
+                            });
+                            row.col(|ui| {
+                                ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
+                            });
+                            row.col(|ui| {
+                                ui.label(codes_of.map(|f| f(d)).unwrap_or_default());
+                            });
+                            row.col(|ui| {
+                                ui.label(&doc.site.henzinger);
+                            });
+                            row.col(|ui| {
+                                ui.label(doc.date.as_deref().unwrap_or(""));
+                            });
+                            row.col(|ui| {
+                                ui.label(ws.gold_name(d).unwrap_or(""));
+                            });
+                            row.col(|ui| {
+                                ui.label(format!(
+                                    "{}  {}",
+                                    doc.url.as_deref().unwrap_or(""),
+                                    doc.key
+                                ));
+                            });
+                            if row.response().clicked() {
+                                self.member = Some(m);
+                                let rep = cluster.members[0];
+                                let other = if d == rep {
+                                    cluster.members.get(1).copied()
+                                } else {
+                                    Some(d)
+                                };
+                                if let Some(o) = other {
+                                    action = Some(Action::Compare(rep, o));
+                                }
+                            }
+                        });
+                    });
             });
         action
     }

@@ -71,10 +71,14 @@ impl CodebookPanel {
             return out;
         }
         let codes = &session.codes.codes;
+        let mut enter = false;
         ui.horizontal(|ui| {
             let l = ui.label("New code");
-            ui.add(egui::TextEdit::singleline(&mut self.new_name).desired_width(120.0))
-                .labelled_by(l.id);
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut self.new_name).desired_width(120.0))
+                .labelled_by(l.id)
+                .on_hover_text("Enter or Add code puts it in the codebook");
+            enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         });
         ui.horizontal(|ui| {
             let l = ui.label("Meaning");
@@ -87,6 +91,7 @@ impl CodebookPanel {
                 egui::Button::new("Add code"),
             )
             .clicked()
+            || (enter && !self.new_name.trim().is_empty())
         {
             out.push(ProjectAction::AddCode {
                 name: self.new_name.trim().to_string(),
