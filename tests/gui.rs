@@ -291,6 +291,15 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     h.run();
     assert!(h.query_by_label("-election (page)").is_none());
     assert_eq!(h.get_all_by_label("election").count(), members + 1);
+    // Renaming the code renames it on every member.
+    h.get_by_label("Rename to").focus();
+    h.run();
+    h.get_by_label("Rename to").type_text("s");
+    h.run();
+    h.get_by_label("Rename").click();
+    h.run();
+    assert!(h.query_by_label("election").is_none());
+    assert_eq!(h.get_all_by_label("elections").count(), members + 1);
     drop(h);
 
     // Reopen: the sample, its labels and the codes are all there.
@@ -309,7 +318,7 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     h.run();
     h.key_press(Key::N);
     h.run();
-    assert_eq!(h.get_all_by_label("election").count(), members + 1);
+    assert_eq!(h.get_all_by_label("elections").count(), members + 1);
 
     // A second annotator disagrees on the first pair: kappa and a disagreement to settle.
     h.set_annotator_for_test("second");
@@ -385,6 +394,45 @@ fn a_busy_project_is_a_message_and_the_pair_comes_back() {
     h.key_press(Key::C);
     h.run();
     h.get_by_label(&format!("Labelled 1 of {size}"));
+}
+
+#[test]
+fn a_blind_stratified_sample_hides_scores_and_strata() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = Workbench::new(true);
+    app.open(vec![sample_archive()]);
+    app.open_project(dir.path().join("blind"));
+    let mut h = harness(app);
+    h.run();
+    // A path without extension gets ".samecore".
+    assert_eq!(
+        h.state().project_path(),
+        Some(dir.path().join("blind.samecore").as_path())
+    );
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label("Stratified by similarity").click();
+    h.run();
+    h.get_by_label("Split same-site / different-site").click();
+    h.get_by_label("Blind (hide scores and detector)").click();
+    h.run();
+    h.get_by_label("Make sample").click();
+    h.run();
+    let s = h.state().sample().expect("no sample");
+    assert!(s.info.blind);
+    assert_eq!(s.info.method, "stratified");
+    // Bands 0.4/0.6/0.8/1 split by site relation: several strata were drawn from.
+    let strata: std::collections::BTreeSet<&str> =
+        s.pairs.iter().map(|p| p.stratum.as_str()).collect();
+    assert!(strata.len() >= 2, "{strata:?}");
+    let first_stratum = s.pairs[0].stratum.clone();
+    assert!(h.get_all_by_label("(hidden)").count() >= 2);
+    assert!(h.query_by_label(&first_stratum).is_none());
+    h.get_by_label("Label pairs").click();
+    h.run();
+    h.get_by_label("Blind sample: scores and detectors hidden");
+    assert!(h.query_by_label("Similarity:").is_none());
+    assert!(h.query_by_label_contains(&first_stratum).is_none());
 }
 
 #[test]

@@ -536,3 +536,37 @@ fn bump_name(name: &str) -> String {
         _ => format!("{name} 2"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn band_edges_are_parsed_and_bad_ones_named() {
+        let mut v = LabelsView {
+            stratified: true,
+            bands: "0.5, 0.7,1".into(),
+            split_site: true,
+            ..LabelsView::default()
+        };
+        assert_eq!(
+            v.plan(),
+            Ok(SamplePlan::Stratified {
+                edges: vec![0.5, 0.7, 1.0],
+                per_stratum: 25,
+                split_by_site: true
+            })
+        );
+        v.bands = "0.5, high".into();
+        assert!(v.plan().unwrap_err().contains("\"high\""));
+        v.stratified = false;
+        assert_eq!(v.plan(), Ok(SamplePlan::Uniform { size: 50 }));
+    }
+
+    #[test]
+    fn sample_names_count_up() {
+        assert_eq!(bump_name("sample 1"), "sample 2");
+        assert_eq!(bump_name("pilot"), "pilot 2");
+        assert_eq!(bump_name(" round 9 "), "round 10");
+    }
+}
