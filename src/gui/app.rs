@@ -121,30 +121,30 @@ pub struct Workbench {
     cache: PreparedCache,
     pub(super) active: usize,
     rerun_job: Option<Job<AlgoRun>>,
-    pair_job: Option<Job<PairComparison>>,
-    pair: Option<Arc<PairComparison>>,
-    vocab_job: Option<Job<Vec<WordStat>>>,
-    vocab: Option<Arc<Vec<WordStat>>>,
+    pub(super) pair_job: Option<Job<PairComparison>>,
+    pub(super) pair: Option<Arc<PairComparison>>,
+    pub(super) vocab_job: Option<Job<Vec<WordStat>>>,
+    pub(super) vocab: Option<Arc<Vec<WordStat>>>,
     /// Errors and notices for the person, newest last; shown until dismissed.
     pub(super) messages: Vec<String>,
     pub(super) path_input: String,
     dialog: Option<PendingDialog>,
     pub(super) tab: Tab,
-    documents: DocumentsView,
-    clusters: ClustersView,
-    pair_view: PairView,
-    plots: PlotsView,
-    tuning: TuningView,
+    pub(super) documents: DocumentsView,
+    pub(super) clusters: ClustersView,
+    pub(super) pair_view: PairView,
+    pub(super) plots: PlotsView,
+    pub(super) tuning: TuningView,
     pub(super) show_help: bool,
     pub(super) actions: Vec<Action>,
     pub(super) recent: Recent,
     /// Each detector's metrics and curves before the last run, to show what a change did.
-    previous: BTreeMap<Algo, PreviousRun>,
+    pub(super) previous: BTreeMap<Algo, PreviousRun>,
     /// The project file (labels, codes) and what the store actor last sent.
     pub(super) project: ProjectSession,
     /// The Labels tab and the labelling bar.
     pub(super) labels: LabelsView,
-    codebook: CodebookPanel,
+    pub(super) codebook: CodebookPanel,
 }
 
 /// What a detector scored before the latest run replaced it.
@@ -589,105 +589,6 @@ impl Workbench {
         }
         for action in std::mem::take(&mut self.actions) {
             self.apply(action);
-        }
-    }
-
-    fn central(&mut self, ui: &mut egui::Ui) {
-        let Some(ws) = self.workspace.clone() else {
-            self.welcome(ui);
-            return;
-        };
-        ui.horizontal(|ui| {
-            for (i, tab) in Tab::ALL.into_iter().enumerate() {
-                let r = ui
-                    .selectable_label(self.tab == tab, tab.label())
-                    .on_hover_text(format!("Alt+{}", i + 1));
-                if r.clicked() {
-                    self.tab = tab;
-                }
-            }
-        });
-        ui.separator();
-        if self.tab == Tab::Pair && !self.labels.labelling && !ui.ctx().egui_wants_keyboard_input()
-        {
-            let (down, up) = ui.input(|i| (i.key_pressed(Key::J), i.key_pressed(Key::K)));
-            if (down || up)
-                && let Some(run) = self.runs.get(self.active)
-                && let Some((a, b)) = self.clusters.step_member(run, if down { 1 } else { -1 })
-            {
-                self.actions.push(Action::Compare(a, b));
-            }
-        }
-        let run = self.runs.get(self.active);
-        let action = match self.tab {
-            Tab::Documents => {
-                self.documents.ui(ui, &ws.collection);
-                None
-            }
-            Tab::Clusters => {
-                let selected = run.and_then(|r| self.clusters.selected(r));
-                let member = selected.and_then(|(_, m)| m).map(|d| {
-                    let title = ws.collection.docs[d.index()]
-                        .title
-                        .clone()
-                        .unwrap_or_else(|| "(untitled)".into());
-                    (d, title)
-                });
-                let panel = egui::Panel::right("codebook")
-                    .resizable(true)
-                    .default_size(230.0)
-                    .show(ui, |ui| {
-                        self.codebook
-                            .ui(ui, &self.project, selected.map(|(c, _)| c), member)
-                    });
-                self.actions
-                    .extend(panel.inner.into_iter().map(Action::Project));
-                let (codes, pages) = (self.project.codes.clone(), self.project.pages.clone());
-                let codes_of = move |d: DocId| {
-                    super::codebook::codes_of(&codes, pages.as_deref().map(Vec::as_slice), d)
-                };
-                let coding = self
-                    .project
-                    .is_open()
-                    .then_some(&codes_of as &dyn Fn(DocId) -> String);
-                // Tables wider than what the codebook leaves are cut here, so they can
-                // neither cover nor catch the clicks of the codebook's buttons.
-                ui.shrink_clip_rect(ui.available_rect_before_wrap());
-                self.clusters.ui(ui, &ws, run, coding)
-            }
-            Tab::Pair => {
-                let mut blind = false;
-                if self.labels.labelling
-                    && let Some(s) = self.project.sample.clone()
-                {
-                    blind = s.info.blind;
-                    let asked = self.labels.bar(ui, &s);
-                    self.actions.extend(asked.into_iter().map(Action::Project));
-                }
-                self.pair_view.ui(
-                    ui,
-                    &ws,
-                    self.pair.as_deref(),
-                    self.pair_job.is_some(),
-                    blind,
-                )
-            }
-            Tab::Labels => {
-                let asked = self.labels.ui(ui, &mut self.project, run.is_some());
-                self.actions.extend(asked.into_iter().map(Action::Project));
-                None
-            }
-            Tab::Plots => self
-                .plots
-                .ui(ui, &self.runs, self.active, ws.has_gold(), &self.previous),
-            Tab::Antecedents => self.tuning.ui(
-                ui,
-                self.vocab.as_deref().map(Vec::as_slice),
-                self.vocab_job.is_some(),
-            ),
-        };
-        if let Some(a) = action {
-            self.actions.push(a);
         }
     }
 

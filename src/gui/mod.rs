@@ -1,5 +1,12 @@
 //! The workbench: an egui skin over engine jobs. Nothing here parses, matches or queries on
-//! the UI thread: every piece of work is an [`crate::engine::Job`] polled once a frame.
+//! the UI thread: every piece of work is an [`crate::engine::Job`] polled once a frame, and
+//! the project file (labels, codes; [`crate::store`]) belongs to a store worker thread fed
+//! over a channel (`project.rs` says why), its replies polled the same way.
+//!
+//! Files: `app` (state, jobs, actions), `chrome` (top bar, inputs, messages, help), `tabs`
+//! (central panel), one file per view (`documents`, `clusters`, `pair_view`, `plots`,
+//! `tuning`, `labelling`, `codebook`), and the project: `project` (the store worker),
+//! `session` (what the UI holds of it), `project_panel` (side panel and action glue).
 //!
 //! [`Workbench`] is the whole app state, built by the binary through [`run`] and by the
 //! `egui_kittest` tests directly (with synchronous jobs).
@@ -18,6 +25,7 @@ mod project_panel;
 mod recent;
 mod run_panel;
 mod session;
+mod tabs;
 mod tuning;
 
 pub use app::{Action, PreviousRun, Tab, Workbench};
