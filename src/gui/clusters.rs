@@ -130,13 +130,14 @@ impl ClustersView {
         Some((c.id, self.member.and_then(|m| c.members.get(m).copied())))
     }
 
-    /// Draw the view; `codes_of` (with a project open) gives each member's codes.
+    /// Draw the view; `codes_of` (with a project open) gives each member's codes and where
+    /// they came from.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         ws: &Workspace,
         run: Option<&AlgoRun>,
-        codes_of: Option<&dyn Fn(DocId) -> String>,
+        codes_of: Option<&dyn Fn(DocId) -> (String, String)>,
     ) -> Option<Action> {
         let Some(run) = run else {
             ui.label("No clusters yet: choose detectors on the left and press Run detectors (F5).");
@@ -351,7 +352,11 @@ impl ClustersView {
                                 ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
                             });
                             row.col(|ui| {
-                                ui.label(codes_of.map(|f| f(d)).unwrap_or_default());
+                                let (text, from) = codes_of.map(|f| f(d)).unwrap_or_default();
+                                let r = ui.label(text);
+                                if !from.is_empty() {
+                                    r.on_hover_text(from);
+                                }
                             });
                             row.col(|ui| {
                                 ui.label(&doc.site.henzinger);

@@ -45,12 +45,36 @@ pub fn page_codes_text(codes: &[PageCode]) -> String {
     parts.join(", ")
 }
 
-/// The codes text of each document, through the workspace's page ids.
-pub fn codes_of(codes: &CodeSnapshot, pages: Option<&[PageId]>, doc: DocId) -> String {
+/// Where each code decision of a page came from, one line per code (for a tooltip).
+pub fn page_codes_provenance(codes: &[PageCode]) -> String {
+    let lines: Vec<String> = codes
+        .iter()
+        .map(|pc| {
+            let what = if pc.applied { "applied" } else { "removed" };
+            let from = match (pc.source, pc.run, pc.cluster) {
+                (CodeSource::Page, _, _) => "on this page".to_string(),
+                (source, Some(run), Some(cluster)) => {
+                    format!("{} {cluster} of run {run}", source.as_str())
+                }
+                (source, _, _) => source.as_str().to_string(),
+            };
+            format!(
+                "{}: {what}, {from}, by {} at {}",
+                pc.code,
+                pc.applied_by,
+                pc.applied_at.as_deref().unwrap_or("?")
+            )
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// The codes text of a document and their provenance, through the workspace's page ids.
+pub fn codes_of(codes: &CodeSnapshot, pages: Option<&[PageId]>, doc: DocId) -> (String, String) {
     pages
         .and_then(|p| p.get(doc.index()))
         .and_then(|page| codes.by_page.get(page))
-        .map(|c| page_codes_text(c))
+        .map(|c| (page_codes_text(c), page_codes_provenance(c)))
         .unwrap_or_default()
 }
 
@@ -256,5 +280,39 @@ impl CodebookPanel {
         if r.clicked() {
             out.push(ProjectAction::UndoCode);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::RunId;
+
+    fn pc(code: &str, applied: bool, source: CodeSource) -> PageCode {
+        PageCode {
+            page: PageId(1),
+            key: "k".into(),
+            code: code.into(),
+            applied,
+            source,
+            run: (source == CodeSource::Cluster).then_some(RunId(2)),
+            cluster: (source == CodeSource::Cluster).then_some(7),
+            applied_by: "ann".into(),
+            applied_at: Some("2026-01-01T00:00:00Z".into()),
+        }
+    }
+
+    #[test]
+    fn members_show_codes_overrides_and_provenance() {
+        let codes = [
+            pc("election", true, CodeSource::Cluster),
+            pc("sports", false, CodeSource::Page),
+        ];
+        assert_eq!(page_codes_text(&codes), "election, -sports (page)");
+        assert_eq!(
+            page_codes_provenance(&codes),
+            "election: applied, cluster 7 of run 2, by ann at 2026-01-01T00:00:00Z\n\
+             sports: removed, on this page, by ann at 2026-01-01T00:00:00Z"
+        );
     }
 }

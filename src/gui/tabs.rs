@@ -67,7 +67,7 @@ impl Workbench {
                 let coding = self
                     .project
                     .is_open()
-                    .then_some(&codes_of as &dyn Fn(DocId) -> String);
+                    .then_some(&codes_of as &dyn Fn(DocId) -> (String, String));
                 // Tables wider than what the codebook leaves are cut here, so they can
                 // neither cover nor catch the clicks of the codebook's buttons.
                 ui.shrink_clip_rect(ui.available_rect_before_wrap());
