@@ -7,11 +7,12 @@ use std::path::PathBuf;
 /// Everything that can stop an operation of the engine.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// An I/O error on a named file.
-    #[error("{source}: {}", path.display())]
+    /// An I/O error on a named file. The message holds the cause, so it is not also given as
+    /// `source()` (that would print it twice in an `{:#}` chain).
+    #[error("{error}: {}", path.display())]
     Io {
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
         /// The file it happened on.
         path: PathBuf,
     },
@@ -30,10 +31,10 @@ pub enum Error {
     #[error("cancelled")]
     Cancelled,
     /// A zip archive (WACZ or zip of pages) could not be read.
-    #[error("{source}: {}", path.display())]
+    #[error("{error}: {}", path.display())]
     Zip {
         /// The underlying error.
-        source: zip::result::ZipError,
+        error: zip::result::ZipError,
         /// The zip file.
         path: PathBuf,
     },
@@ -71,9 +72,9 @@ pub enum Error {
 
 impl Error {
     /// Wrap an I/O error with the file it happened on.
-    pub fn io(source: std::io::Error, path: impl Into<PathBuf>) -> Self {
+    pub fn io(error: std::io::Error, path: impl Into<PathBuf>) -> Self {
         Error::Io {
-            source,
+            error,
             path: path.into(),
         }
     }

@@ -138,8 +138,8 @@ pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
 pub(crate) fn read_zip_pages(ctx: &mut Ctx<'_>) -> Result<()> {
     let path = ctx.path.to_path_buf();
     let file = File::open(&path).map_err(|e| Error::io(e, &path))?;
-    let mut zip = zip::ZipArchive::new(file).map_err(|source| Error::Zip {
-        source,
+    let mut zip = zip::ZipArchive::new(file).map_err(|error| Error::Zip {
+        error,
         path: path.clone(),
     })?;
     // (index, safe name) of the page entries, sorted by name.
@@ -242,12 +242,12 @@ fn common_top_folder<'a>(names: impl Iterator<Item = &'a str>) -> Option<String>
 /// The bytes of one entry of a zip file.
 pub(crate) fn read_zip_entry(path: &Path, entry: &str) -> Result<Vec<u8>> {
     let file = File::open(path).map_err(|e| Error::io(e, path))?;
-    let mut zip = zip::ZipArchive::new(file).map_err(|source| Error::Zip {
-        source,
+    let mut zip = zip::ZipArchive::new(file).map_err(|error| Error::Zip {
+        error,
         path: path.to_path_buf(),
     })?;
-    let mut entry = zip.by_name(entry).map_err(|source| Error::Zip {
-        source,
+    let mut entry = zip.by_name(entry).map_err(|error| Error::Zip {
+        error,
         path: path.to_path_buf(),
     })?;
     let mut bytes = Vec::new();

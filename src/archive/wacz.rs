@@ -47,8 +47,8 @@ impl Seek for EntryReader {
 }
 
 fn zip_error(path: &Path) -> impl Fn(zip::result::ZipError) -> Error + '_ {
-    move |source| Error::Zip {
-        source,
+    move |error| Error::Zip {
+        error,
         path: path.to_path_buf(),
     }
 }

@@ -51,10 +51,10 @@ impl<T: Send + Sync + 'static> Job<T> {
                 // A last wake so the watcher sees the result without waiting for input.
                 progress.advance(0);
             });
-        if let Err(e) = spawned {
-            if let Ok(mut s) = job.slot.lock() {
-                *s = Some(Err(crate::Error::io(e, "<job thread>")));
-            }
+        if let Err(e) = spawned
+            && let Ok(mut s) = job.slot.lock()
+        {
+            *s = Some(Err(crate::Error::io(e, "<job thread>")));
         }
         job
     }

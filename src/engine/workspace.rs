@@ -215,15 +215,16 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
             let mut haystack = String::new();
             for d in &members {
                 let doc = &docs[d.index()];
-                for part in [
+                for p in [
                     doc.title.as_deref(),
                     doc.url.as_deref(),
                     Some(doc.key.as_str()),
-                ] {
-                    if let Some(p) = part {
-                        haystack.push_str(&p.to_lowercase());
-                        haystack.push('\n');
-                    }
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    haystack.push_str(&p.to_lowercase());
+                    haystack.push('\n');
                 }
             }
             ClusterSummary {
