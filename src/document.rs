@@ -82,7 +82,10 @@ impl Site {
 /// Lowercased host of a URL, without port or credentials.
 pub fn host_of(url: &str) -> Option<String> {
     let parsed = url::Url::parse(url.trim()).ok()?;
-    let host = parsed.host_str()?.trim_end_matches('.').to_ascii_lowercase();
+    let host = parsed
+        .host_str()?
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
     (!host.is_empty()).then_some(host)
 }
 

@@ -5,13 +5,13 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+pub mod eval;
 pub mod export;
 pub mod import_gold;
-pub mod eval;
 pub mod info;
-pub mod run;
 pub mod label;
 pub mod literature;
+pub mod run;
 pub mod sample;
 pub mod synth;
 
