@@ -12,6 +12,7 @@
 //! after it still loads. Nothing is allocated from a `Content-Length`: blocks are streamed.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::io;
 
 use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
@@ -110,12 +111,13 @@ struct Original {
     content_type: Option<String>,
 }
 
-/// Captures seen so far in this file, for resolving revisits.
+/// Captures seen so far in this file, for resolving revisits. The three maps share one
+/// `Arc` per capture: the index grows with the number of records, so each costs one copy.
 #[derive(Default)]
 struct Originals {
-    by_id: HashMap<String, Original>,
-    by_capture: HashMap<(String, String), Original>,
-    by_digest: HashMap<String, Original>,
+    by_id: HashMap<String, Arc<Original>>,
+    by_capture: HashMap<(String, String), Arc<Original>>,
+    by_digest: HashMap<String, Arc<Original>>,
 }
 
 /// Where record locations point: the file (or WACZ) and how to wrap the inner storage.
@@ -384,13 +386,13 @@ fn page_of_record(
         head.content_type.clone(),
         digest.clone(),
     );
-    let original = Original {
+    let original = Arc::new(Original {
         key,
         location: rec.location,
         http_charset: head.charset.clone(),
         status: head.status,
         content_type: head.content_type.clone(),
-    };
+    });
     if let Some(id) = record_id {
         originals.by_id.insert(id, original.clone());
     }
@@ -455,7 +457,7 @@ fn revisit(
                 .and_then(|c| originals.by_capture.get(c))
         })
         .or_else(|| digest.as_ref().and_then(|d| originals.by_digest.get(d)))
-        .cloned();
+        .map(|o| Original::clone(o));
     let mut doc = new_doc(
         key,
         rec.location,
