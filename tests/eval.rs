@@ -119,3 +119,68 @@ fn eval_prints_one_csv_row_per_threshold() {
     assert!(lines[1].starts_with("0.2,2,"));
     assert!(lines[3].starts_with("0.4,2,"));
 }
+
+#[test]
+fn run_with_project_stores_the_run_for_sample() {
+    let archive = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives/news-sample.warc.gz");
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p.samecore");
+    let samecore = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_samecore"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let summary = samecore(&[
+        "run".as_ref(),
+        archive.as_os_str(),
+        "--json".as_ref(),
+        "--project".as_ref(),
+        project.as_os_str(),
+    ]);
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    let pairs = summary["pairs"].as_u64().unwrap();
+    assert!(pairs > 0, "{summary}");
+    let run = summary["project_run"].as_i64().unwrap();
+
+    let list = samecore(&[
+        "sample".as_ref(),
+        "--project".as_ref(),
+        project.as_os_str(),
+        "--list".as_ref(),
+    ]);
+    let row = list
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{run} ")))
+        .unwrap_or_else(|| panic!("run {run} not listed:\n{list}"));
+    assert!(row.contains("spotsigs"), "{row}");
+    assert!(row.contains(&format!(" {pairs} pairs")), "{row}");
+
+    // The stored run can be sampled straight away.
+    samecore(&[
+        "sample".as_ref(),
+        "--project".as_ref(),
+        project.as_os_str(),
+        "--name".as_ref(),
+        "first".as_ref(),
+        "--size".as_ref(),
+        "3".as_ref(),
+    ]);
+    let list = samecore(&[
+        "sample".as_ref(),
+        "--project".as_ref(),
+        project.as_os_str(),
+        "--list".as_ref(),
+    ]);
+    assert!(
+        list.lines()
+            .any(|l| l.contains("first") && l.contains(&format!("run {run}"))),
+        "{list}"
+    );
+}

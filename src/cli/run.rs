@@ -2,7 +2,10 @@
 //! summary (and the metrics when gold clusters are known), write `--clusters` (`doc<TAB>cluster`
 //! for every document, clusters numbered from 0 by smallest member) and `--pairs`
 //! (`doc_a<TAB>doc_b<TAB>score`, every scored pair at or above the threshold). `doc` is
-//! [`samecore::Document::key`]. The options shared with `samecore eval` live here.
+//! [`samecore::Document::key`]. `--project FILE.samecore` also stores the run (pages, pairs,
+//! clusters, parameters) in a project with [`samecore::store::Project::save_detection`], for
+//! `samecore sample`, `label` and `export` on the same file. The options shared with
+//! `samecore eval` live here.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -18,6 +21,7 @@ use samecore::eval::{GoldStandard, evaluate};
 use samecore::matching::{Guess, MatchParams, Mode, gold_seeds};
 use samecore::signature::SpotSigsParams;
 use samecore::signature::spotsigs::{self, Antecedent, DEFAULT_ANTECEDENTS, word_list};
+use samecore::store::{Project, RunId};
 use samecore::token::TokenSource;
 use samecore::{DocId, Document};
 
@@ -136,6 +140,9 @@ pub struct RunArgs {
     /// Write `doc_a<TAB>doc_b<TAB>score` for every scored pair here.
     #[arg(long)]
     pub pairs: Option<PathBuf>,
+    /// Store the run in this project file (created when missing), for `samecore sample`.
+    #[arg(long)]
+    pub project: Option<PathBuf>,
     /// Gold clusters as `doc,cluster` (TSV or CSV) for archives that are not folders.
     #[arg(long)]
     pub gold: Option<PathBuf>,
@@ -229,6 +236,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let t1 = Instant::now();
     let detection = prepared.detect(&spec, &progress)?;
     let match_secs = t1.elapsed().as_secs_f64();
+    let stored = match &args.project {
+        Some(path) => Some(save(path, &args, &options, &docs, &detection, match_secs)?),
+        None => None,
+    };
 
     if let Some(path) = &args.clusters {
         write_tsv(path, |w| {
@@ -281,6 +292,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             "gold_clusters": gold.names.len(),
             "metrics": metrics,
             "seconds": {"load": load_secs, "signatures": sign_secs, "matching": match_secs},
+            "project_run": stored.map(|r| r.0),
         });
         serde_json::to_writer_pretty(&mut out, &summary)?;
         writeln!(out)?;
@@ -324,6 +336,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         out,
         "time: load {load_secs:.2} s, signatures {sign_secs:.2} s, matching {match_secs:.3} s"
     )?;
+    if let (Some(run), Some(path)) = (stored, &args.project) {
+        writeln!(out, "stored as run {run} in {}", path.display())?;
+    }
     if let Some(m) = metrics {
         writeln!(
             out,
@@ -341,6 +356,40 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Store `detection` in the project at `path` (created when missing) with the detector options
+/// it ran with.
+fn save(
+    path: &Path,
+    args: &RunArgs,
+    options: &DetectorOptions,
+    docs: &[Document],
+    detection: &detect::Detection,
+    match_secs: f64,
+) -> anyhow::Result<RunId> {
+    let mut project =
+        Project::open(path).with_context(|| format!("cannot open project {}", path.display()))?;
+    let archives: Vec<String> = args
+        .archives
+        .iter()
+        .map(|a| a.display().to_string())
+        .collect();
+    let params = serde_json::json!({
+        "algo": args.algo.name(),
+        "from": "cli",
+        "options": serde_json::to_value(options)?,
+    });
+    let (run, _) = project
+        .save_detection(
+            &archives,
+            docs,
+            detection,
+            params,
+            Some((match_secs * 1000.0).round() as u64),
+        )
+        .with_context(|| format!("cannot store the run in {}", path.display()))?;
+    Ok(run)
 }
 
 fn write_tsv(
