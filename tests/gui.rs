@@ -458,6 +458,63 @@ fn the_project_worker_answers_a_real_window() {
     h.get_by_label_contains("Open: ");
 }
 
+#[test]
+fn without_gold_the_plots_show_precision_from_judged_pairs() {
+    // The sample archive alone, without its .gold.tsv: no gold clusters.
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("news-sample.warc.gz");
+    std::fs::copy(sample_archive(), &archive).unwrap();
+    let mut app = Workbench::new(true);
+    app.open(vec![archive]);
+    let mut h = harness(app);
+    h.run();
+    assert!(!h.state().workspace().unwrap().has_gold());
+    open_project_by_typing(&mut h, &dir.path().join("nogold.samecore"));
+    h.set_annotator_for_test("ann");
+
+    // Before any label the plot says where precision would come from.
+    h.get_by_label("Plots").click();
+    h.run();
+    h.get_by_label_contains("label pairs of a sample of this run");
+
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label("Make sample").click();
+    h.run();
+    let size = h.state().sample().expect("no sample made").pairs.len();
+    h.get_by_label("Label pairs").click();
+    h.run();
+    for key in [Key::C, Key::C, Key::I] {
+        h.key_press(key);
+        h.run();
+    }
+    h.get_by_label(&format!("Pair 4 of {size}"));
+
+    h.get_by_label("Plots").click();
+    h.run();
+    let caption = label_starting(&h, "Labels: spotsigs precision");
+    assert!(
+        caption.contains("from 3 judged pairs"),
+        "{caption} / {:?}",
+        h.state().messages()
+    );
+    assert!(caption.contains("relative recall"), "{caption}");
+    assert!(
+        h.query_by_label_contains("label pairs of a sample")
+            .is_none()
+    );
+
+    // One more label: the curve is computed again.
+    h.get_by_label("Pair").click();
+    h.run();
+    h.key_press(Key::C);
+    h.run();
+    h.get_by_label("Plots").click();
+    h.run();
+    let caption = label_starting(&h, "Labels: spotsigs precision");
+    assert!(caption.contains("from 4 judged pairs"), "{caption}");
+}
+
 trait AnnotatorExt {
     fn set_annotator_for_test(&mut self, name: &str);
 }

@@ -5,8 +5,9 @@
 //!
 //! Files: `app` (state, jobs, actions), `chrome` (top bar, inputs, messages, help), `tabs`
 //! (central panel), one file per view (`documents`, `clusters`, `pair_view`, `plots`,
-//! `tuning`, `labelling`, `codebook`), and the project: `project` (the store worker),
-//! `session` (what the UI holds of it), `project_panel` (side panel and action glue).
+//! `tuning`, `labelling`, `codebook`; `label_curve`: the Plots tab's precision from labels),
+//! and the project: `project` (the store worker), `session` (what the UI holds of it),
+//! `project_panel` (side panel and action glue).
 //!
 //! [`Workbench`] is the whole app state, built by the binary through [`run`] and by the
 //! `egui_kittest` tests directly (with synchronous jobs).
@@ -16,6 +17,7 @@ mod chrome;
 mod clusters;
 mod codebook;
 mod documents;
+mod label_curve;
 mod labelling;
 mod open;
 mod pair_view;

@@ -3,6 +3,8 @@
 //! drags or clicks to re-cluster; and the papers' other views of the active run: index size as
 //! documents are processed (Fig. 23), colliding documents against time per document (Fig. 15),
 //! the similarity histogram, and the degree distribution on log-log axes (Henzinger Fig. 3).
+//! Without gold, the quality plot shows precision (with its Wilson band) and relative recall
+//! from the open project's judged pairs instead (`label_curve`, Henzinger §3.5).
 
 use std::collections::BTreeMap;
 
@@ -12,6 +14,7 @@ use crate::engine::workspace::AlgoRun;
 use crate::eval::metrics::{Metrics, Prf};
 
 use super::app::{Action, PreviousRun};
+use super::label_curve::{self, RunCurves};
 use crate::detect::Algo;
 
 /// Which plot is shown.
@@ -97,6 +100,7 @@ impl PlotsView {
         runs: &[AlgoRun],
         active: usize,
         has_gold: bool,
+        labelled: Option<&RunCurves>,
         previous: &BTreeMap<Algo, PreviousRun>,
     ) -> Option<Action> {
         ui.horizontal(|ui| {
@@ -109,7 +113,7 @@ impl PlotsView {
             return None;
         };
         match self.kind {
-            PlotKind::Quality => self.quality(ui, runs, run, has_gold, previous),
+            PlotKind::Quality => self.quality(ui, runs, run, has_gold, labelled, previous),
             PlotKind::IndexSize => {
                 index_size(ui, run);
                 None
@@ -135,6 +139,7 @@ impl PlotsView {
         runs: &[AlgoRun],
         run: &AlgoRun,
         has_gold: bool,
+        labelled: Option<&RunCurves>,
         previous: &BTreeMap<Algo, PreviousRun>,
     ) -> Option<Action> {
         let mut action = None;
@@ -170,11 +175,20 @@ impl PlotsView {
                 ));
             }
         });
-        if !has_gold {
-            ui.label(
-                "This archive has no gold clusters (folder names or a .gold.tsv beside it), so \
-                 precision and recall cannot be plotted from gold.",
-            );
+        let labelled = labelled.filter(|c| !c.samples.is_empty());
+        match labelled {
+            _ if has_gold => {}
+            Some(curves) => {
+                ui.label(label_curve::caption(curves));
+            }
+            None => {
+                ui.label(
+                    "This archive has no gold clusters (folder names or a .gold.tsv beside it), \
+                     so precision and recall cannot be plotted from gold; label pairs of a \
+                     sample of this run (Labels tab, with a project open) to plot them from \
+                     the labels.",
+                );
+            }
         }
         let metric = self.metric;
         let response = Plot::new("quality_plot")
@@ -225,6 +239,9 @@ impl PlotsView {
                         )
                         .style(egui_plot::LineStyle::dashed_loose()),
                     );
+                }
+                if let Some(curves) = labelled {
+                    label_curve::draw(plot, curves);
                 }
                 plot.vline(VLine::new("threshold", current).width(2.0));
                 if let Some(t) = self.pending {

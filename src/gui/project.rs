@@ -147,6 +147,8 @@ pub enum Reply {
     Codes(Arc<CodeSnapshot>),
     /// An edit of codes that can be undone.
     CodeEdited(CodeUndo),
+    /// Precision and relative recall of a run from its samples' labels.
+    Curves(Arc<super::label_curve::RunCurves>),
     /// The last label was undone: the position it was on (none: nothing to undo).
     LabelUndone(Option<u32>),
     /// A failure to show.

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 
+use super::label_curve::{self, RunCurves};
 use super::project::{
     self, CodeSnapshot, CodeUndo, Reply, SampleSnapshot, StoreActor, Waker, replies,
 };
@@ -67,6 +68,12 @@ pub struct ProjectSession {
     notes: Vec<String>,
     /// Runs stored since the project was opened: detector and run id, oldest first.
     pub saved_runs: Vec<(Algo, RunId)>,
+    /// The latest labels-based curves the actor sent (for the Plots tab).
+    pub curves: Option<Arc<RunCurves>>,
+    /// Bumped by every reply that may change the curves (labels, samples, stored runs).
+    generation: u64,
+    /// The run and generation the curves were last asked for.
+    curves_asked: Option<(Arc<Detection>, u64)>,
 }
 
 impl ProjectSession {
@@ -93,6 +100,9 @@ impl ProjectSession {
             recent: Recent::default(),
             notes: Vec::new(),
             saved_runs: Vec::new(),
+            curves: None,
+            generation: 0,
+            curves_asked: None,
         }
     }
 
@@ -125,6 +135,8 @@ impl ProjectSession {
         self.sample = None;
         self.codes = Arc::default();
         self.code_undo.clear();
+        self.curves = None;
+        self.curves_asked = None;
     }
 
     /// Show the native dialog for a project file (typed paths work without it).
@@ -330,6 +342,28 @@ impl ProjectSession {
         });
     }
 
+    /// Ask the actor for `detection`'s labels-based curves unless they were asked for since the
+    /// labels last changed. True when a request was queued (its reply comes with a later poll).
+    pub fn want_curves(&mut self, detection: &Arc<Detection>) -> bool {
+        if !self.is_open()
+            || self
+                .curves_asked
+                .as_ref()
+                .is_some_and(|(d, g)| Arc::ptr_eq(d, detection) && *g == self.generation)
+        {
+            return false;
+        }
+        self.curves_asked = Some((detection.clone(), self.generation));
+        let detection = detection.clone();
+        self.send(move |st| {
+            replies(
+                "Computing precision from the labels",
+                label_curve::run_curves(st, detection).map(|c| vec![Reply::Curves(Arc::new(c))]),
+            )
+        });
+        true
+    }
+
     fn code_command(
         &mut self,
         what: &'static str,
@@ -465,11 +499,19 @@ impl ProjectSession {
                     out.messages.push(msg);
                 }
                 Reply::Saved { algo, run, pages } => {
+                    self.generation += 1;
                     self.pages = Some(pages);
                     self.saved_runs.push((algo, run));
                 }
-                Reply::Samples(s) => self.samples = s,
-                Reply::Sample(s) => self.sample = Some(s),
+                Reply::Samples(s) => {
+                    self.generation += 1;
+                    self.samples = s;
+                }
+                Reply::Sample(s) => {
+                    self.generation += 1;
+                    self.sample = Some(s);
+                }
+                Reply::Curves(c) => self.curves = Some(c),
                 Reply::Codes(c) => self.codes = c,
                 Reply::CodeEdited(u) => self.code_undo.push(u),
                 Reply::LabelUndone(p) => {

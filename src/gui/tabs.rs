@@ -4,6 +4,8 @@
 //! In: the [`Workbench`] state and the person's clicks and keys. Out: [`Action`]s queued for
 //! the end of the frame.
 
+use std::sync::Arc;
+
 use egui::Key;
 
 use super::app::{Action, Tab, Workbench};
@@ -95,9 +97,30 @@ impl Workbench {
                 self.actions.extend(asked.into_iter().map(Action::Project));
                 None
             }
-            Tab::Plots => self
-                .plots
-                .ui(ui, &self.runs, self.active, ws.has_gold(), &self.previous),
+            Tab::Plots => {
+                // Without gold, precision and relative recall come from the labels, which the
+                // store worker reads; asked again whenever labels change.
+                let labelled = match run {
+                    Some(r) if !ws.has_gold() && self.project.is_open() => {
+                        if self.project.want_curves(&r.detection) {
+                            ui.ctx().request_repaint();
+                        }
+                        self.project
+                            .curves
+                            .as_deref()
+                            .filter(|c| Arc::ptr_eq(&c.detection, &r.detection))
+                    }
+                    _ => None,
+                };
+                self.plots.ui(
+                    ui,
+                    &self.runs,
+                    self.active,
+                    ws.has_gold(),
+                    labelled,
+                    &self.previous,
+                )
+            }
             Tab::Antecedents => self.tuning.ui(
                 ui,
                 self.vocab.as_deref().map(Vec::as_slice),
