@@ -12,8 +12,8 @@
 //! after it still loads. Nothing is allocated from a `Content-Length`: blocks are streamed.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::io;
+use std::sync::Arc;
 
 use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
 use super::decode::{self, HttpHead};
