@@ -128,8 +128,8 @@ fn main() {
     let big = std::env::var_os("SAMECORE_BENCH_ARCHIVE")
         .map(PathBuf::from)
         .unwrap_or_else(|| generated(100_000));
-    report(
-        "100k-page archive",
-        &open_and_watch(vec![big], Duration::from_secs(1800)),
-    );
+    let name = big
+        .file_name()
+        .map_or("archive".into(), |n| n.to_string_lossy().into_owned());
+    report(&name, &open_and_watch(vec![big], Duration::from_secs(1800)));
 }
