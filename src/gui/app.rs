@@ -274,11 +274,11 @@ impl Workbench {
             job.cancel();
         }
         let runs = self.runs.clone();
-        let seeds = self.settings.runs;
+        let (thresholds, seeds) =
+            super::run_panel::sweep_plan(ws.collection.docs.len(), self.settings.runs);
         self.sweep_algos = runs.iter().map(|r| r.algo).collect();
-        self.sweep_job = Some(self.start(move |p| {
-            workspace::sweep_runs(&ws, &runs, &super::run_panel::sweep_thresholds(), seeds, p)
-        }));
+        self.sweep_job =
+            Some(self.start(move |p| workspace::sweep_runs(&ws, &runs, &thresholds, seeds, p)));
     }
 
     /// Re-cluster the active detector's run at `threshold`.
