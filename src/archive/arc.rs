@@ -12,11 +12,11 @@ use std::io;
 
 use super::block::{self, MAX_PAGE};
 use super::decode;
-use super::pipeline::{Body, Ctx, RawPage, new_doc};
+use super::pipeline::{Body, Ctx, RawPage, new_doc, read_records};
 use super::stream::Source;
 use super::warc::Container;
 use crate::document::RecordLocation;
-use crate::{Error, Result};
+use crate::Result;
 
 /// One parsed ARC header line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,33 +88,7 @@ pub(crate) fn read_arc<S: Source>(
     ctx: &mut Ctx<'_>,
     container: &Container<'_>,
 ) -> Result<()> {
-    let mut reported = 0u64;
-    loop {
-        ctx.progress.check()?;
-        let now = src.file_pos();
-        ctx.progress.advance(now.saturating_sub(reported));
-        reported = reported.max(now);
-        match next_record(src, ctx, container) {
-            Ok(true) => {}
-            Ok(false) => return Ok(()),
-            Err(e) => {
-                // A send refused because the job was cancelled surfaces here as an error too.
-                ctx.progress.check()?;
-                let at = src.damaged_offset();
-                match src.recover() {
-                    Ok(Some(resumed)) => ctx.warn(
-                        at,
-                        format!("damaged gzip data ({e}); skipped to the next gzip member at offset {resumed}"),
-                    ),
-                    Ok(None) => {
-                        ctx.warn(at, format!("damaged or truncated data at the end ({e})"));
-                        return Ok(());
-                    }
-                    Err(_) => return Err(Error::io(e, ctx.path)),
-                }
-            }
-        }
-    }
+    read_records(src, ctx, |src, ctx| next_record(src, ctx, container))
 }
 
 fn next_record<S: Source>(

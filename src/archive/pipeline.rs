@@ -443,3 +443,44 @@ pub fn scan_bytes(data: &[u8], arc: bool) -> FileReport {
     ctx.report.bytes = data.len() as u64;
     ctx.report
 }
+
+/// Drive a record parser over `src` until the end: report progress in file bytes, stop on
+/// cancel, and after a damaged stretch (a bad gzip member) skip to the next member with a
+/// warning, so every good record before and after it still loads. `next_record` parses one
+/// record (or one bad stretch) and says `Ok(false)` at the end. Shared by the WARC and ARC
+/// readers.
+pub(crate) fn read_records<S: super::stream::Source>(
+    src: &mut S,
+    ctx: &mut Ctx<'_>,
+    mut next_record: impl FnMut(&mut S, &mut Ctx<'_>) -> std::io::Result<bool>,
+) -> Result<()> {
+    let mut reported = 0u64;
+    loop {
+        ctx.progress.check()?;
+        let now = src.file_pos();
+        ctx.progress.advance(now.saturating_sub(reported));
+        reported = reported.max(now);
+        match next_record(src, ctx) {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(e) => {
+                // A send refused because the job was cancelled surfaces here as an error too.
+                ctx.progress.check()?;
+                let at = src.damaged_offset();
+                match src.recover() {
+                    Ok(Some(resumed)) => ctx.warn(
+                        at,
+                        format!(
+                            "damaged gzip data ({e}); skipped to the next gzip member at offset {resumed}"
+                        ),
+                    ),
+                    Ok(None) => {
+                        ctx.warn(at, format!("damaged or truncated data at the end ({e})"));
+                        return Ok(());
+                    }
+                    Err(_) => return Err(Error::io(e, ctx.path)),
+                }
+            }
+        }
+    }
+}

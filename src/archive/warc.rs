@@ -17,10 +17,10 @@ use std::sync::Arc;
 
 use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
 use super::decode::{self, HttpHead};
-use super::pipeline::{Body, Ctx, PendingRevisit, RawPage, new_doc};
+use super::pipeline::{Body, Ctx, PendingRevisit, RawPage, new_doc, read_records};
 use super::stream::Source;
 use crate::document::{RecordLocation, Storage};
-use crate::{Error, Result};
+use crate::Result;
 
 /// A record header: named fields in order (names as written).
 #[derive(Debug, Default)]
@@ -136,33 +136,9 @@ pub(crate) fn read_warc<S: Source>(
     container: &Container<'_>,
 ) -> Result<()> {
     let mut originals = Originals::default();
-    let mut reported = 0u64;
-    loop {
-        ctx.progress.check()?;
-        let now = src.file_pos();
-        ctx.progress.advance(now.saturating_sub(reported));
-        reported = reported.max(now);
-        match next_record(src, ctx, container, &mut originals) {
-            Ok(true) => {}
-            Ok(false) => return Ok(()),
-            Err(e) => {
-                // A send refused because the job was cancelled surfaces here as an error too.
-                ctx.progress.check()?;
-                let at = src.damaged_offset();
-                match src.recover() {
-                    Ok(Some(resumed)) => ctx.warn(
-                        at,
-                        format!("damaged gzip data ({e}); skipped to the next gzip member at offset {resumed}"),
-                    ),
-                    Ok(None) => {
-                        ctx.warn(at, format!("damaged or truncated data at the end ({e})"));
-                        return Ok(());
-                    }
-                    Err(_) => return Err(Error::io(e, ctx.path)),
-                }
-            }
-        }
-    }
+    read_records(src, ctx, |src, ctx| {
+        next_record(src, ctx, container, &mut originals)
+    })
 }
 
 /// Parse one record (or one bad stretch); `Ok(false)` at the end.
