@@ -148,6 +148,34 @@ pub struct Document {
     pub html: String,
 }
 
+impl Document {
+    /// A page that did not come from an archive record (tests, pages fed from elsewhere): status
+    /// 200, UTF-8, its site from `url`, stored as a plain file named by `key`.
+    pub fn from_page(key: &str, url: Option<&str>, html: impl Into<String>) -> Document {
+        Document {
+            key: key.to_string(),
+            location: RecordLocation {
+                file: PathBuf::from(key),
+                offset: 0,
+                length: 0,
+                storage: Storage::Plain,
+            },
+            record_id: None,
+            url: url.map(str::to_string),
+            date: None,
+            status: Some(200),
+            content_type: Some("text/html".into()),
+            payload_digest: None,
+            site: url.map(Site::of_url).unwrap_or_default(),
+            title: None,
+            charset: "utf-8".into(),
+            gold: None,
+            revisit_of: None,
+            html: html.into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -229,29 +229,11 @@ impl Groups {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::{RecordLocation, Site, Storage};
 
     fn doc(url: Option<&str>, date: Option<&str>) -> Document {
         Document {
-            key: String::new(),
-            location: RecordLocation {
-                file: Default::default(),
-                offset: 0,
-                length: 0,
-                storage: Storage::Plain,
-            },
-            record_id: None,
-            url: url.map(str::to_string),
             date: date.map(str::to_string),
-            status: None,
-            content_type: None,
-            payload_digest: None,
-            site: url.map(Site::of_url).unwrap_or_default(),
-            title: None,
-            charset: String::new(),
-            gold: None,
-            revisit_of: None,
-            html: String::new(),
+            ..Document::from_page("", url, "")
         }
     }
 

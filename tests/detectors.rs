@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use samecore::archive::{ReadOptions, load};
 use samecore::detect::{self, Algo, DetectorOptions, Prepared, RunSpec};
 use samecore::detectors::{LiteratureOptions, SimhashCandidates, paper_threshold};
-use samecore::document::{RecordLocation, Site, Storage};
 use samecore::engine::Progress;
 use samecore::eval::{GoldStandard, evaluate};
 use samecore::matching::chunk_overlap::{coarse_counting, sort_based};
@@ -28,25 +27,8 @@ const LITERATURE: [Algo; 7] = [
 
 fn doc(key: &str, gold: &str, url: &str, html: String) -> Document {
     Document {
-        key: key.into(),
-        location: RecordLocation {
-            file: "memory".into(),
-            offset: 0,
-            length: html.len() as u64,
-            storage: Storage::Plain,
-        },
-        record_id: None,
-        url: Some(url.into()),
-        date: None,
-        status: Some(200),
-        content_type: Some("text/html".into()),
-        payload_digest: None,
-        site: Site::of_url(url),
-        title: None,
-        charset: "utf-8".into(),
         gold: Some(gold.into()),
-        revisit_of: None,
-        html,
+        ..Document::from_page(key, Some(url), html)
     }
 }
 

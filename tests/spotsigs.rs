@@ -5,7 +5,6 @@ use std::path::Path;
 
 use samecore::cluster::ClusterRule;
 use samecore::detect::{self, Algo, DetectorOptions, Prepared, RunSpec, SpotSigsDetector};
-use samecore::document::{RecordLocation, Site, Storage};
 use samecore::engine::Progress;
 use samecore::eval::{evaluate, sweep};
 use samecore::matching::{Guess, Mode};
@@ -14,26 +13,10 @@ use samecore::signature::spotsigs::Signer;
 use samecore::{Document, Error};
 
 fn doc(key: &str, gold: &str, html: String) -> Document {
+    let url = format!("http://{}.example/{key}", key.len());
     Document {
-        key: key.into(),
-        location: RecordLocation {
-            file: "memory".into(),
-            offset: 0,
-            length: html.len() as u64,
-            storage: Storage::Plain,
-        },
-        record_id: None,
-        url: Some(format!("http://{}.example/{key}", key.len())),
-        date: None,
-        status: Some(200),
-        content_type: Some("text/html".into()),
-        payload_digest: None,
-        site: Site::default(),
-        title: None,
-        charset: "utf-8".into(),
         gold: Some(gold.into()),
-        revisit_of: None,
-        html,
+        ..Document::from_page(key, Some(&url), html)
     }
 }
 

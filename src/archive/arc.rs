@@ -15,8 +15,8 @@ use super::decode;
 use super::pipeline::{Body, Ctx, RawPage, new_doc, read_records};
 use super::stream::Source;
 use super::warc::Container;
-use crate::document::RecordLocation;
 use crate::Result;
+use crate::document::RecordLocation;
 
 /// One parsed ARC header line.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,8 +19,8 @@ use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
 use super::decode::{self, HttpHead};
 use super::pipeline::{Body, Ctx, PendingRevisit, RawPage, new_doc, read_records};
 use super::stream::Source;
-use crate::document::{RecordLocation, Storage};
 use crate::Result;
+use crate::document::{RecordLocation, Storage};
 
 /// A record header: named fields in order (names as written).
 #[derive(Debug, Default)]

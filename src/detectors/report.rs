@@ -112,30 +112,9 @@ pub fn degree_distribution(n: usize, pairs: &[ScoredPair]) -> BTreeMap<u32, u64>
 mod tests {
     use super::*;
     use crate::DocId;
-    use crate::document::{RecordLocation, Site, Storage};
 
     fn doc(url: Option<&str>) -> Document {
-        Document {
-            key: String::new(),
-            location: RecordLocation {
-                file: Default::default(),
-                offset: 0,
-                length: 0,
-                storage: Storage::Plain,
-            },
-            record_id: None,
-            url: url.map(str::to_string),
-            date: None,
-            status: None,
-            content_type: None,
-            payload_digest: None,
-            site: url.map(Site::of_url).unwrap_or_default(),
-            title: None,
-            charset: String::new(),
-            gold: None,
-            revisit_of: None,
-            html: String::new(),
-        }
+        Document::from_page("", url, "")
     }
 
     #[test]

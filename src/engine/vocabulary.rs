@@ -113,30 +113,9 @@ pub fn word_stats(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::{RecordLocation, Site, Storage};
 
     fn doc(html: &str) -> Document {
-        Document {
-            key: html.to_string(),
-            location: RecordLocation {
-                file: "x".into(),
-                offset: 0,
-                length: 0,
-                storage: Storage::Plain,
-            },
-            record_id: None,
-            url: None,
-            date: None,
-            status: Some(200),
-            content_type: None,
-            payload_digest: None,
-            site: Site::default(),
-            title: None,
-            charset: "utf-8".into(),
-            gold: None,
-            revisit_of: None,
-            html: html.to_string(),
-        }
+        Document::from_page(html, None, html)
     }
 
     #[test]

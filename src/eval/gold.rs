@@ -110,29 +110,12 @@ impl GoldStandard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::{RecordLocation, Site, Storage};
 
     fn doc(key: &str, gold: Option<&str>) -> Document {
+        let url = format!("http://example.com/{key}");
         Document {
-            key: key.into(),
-            location: RecordLocation {
-                file: "x".into(),
-                offset: 0,
-                length: 0,
-                storage: Storage::Plain,
-            },
-            record_id: None,
-            url: Some(format!("http://example.com/{key}")),
-            date: None,
-            status: Some(200),
-            content_type: None,
-            payload_digest: None,
-            site: Site::default(),
-            title: None,
-            charset: "utf-8".into(),
             gold: gold.map(String::from),
-            revisit_of: None,
-            html: String::new(),
+            ..Document::from_page(key, Some(&url), "")
         }
     }
 

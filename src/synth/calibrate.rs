@@ -226,27 +226,6 @@ mod tests {
     }
 
     fn test_doc() -> Document {
-        use crate::document::{RecordLocation, Site, Storage};
-        Document {
-            key: "k".into(),
-            location: RecordLocation {
-                file: "k".into(),
-                offset: 0,
-                length: 0,
-                storage: Storage::Plain,
-            },
-            record_id: None,
-            url: None,
-            date: None,
-            status: Some(200),
-            content_type: None,
-            payload_digest: None,
-            site: Site::default(),
-            title: None,
-            charset: "utf-8".into(),
-            gold: None,
-            revisit_of: None,
-            html: String::new(),
-        }
+        Document::from_page("k", None, "")
     }
 }
