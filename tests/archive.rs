@@ -6,24 +6,10 @@ use std::path::{Path, PathBuf};
 use samecore::archive::{self, ReadOptions};
 use samecore::engine::Progress;
 
+mod common;
+
 #[path = "archive/bad_input.rs"]
 mod bad_input;
-
-fn shared(rel: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(rel);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
-        "{} is missing and SAMECORE_REQUIRE_SHARED=1",
-        path.display()
-    );
-    eprintln!("skipped: {} is absent", path.display());
-    None
-}
 
 fn write(dir: &Path, rel: &str, bytes: &[u8]) -> PathBuf {
     let path = dir.join(rel);
@@ -83,7 +69,7 @@ fn folder_of_pages_keys_gold_titles_and_raw_reread() {
 
 #[test]
 fn goldset_dev_loads_with_clusters() {
-    let Some(gold) = shared("data/goldset-dev") else {
+    let Some(gold) = common::shared("data/goldset-dev") else {
         return;
     };
     let coll = archive::load(&[gold], &ReadOptions::default(), &Progress::new()).unwrap();
@@ -483,7 +469,7 @@ struct Reference {
 /// tests/fixtures/warcio_counts.json`.
 #[test]
 fn real_warcs_match_warcio_counts() {
-    let Some(dir) = shared("data/warc") else {
+    let Some(dir) = common::shared("data/warc") else {
         return;
     };
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/warcio_counts.json");
@@ -519,7 +505,7 @@ fn real_warcs_match_warcio_counts() {
 
 #[test]
 fn revisits_resolve_across_files_in_load() {
-    let Some(dir) = shared("data/warc") else {
+    let Some(dir) = common::shared("data/warc") else {
         return;
     };
     let crawl1 = dir.join("ukwa__datagovuk_crawl1_BL-20140325121225068.warc.gz");

@@ -4,8 +4,6 @@
 //! rayon pool sizes, candidate schemes against exhaustive scans, cancel, and the quality each
 //! reaches at its default threshold.
 
-use std::path::{Path, PathBuf};
-
 use samecore::archive::{ReadOptions, load};
 use samecore::detect::{self, Algo, DetectorOptions, Prepared, RunSpec};
 use samecore::detectors::{LiteratureOptions, SimhashCandidates, paper_threshold};
@@ -14,6 +12,8 @@ use samecore::eval::{GoldStandard, evaluate};
 use samecore::matching::chunk_overlap::{coarse_counting, sort_based};
 use samecore::signature::chunks::{Chunking, page_chunks};
 use samecore::{Document, Error};
+
+mod common;
 
 const LITERATURE: [Algo; 7] = [
     Algo::Shingles,
@@ -228,20 +228,6 @@ fn thresholds_outside_the_unit_interval_are_refused() {
     }
 }
 
-fn goldset() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/goldset-dev");
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
-        "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
-        path.display()
-    );
-    eprintln!("skipped: {} not found", path.display());
-    None
-}
-
 /// Pairwise F1 each detector reached at its default threshold on goldset-dev when the defaults
 /// were chosen (seed 0), minus a small margin: a regression fails here.
 const GOLDSET_F1_FLOOR: [(Algo, f64); 7] = [
@@ -256,7 +242,9 @@ const GOLDSET_F1_FLOOR: [(Algo, f64); 7] = [
 
 #[test]
 fn default_thresholds_reach_their_measured_quality_on_goldset_dev() {
-    let Some(path) = goldset() else { return };
+    let Some(path) = common::goldset() else {
+        return;
+    };
     let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
     let gold = gold_of(&coll.docs);
     for (algo, floor) in GOLDSET_F1_FLOOR {
@@ -272,7 +260,9 @@ fn default_thresholds_reach_their_measured_quality_on_goldset_dev() {
 
 #[test]
 fn simhash_pieces_find_what_the_exhaustive_scan_finds_on_goldset_dev() {
-    let Some(path) = goldset() else { return };
+    let Some(path) = common::goldset() else {
+        return;
+    };
     let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
     for (algo, threshold) in [
         (Algo::Simhash, 373.0 / 384.0),
@@ -297,7 +287,9 @@ fn simhash_pieces_find_what_the_exhaustive_scan_finds_on_goldset_dev() {
 
 #[test]
 fn coarse_counting_equals_the_sort_based_overlap_on_goldset_dev() {
-    let Some(path) = goldset() else { return };
+    let Some(path) = common::goldset() else {
+        return;
+    };
     let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
     let chunks: Vec<Vec<u64>> = coll
         .docs

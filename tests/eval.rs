@@ -6,7 +6,7 @@
 //! Reads `../shared/data/goldset-dev`; skips when it is absent unless
 //! `SAMECORE_REQUIRE_SHARED=1`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use samecore::archive::{ReadOptions, load};
@@ -14,23 +14,13 @@ use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
 use samecore::engine::Progress;
 use samecore::eval::{GoldStandard, sweep};
 
-fn goldset() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/goldset-dev");
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
-        "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
-        path.display()
-    );
-    eprintln!("skipped: {} not found", path.display());
-    None
-}
+mod common;
 
 #[test]
 fn default_spotsigs_reaches_the_quality_bar_on_goldset_dev() {
-    let Some(path) = goldset() else { return };
+    let Some(path) = common::goldset() else {
+        return;
+    };
     let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
     assert_eq!(coll.docs.len(), 1117);
     let gold = GoldStandard::from_documents(&coll.docs);
@@ -61,7 +51,9 @@ fn default_spotsigs_reaches_the_quality_bar_on_goldset_dev() {
 
 #[test]
 fn run_writes_clusters_and_pairs_by_document_key() {
-    let Some(path) = goldset() else { return };
+    let Some(path) = common::goldset() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let (clusters, pairs) = (dir.path().join("c.tsv"), dir.path().join("p.tsv"));
     let out = Command::new(env!("CARGO_BIN_EXE_samecore"))
@@ -100,7 +92,9 @@ fn run_writes_clusters_and_pairs_by_document_key() {
 
 #[test]
 fn eval_prints_one_csv_row_per_threshold() {
-    let Some(path) = goldset() else { return };
+    let Some(path) = common::goldset() else {
+        return;
+    };
     let out = Command::new(env!("CARGO_BIN_EXE_samecore"))
         .arg("eval")
         .arg(&path)

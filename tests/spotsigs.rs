@@ -1,8 +1,6 @@
 //! SpotSigs end to end on documents built in memory (and on goldset-dev when it is there):
 //! signatures, every matching mode, clusters, determinism across rayon pool sizes, cancel.
 
-use std::path::Path;
-
 use samecore::cluster::ClusterRule;
 use samecore::detect::{self, Algo, DetectorOptions, Prepared, RunSpec, SpotSigsDetector};
 use samecore::engine::Progress;
@@ -11,6 +9,8 @@ use samecore::matching::{Guess, Mode};
 use samecore::signature::SpotSigsParams;
 use samecore::signature::spotsigs::Signer;
 use samecore::{Document, Error};
+
+mod common;
 
 fn doc(key: &str, gold: &str, html: String) -> Document {
     let url = format!("http://{}.example/{key}", key.len());
@@ -211,16 +211,9 @@ fn spots_explain_a_match() {
 
 #[test]
 fn goldset_dev_is_deterministic_across_pools() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/goldset-dev");
-    if !path.exists() {
-        assert!(
-            std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
-            "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
-            path.display()
-        );
-        eprintln!("skipped: {} not found", path.display());
+    let Some(path) = common::goldset() else {
         return;
-    }
+    };
     let coll = samecore::archive::load(
         &[path],
         &samecore::archive::ReadOptions::default(),

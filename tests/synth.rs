@@ -12,6 +12,8 @@ use std::io::Read;
 use samecore::engine::Progress;
 use samecore::synth::{self, SynthOptions, SynthReport};
 
+mod common;
+
 fn options(seed: u64, pages: u64) -> SynthOptions {
     SynthOptions {
         seed,
@@ -517,16 +519,9 @@ fn spotsigs_defaults_work_on_the_sample_and_low_thresholds_fall_into_the_frames(
 /// `SAMECORE_REQUIRE_SHARED=1`).
 #[test]
 fn real_calibration_constants_match_goldset_dev() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/goldset-dev");
-    if !path.is_dir() {
-        assert!(
-            std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
-            "{} is missing and SAMECORE_REQUIRE_SHARED=1",
-            path.display()
-        );
-        eprintln!("skipped: {} is absent", path.display());
+    let Some(path) = common::goldset() else {
         return;
-    }
+    };
     let coll = samecore::archive::load(
         &[path],
         &samecore::archive::ReadOptions::default(),

@@ -1,0 +1,28 @@
+//! What the integration tests share: the data in `../shared` (the SpotSigs gold set and real
+//! WARC files), which a user's clone does not have. Tests that need it skip with a message when
+//! it is absent, and fail instead when `SAMECORE_REQUIRE_SHARED=1` (as `.ci/run` sets).
+#![allow(dead_code)] // each test crate uses part of this
+
+use std::path::{Path, PathBuf};
+
+/// `../shared/<rel>` beside the crate, or `None` (after saying so) when it is absent.
+pub fn shared(rel: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(rel);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
+        "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
+        path.display()
+    );
+    eprintln!("skipped: {} is absent", path.display());
+    None
+}
+
+/// The development half of the SpotSigs gold set, when present.
+pub fn goldset() -> Option<PathBuf> {
+    shared("data/goldset-dev")
+}
