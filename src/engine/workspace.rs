@@ -121,10 +121,6 @@ pub struct RunRequest {
     pub base: RunSpec,
     /// Threshold of each detector's clusters.
     pub thresholds: BTreeMap<Algo, f64>,
-    /// Seeds averaged in the sweep (randomized procedures).
-    pub runs: usize,
-    /// Thresholds of the precision/recall sweep (run only when gold is known).
-    pub sweep: Vec<f64>,
 }
 
 /// One detector's result in a run.
@@ -136,7 +132,7 @@ pub struct AlgoRun {
     pub prepared: Arc<dyn Prepared>,
     /// The clusters at the chosen threshold.
     pub detection: Arc<Detection>,
-    /// Precision/recall/F1 against threshold (empty without gold).
+    /// Precision/recall/F1 against threshold (empty without gold, and until [`sweep_runs`]).
     pub sweep: Vec<SweepRow>,
     /// Seconds spent preparing; `None` when the cache served it.
     pub prepare_seconds: Option<f64>,
@@ -316,29 +312,13 @@ pub fn run_detectors(
         let started = Instant::now();
         let detection = prepared.detect(&spec, progress)?;
         let detect_seconds = started.elapsed().as_secs_f64();
-        let sweep_rows = if ws.has_gold() && !request.sweep.is_empty() {
-            let seeds: Vec<u64> = (0..request.runs.max(1) as u64)
-                .map(|i| request.base.matching.seed + i)
-                .collect();
-            let mut base = request.base.clone();
-            base.matching.seeds.clear();
-            sweep(
-                prepared.as_ref(),
-                &base,
-                &request.sweep,
-                &seeds,
-                &ws.gold.cluster_of,
-                progress,
-            )?
-        } else {
-            Vec::new()
-        };
+        // The curves come later from `sweep_runs`, so the clusters show at once.
         runs.push(finish_run(
             ws,
             algo,
             prepared,
             detection,
-            sweep_rows,
+            Vec::new(),
             prepare_seconds,
             detect_seconds,
         ));

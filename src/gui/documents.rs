@@ -14,6 +14,14 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Ctrl+F", "Filter pages"),
 ];
 
+/// Whether `hay` contains `needle` (already lowercased), ignoring ASCII case — without
+/// allocating, since the filter runs over every page on the UI thread at each keystroke.
+/// Non-ASCII letters must match exactly.
+fn contains_folded(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
 /// State of the documents view.
 #[derive(Default)]
 pub struct DocumentsView {
@@ -34,13 +42,13 @@ impl DocumentsView {
                 .enumerate()
                 .filter(|(_, d)| {
                     needle.is_empty()
-                        || d.key.to_lowercase().contains(&needle)
+                        || contains_folded(&d.key, &needle)
                         || d.url
                             .as_deref()
-                            .is_some_and(|u| u.to_lowercase().contains(&needle))
+                            .is_some_and(|u| contains_folded(u, &needle))
                         || d.title
                             .as_deref()
-                            .is_some_and(|t| t.to_lowercase().contains(&needle))
+                            .is_some_and(|t| contains_folded(t, &needle))
                         || d.site.registrable.contains(&needle)
                 })
                 .map(|(i, _)| i)
@@ -184,5 +192,18 @@ impl DocumentsView {
         } else {
             ui.weak("Select a page to see where it came from.");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_folded;
+
+    #[test]
+    fn filter_ignores_ascii_case() {
+        assert!(contains_folded("https://News.Example.COM/x", "example.com"));
+        assert!(contains_folded("abc", ""));
+        assert!(!contains_folded("ab", "abc"));
+        assert!(!contains_folded("Harbor City", "harbour"));
     }
 }

@@ -94,9 +94,6 @@ impl RunSettings {
             },
             base,
             thresholds: self.thresholds.clone(),
-            runs: self.runs,
-            // The sweep runs as its own job after the clusters are shown.
-            sweep: Vec::new(),
         }
     }
 
