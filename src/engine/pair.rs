@@ -122,8 +122,8 @@ pub fn compare(
         .count();
 
     // Shared signatures: multiset intersection of the two pages' spot signatures.
-    let sa = signer.spots(&da.html, da.url.as_deref());
-    let sb = signer.spots(&db.html, db.url.as_deref());
+    let sa = signer.spots_in(&ta);
+    let sb = signer.spots_in(&tb);
     let mut count_b: HashMap<u64, u32> = HashMap::new();
     for s in &sb {
         *count_b.entry(s.hash).or_default() += 1;

@@ -266,7 +266,12 @@ impl Signer {
 
     /// The spot signatures of a page with their words (slower; for display).
     pub fn spots(&self, html: &str, url: Option<&str>) -> Vec<SpotSignature> {
-        let words = self.params.tokens.terms(html, url);
+        self.spots_in(&self.params.tokens.terms(html, url))
+    }
+
+    /// The spot signatures of a page already split into terms by this signer's tokenizer
+    /// (`params().tokens`), for callers that show those terms too.
+    pub fn spots_in(&self, words: &[String]) -> Vec<SpotSignature> {
         let terms: Vec<u64> = words.iter().map(|w| term_hash(w)).collect();
         let mut out = Vec::new();
         self.for_each_spot(&terms, |k, pos, spot| {
