@@ -40,8 +40,8 @@ pub struct SampleArgs {
     /// With --from-pairs: the detector that made the pairs.
     #[arg(long, default_value = "spotsigs")]
     pub detector: String,
-    /// Name of the new sample.
-    #[arg(long, required_unless_present = "list")]
+    /// Name of the new sample [default: run<N>-<uniform|bands>-seed<S>].
+    #[arg(long)]
     pub name: Option<String>,
     /// Uniform sample of this many pairs.
     #[arg(long, conflicts_with = "bands")]
@@ -89,14 +89,13 @@ pub fn run(args: SampleArgs) -> anyhow::Result<()> {
     if args.list {
         return list(&project, &mut out);
     }
-    let Some(name) = &args.name else {
-        bail!("--name is required");
-    };
     let run = match args.run {
         Some(id) => project.run(RunId(id))?.id,
         None => match project.runs()?.last() {
             Some(r) => r.id,
-            None => bail!("the project has no run yet; record one with --from-pairs"),
+            None => bail!(
+                "the project has no run yet; store one with `samecore run … --project` or --from-pairs"
+            ),
         },
     };
     let plan = match args.size {
@@ -110,9 +109,17 @@ pub fn run(args: SampleArgs) -> anyhow::Result<()> {
             split_by_site: args.split_site,
         },
     };
+    let name = args.name.clone().unwrap_or_else(|| {
+        let kind = if args.size.is_some() {
+            "uniform"
+        } else {
+            "bands"
+        };
+        format!("run{run}-{kind}-seed{}", args.seed)
+    });
     let pairs = project.run_pairs(run)?;
     let drawn = sample::draw(&pairs, &plan, args.seed)?;
-    let id = project.add_sample(name, Some(run), args.blind, &drawn)?;
+    let id = project.add_sample(&name, Some(run), args.blind, &drawn)?;
     writeln!(
         out,
         "sample {name:?} (id {id}): {} of {} pairs of run {run}, {}, seed {}{}",
@@ -129,6 +136,33 @@ pub fn run(args: SampleArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The few parameters a person tells runs apart by (the full set is in `samecore export runs`).
+fn params_summary(params: &serde_json::Value) -> String {
+    let m = &params["run"]["matching"];
+    match (
+        m["threshold"].as_f64(),
+        m["mode"].as_str(),
+        m["guess"].as_str(),
+    ) {
+        (Some(t), Some(mode), Some(guess)) => {
+            format!(
+                "threshold {t}, {} / {}",
+                mode.to_lowercase(),
+                guess.to_lowercase()
+            )
+        }
+        _ => {
+            let text = params.to_string();
+            let cut: String = text.chars().take(80).collect();
+            if cut.len() < text.len() {
+                format!("{cut}…")
+            } else {
+                cut
+            }
+        }
+    }
+}
+
 fn list(project: &Project, out: &mut impl Write) -> anyhow::Result<()> {
     writeln!(out, "runs:")?;
     for r in project.runs()? {
@@ -141,7 +175,7 @@ fn list(project: &Project, out: &mut impl Write) -> anyhow::Result<()> {
             r.clusters,
             r.record.seed.map_or("-".to_string(), |s| s.to_string()),
             r.created_at,
-            r.record.params
+            params_summary(&r.record.params)
         )?;
     }
     writeln!(out, "samples:")?;
