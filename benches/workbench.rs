@@ -6,7 +6,8 @@
 //! background jobs: the project's sample archive, goldset-dev (when ../shared is there), and a
 //! generated archive of 100k pages (made once under target/bench-data; pass another archive
 //! with SAMECORE_BENCH_ARCHIVE), watched until 60 s after its first clusters: its coarse P/R
-//! sweep takes far longer than the run whose frames are measured. Each frame is one `Harness::step` (the app's whole `ui` pass
+//! sweep takes far longer than the run whose frames are measured (`SAMECORE_BENCH_BIG=0` skips
+//! it). Each frame is one `Harness::step` (the app's whole `ui` pass
 //! plus egui's layout and tessellation, no GPU), stepped every 16 ms as a window would.
 
 use std::path::{Path, PathBuf};
@@ -25,7 +26,51 @@ struct Measure {
     first_clusters: Option<Duration>,
     sweep_done: Option<Duration>,
     frames: Vec<Duration>,
+    /// Per frame: the time in the app's own `ui` pass (the rest is egui's layout/tessellation).
+    app_times: Vec<Duration>,
+    /// Per frame: the UI thread's CPU time (all of the step).
+    cpu: Vec<Duration>,
+    /// Per frame: the UI thread's page faults.
+    faults: Vec<u64>,
+    /// Per frame: what the app showed (tab, runs, busy), to say where a slow frame was.
+    context: Vec<String>,
     documents: usize,
+}
+
+/// CPU time of the calling thread: a frame whose wall time is far above it waited for a core.
+#[cfg(target_os = "linux")]
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu() -> Duration {
+    Duration::ZERO
+}
+
+/// Page faults of the calling thread so far (a fresh huge page costs its zeroing).
+#[cfg(target_os = "linux")]
+fn thread_faults() -> u64 {
+    // SAFETY: `usage` is a valid, writable rusage.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    usage.ru_minflt as u64
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_faults() -> u64 {
+    0
+}
+
+thread_local! {
+    static APP_CPU: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::ZERO) };
+    static APP_TIME: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::ZERO) };
 }
 
 /// Watch `paths` open, run and sweep; stop at `limit`, or `after_first` after the first
@@ -38,18 +83,44 @@ fn open_and_watch(paths: Vec<PathBuf>, limit: Duration, after_first: Option<Dura
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .allow_missing_glyphs()
-        .build_ui_state(|ui, app: &mut Workbench| app.ui(ui), app);
+        .build_ui_state(
+            |ui, app: &mut Workbench| {
+                let t = Instant::now();
+                let c0 = thread_cpu();
+                app.ui(ui);
+                APP_TIME.with(|c| c.set(c.get() + t.elapsed()));
+                APP_CPU.with(|c| c.set(c.get() + thread_cpu().saturating_sub(c0)));
+            },
+            app,
+        );
     let mut m = Measure {
         first_clusters: None,
         sweep_done: None,
         frames: Vec::new(),
+        app_times: Vec::new(),
+        cpu: Vec::new(),
+        faults: Vec::new(),
+        context: Vec::new(),
         documents: 0,
     };
     while started.elapsed() < limit {
         let t = Instant::now();
+        APP_TIME.with(|c| c.set(Duration::ZERO));
+        APP_CPU.with(|c| c.set(Duration::ZERO));
+        let c0 = thread_cpu();
+        let f0 = thread_faults();
         h.step();
         m.frames.push(t.elapsed());
+        m.cpu.push(thread_cpu().saturating_sub(c0));
+        m.faults.push(thread_faults() - f0);
+        m.app_times.push(APP_TIME.with(|c| c.get()));
         let app = h.state();
+        m.context.push(format!(
+            "t={:.2}s runs={} busy={}",
+            started.elapsed().as_secs_f64(),
+            app.runs().len(),
+            app.is_busy()
+        ));
         if m.first_clusters.is_none() && !app.runs().is_empty() {
             m.first_clusters = Some(started.elapsed());
             m.documents = app.workspace().map_or(0, |w| w.collection.docs.len());
@@ -104,6 +175,18 @@ fn report(name: &str, m: &Measure) {
         q(0.99),
         f.last().copied().unwrap_or(0.0),
     );
+    let mut slowest: Vec<usize> = (1..m.frames.len()).collect();
+    slowest.sort_by_key(|&i| std::cmp::Reverse(m.frames[i]));
+    for &i in slowest.iter().take(3) {
+        println!(
+            "  slow frame {i}: {:.1} ms, of which on the CPU {:.1} ms, {} page faults (app ui {:.1} ms), {}",
+            m.frames[i].as_secs_f64() * 1e3,
+            m.cpu[i].as_secs_f64() * 1e3,
+            m.faults[i],
+            m.app_times[i].as_secs_f64() * 1e3,
+            m.context[i]
+        );
+    }
     assert!(
         m.first_clusters.is_some(),
         "{name}: no clusters within the time limit"
@@ -133,6 +216,8 @@ fn generated(pages: u64) -> PathBuf {
 }
 
 fn main() {
+    // As `samecore::gui::run` does: background work yields to the window's thread.
+    samecore::engine::job::init_background_pool();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let sample = root.join("sample_archives/news-sample.warc.gz");
     report(
@@ -147,6 +232,10 @@ fn main() {
         );
     } else {
         println!("goldset-dev: skipped (../shared/data/goldset-dev is absent)");
+    }
+    if std::env::var("SAMECORE_BENCH_BIG").as_deref() == Ok("0") {
+        println!("100k archive: skipped (SAMECORE_BENCH_BIG=0)");
+        return;
     }
     let big = std::env::var_os("SAMECORE_BENCH_ARCHIVE")
         .map(PathBuf::from)

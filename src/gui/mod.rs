@@ -38,6 +38,7 @@ use std::path::PathBuf;
 
 /// Open the workbench window on `archives` (possibly none) and block until it is closed.
 pub fn run(archives: Vec<PathBuf>) -> Result<(), eframe::Error> {
+    crate::engine::job::init_background_pool();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("samecore")
