@@ -18,7 +18,9 @@ Without ARCHIVE it uses ../shared/data/goldset-dev. Steps:
 
 The default threshold, 0.4, is where transitive clusters of either side score best on goldset-dev
 (lower thresholds chain stories together). Prints one table; `--json` prints the numbers as
-JSON. Needs `pip install datasketch`.
+JSON. `--seeds N` repeats the comparison for N hash seeds and prints the F1 of each side (mean,
+sd) and their paired difference with its standard error: one seed's F1 moves by a few
+hundredths with the hash functions. Needs `pip install datasketch`.
 """
 
 import argparse
@@ -143,23 +145,8 @@ def pairwise_prf(n, pairs, gold):
     return p, r, f
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("archives", nargs="*")
-    ap.add_argument("--gold")
-    ap.add_argument("--threshold", type=float, default=0.4)
-    ap.add_argument("--k", type=int, default=4)
-    ap.add_argument("--perm", type=int, default=128)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=1, help="hash seed of both sides (datasketch's default is 1)")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--bench-bin", help="an already built minhash_lsh bench executable (skips cargo)")
-    args = ap.parse_args()
-    archives = [os.path.abspath(a) for a in args.archives] or [
-        os.path.join(ROOT, "..", "shared", "data", "goldset-dev")
-    ]
-    if args.gold:
-        args.gold = os.path.abspath(args.gold)
+def compare(archives, args):
+    """One side-by-side run at `args.seed`: the result dictionary printed by `--json`."""
     with tempfile.TemporaryDirectory() as tmp:
         tokens_out = os.path.join(tmp, "tokens.jsonl")
         pairs_out = os.path.join(tmp, "pairs.tsv")
@@ -185,11 +172,12 @@ def main():
     ds_prf = pairwise_prf(n, ds_pairs, gold) if has_gold else (None,) * 3
     ds_secs = statistics.median(times)
     our_secs = ours["minhash_lsh_seconds_median"]
-    result = {
+    return {
         "pages": n,
         "threshold": args.threshold,
         "k": args.k,
         "perm": args.perm,
+        "seed": args.seed,
         "samecore": {"seconds": our_secs, "threads": ours["threads"], "bands": [ours["bands"], ours["rows"]],
                      "candidates": ours["candidates"], "pairs": len(our_pairs),
                      "pair_p": our_prf[0], "pair_r": our_prf[1], "pair_f1": our_prf[2]},
@@ -198,10 +186,11 @@ def main():
                        "pair_p": ds_prf[0], "pair_r": ds_prf[1], "pair_f1": ds_prf[2]},
         "speedup": ds_secs / our_secs if our_secs > 0 else None,
     }
-    if args.json:
-        print(json.dumps(result))
-        return
-    print(f"{n} pages, threshold {args.threshold}, word {args.k}-shingles, {args.perm} permutations")
+
+
+def print_table(result):
+    print(f"{result['pages']} pages, threshold {result['threshold']}, word {result['k']}-shingles, "
+          f"{result['perm']} permutations, seed {result['seed']}")
     print(f"{'':12}{'seconds':>10}{'threads':>8}{'b x r':>8}{'cands':>10}{'pairs':>9}{'P':>7}{'R':>7}{'F1':>7}")
     for name in ("samecore", "datasketch"):
         r = result[name]
@@ -209,6 +198,65 @@ def main():
         print(f"{name:12}{r['seconds']:10.3f}{r['threads']:8}{r['bands'][0]:>4}x{r['bands'][1]:<3}"
               f"{r['candidates']:10}{r['pairs']:9}{fmt(r['pair_p'])}{fmt(r['pair_r'])}{fmt(r['pair_f1'])}")
     print(f"samecore is {result['speedup']:.1f}x faster (wall time of MinHash + LSH + check)")
+
+
+def print_summary(results):
+    """Across seeds: F1 of each side (mean, sd), the paired difference (mean, standard error) and
+    the speed-up. One seed's F1 moves by a few hundredths with the hash functions, so a single
+    run cannot say which side is more accurate."""
+    ours = [r["samecore"]["pair_f1"] for r in results]
+    theirs = [r["datasketch"]["pair_f1"] for r in results]
+    print(f"{len(results)} seeds, {results[0]['pages']} pages, threshold {results[0]['threshold']}")
+    if None in ours or None in theirs:
+        print("no gold: F1 not computed")
+    else:
+        diff = [a - b for a, b in zip(ours, theirs)]
+        sd = lambda v: statistics.stdev(v) if len(v) > 1 else 0.0
+        se = sd(diff) / len(diff) ** 0.5
+        print(f"pair F1 samecore   {statistics.mean(ours):.3f} +- {sd(ours):.3f} (sd)")
+        print(f"pair F1 datasketch {statistics.mean(theirs):.3f} +- {sd(theirs):.3f} (sd)")
+        print(f"paired difference  {statistics.mean(diff):+.4f} +- {se:.4f} (standard error); "
+              f"95% interval [{statistics.mean(diff) - 1.96 * se:+.4f}, {statistics.mean(diff) + 1.96 * se:+.4f}]")
+    speedups = [r["speedup"] for r in results]
+    print(f"speed-up median {statistics.median(speedups):.1f}x (min {min(speedups):.1f}x, max {max(speedups):.1f}x)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("archives", nargs="*")
+    ap.add_argument("--gold")
+    ap.add_argument("--threshold", type=float, default=0.4)
+    ap.add_argument("--k", type=int, default=4)
+    ap.add_argument("--perm", type=int, default=128)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1, help="hash seed of both sides (datasketch's default is 1)")
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="run seeds SEED .. SEED+N-1 and print F1 mean, sd and the paired difference")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--bench-bin", help="an already built minhash_lsh bench executable (skips cargo)")
+    args = ap.parse_args()
+    archives = [os.path.abspath(a) for a in args.archives] or [
+        os.path.join(ROOT, "..", "shared", "data", "goldset-dev")
+    ]
+    if args.gold:
+        args.gold = os.path.abspath(args.gold)
+    first = args.seed
+    results = []
+    for seed in range(first, first + max(1, args.seeds)):
+        args.seed = seed
+        result = compare(archives, args)
+        results.append(result)
+        if args.json:
+            print(json.dumps(result), flush=True)
+        elif args.seeds == 1:
+            print_table(result)
+        else:
+            r, d = result["samecore"], result["datasketch"]
+            f1 = lambda v: f"{v:.3f}" if v is not None else "-"
+            print(f"seed {seed}: F1 {f1(r['pair_f1'])} vs {f1(d['pair_f1'])}, "
+                  f"{r['seconds']:.3f} s vs {d['seconds']:.3f} s ({result['speedup']:.1f}x)", flush=True)
+    if args.seeds > 1 and not args.json:
+        print_summary(results)
 
 
 if __name__ == "__main__":

@@ -142,7 +142,7 @@ fn main() {
     let terms: Vec<Terms> = coll
         .docs
         .par_iter()
-        .map(|d| Terms::new(args.tokens.terms(&d.html, d.url.as_deref())))
+        .map(|d| Terms::new(args.tokens.terms(&d.html.text(), d.url.as_deref())))
         .collect();
     let token_secs = t_tok.elapsed().as_secs_f64();
     let n = coll.docs.len();

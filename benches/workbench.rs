@@ -175,6 +175,9 @@ fn report(name: &str, m: &Measure) {
         q(0.99),
         f.last().copied().unwrap_or(0.0),
     );
+    if let Some(peak) = peak_rss() {
+        println!("  peak RSS of the process so far: {peak}");
+    }
     let mut slowest: Vec<usize> = (1..m.frames.len()).collect();
     slowest.sort_by_key(|&i| std::cmp::Reverse(m.frames[i]));
     for &i in slowest.iter().take(3) {
@@ -191,6 +194,13 @@ fn report(name: &str, m: &Measure) {
         m.first_clusters.is_some(),
         "{name}: no clusters within the time limit"
     );
+}
+
+/// The process's peak resident set (`VmHWM`), as Linux reports it.
+fn peak_rss() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.trim_start_matches("VmHWM:").trim().to_string())
 }
 
 fn generated(pages: u64) -> PathBuf {

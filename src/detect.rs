@@ -294,7 +294,7 @@ impl SpotSigsDetector {
                 if progress.is_cancelled() {
                     return Vec::new();
                 }
-                let h = self.signer.hashes(&d.html, d.url.as_deref());
+                let h = self.signer.hashes(&d.html.text(), d.url.as_deref());
                 progress.advance(1);
                 h
             })

@@ -10,6 +10,7 @@
 //! the public-suffix-list rule most tools use today.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -144,14 +145,109 @@ pub struct Document {
     pub gold: Option<String>,
     /// For a page whose capture was recorded as a revisit: the key of the capture it repeats.
     pub revisit_of: Option<String>,
-    /// The decoded page (markup included). Empty in metadata-only collections.
-    pub html: String,
+    /// The decoded page (markup included), kept compressed. Empty in metadata-only collections.
+    pub html: PageText,
+}
+
+/// A decoded page as the collection keeps it: LZ4-compressed (the block format of `lz4_flex`),
+/// shared between a capture and its revisits, and decompressed on each pass that reads it.
+///
+/// Why: every detector pass, the word statistics and the pair view read pages, but they read
+/// them one at a time, while a plain `String` per page kept the whole archive's text in memory
+/// for the life of the workbench (3.7 GB for the 100k-page generated archive). LZ4 shrinks HTML
+/// several-fold and decompresses faster than the tokenizers read, so a pass costs little more.
+/// The figures are in the README (`samecore info`/`run` and `cargo bench --bench workbench`).
+#[derive(Clone, Default)]
+pub struct PageText {
+    compressed: Option<Arc<[u8]>>,
+    len: usize,
+}
+
+impl PageText {
+    /// Compress `text`.
+    pub fn new(text: &str) -> PageText {
+        if text.is_empty() {
+            return PageText::default();
+        }
+        PageText {
+            compressed: Some(lz4_flex::block::compress(text.as_bytes()).into()),
+            len: text.len(),
+        }
+    }
+
+    /// The page's text, decompressed.
+    pub fn text(&self) -> String {
+        let Some(compressed) = &self.compressed else {
+            return String::new();
+        };
+        // The bytes were compressed from a `str` by `new`, so both steps succeed; a failure
+        // would be a bug, shown as an empty page rather than a crash of the workbench.
+        let bytes = lz4_flex::block::decompress(compressed, self.len).unwrap_or_default();
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
+    /// Length of the text in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the page has no text (or was not kept).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes held in memory for this page (shared with revisits of the same capture).
+    pub fn stored_bytes(&self) -> usize {
+        self.compressed.as_ref().map_or(0, |c| c.len())
+    }
+}
+
+impl From<String> for PageText {
+    fn from(text: String) -> PageText {
+        PageText::new(&text)
+    }
+}
+
+impl From<&str> for PageText {
+    fn from(text: &str) -> PageText {
+        PageText::new(text)
+    }
+}
+
+impl PartialEq for PageText {
+    fn eq(&self, other: &PageText) -> bool {
+        self.len == other.len && self.text() == other.text()
+    }
+}
+
+impl std::fmt::Debug for PageText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "PageText({} bytes, {} stored)",
+            self.len,
+            self.stored_bytes()
+        )
+    }
+}
+
+impl Serialize for PageText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
+
+impl<'de> Deserialize<'de> for PageText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PageText, D::Error> {
+        String::deserialize(d).map(PageText::from)
+    }
 }
 
 impl Document {
     /// A page that did not come from an archive record (tests, pages fed from elsewhere): status
     /// 200, UTF-8, its site from `url`, stored as a plain file named by `key`.
-    pub fn from_page(key: &str, url: Option<&str>, html: impl Into<String>) -> Document {
+    pub fn from_page(key: &str, url: Option<&str>, html: impl AsRef<str>) -> Document {
         Document {
             key: key.to_string(),
             location: RecordLocation {
@@ -171,7 +267,7 @@ impl Document {
             charset: "utf-8".into(),
             gold: None,
             revisit_of: None,
-            html: html.into(),
+            html: PageText::new(html.as_ref()),
         }
     }
 }
@@ -199,5 +295,28 @@ mod tests {
         assert_eq!(s.henzinger, "cs.berkeley.edu");
         assert_eq!(s.registrable, "berkeley.edu");
         assert_eq!(Site::of_url("not a url"), Site::default());
+    }
+
+    #[test]
+    fn page_text_round_trips_compresses_and_shares() {
+        let html = "<html><body>".to_string()
+            + &"<p>Der Bürgermeister sagte heute, dass … 東京</p>\n".repeat(200)
+            + "</body></html>";
+        let page = PageText::new(&html);
+        assert_eq!(page.text(), html);
+        assert_eq!(page.len(), html.len());
+        assert!(page.stored_bytes() * 5 < html.len(), "{page:?}");
+        // A revisit's copy shares the bytes.
+        let copy = page.clone();
+        assert_eq!(copy, page);
+        assert!(std::ptr::eq(
+            copy.compressed.as_deref().unwrap_or_default(),
+            page.compressed.as_deref().unwrap_or_default()
+        ));
+        let empty = PageText::new("");
+        assert!(empty.is_empty() && empty.text().is_empty() && empty.stored_bytes() == 0);
+        let json = serde_json::to_string(&page).unwrap_or_default();
+        let back: PageText = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(back.text(), html);
     }
 }

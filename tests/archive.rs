@@ -56,7 +56,7 @@ fn folder_of_pages_keys_gold_titles_and_raw_reread() {
     let gold: Vec<Option<&str>> = coll.docs.iter().map(|d| d.gold.as_deref()).collect();
     assert_eq!(gold, [Some("Cars"), Some("Smoking"), Some("Smoking"), None]);
     assert_eq!(coll.docs[1].title.as_deref(), Some("Smoke one"));
-    assert!(coll.docs[1].html.contains("body"));
+    assert!(coll.docs[1].html.text().contains("body"));
     let report = &coll.reports[0];
     assert_eq!(report.format, "folder");
     assert_eq!(report.records.get("file"), Some(&6));

@@ -294,7 +294,7 @@ fn coarse_counting_equals_the_sort_based_overlap_on_goldset_dev() {
     let chunks: Vec<Vec<u64>> = coll
         .docs
         .iter()
-        .map(|d| page_chunks(&d.html, Chunking::Lines(2)))
+        .map(|d| page_chunks(&d.html.text(), Chunking::Lines(2)))
         .collect();
     let active = vec![true; chunks.len()];
     let exact = sort_based(&chunks, &active, 5);

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::stream::{GzSource, PlainSource};
 use super::warc::Container;
 use super::{FileReport, Format, ReadOptions, decode};
-use crate::document::{Document, RecordLocation, Storage};
+use crate::document::{Document, PageText, RecordLocation, Storage};
 use crate::engine::Progress;
 use crate::{Error, Result};
 
@@ -289,7 +289,7 @@ pub(crate) fn finish(page: RawPage, opts: &ReadOptions) -> Result<Document, Stri
     }
     doc.charset = used;
     if opts.keep_html {
-        doc.html = html;
+        doc.html = PageText::new(&html);
     }
     Ok(doc)
 }
@@ -385,7 +385,7 @@ pub(crate) fn new_doc(
         charset: String::new(),
         gold: None,
         revisit_of: None,
-        html: String::new(),
+        html: PageText::default(),
     }
 }
 

@@ -167,7 +167,7 @@ pub fn term_hashes(
                 return Vec::new();
             }
             let mut v = Vec::new();
-            source.for_each_term(&d.html, d.url.as_deref(), |t| v.push(term_hash(t)));
+            source.for_each_term(&d.html.text(), d.url.as_deref(), |t| v.push(term_hash(t)));
             progress.advance(1);
             v
         })

@@ -43,7 +43,7 @@ fn chunk_signatures(
             if progress.is_cancelled() {
                 return (None, Vec::new());
             }
-            let text = crate::token::strip::strip_tags(&d.html);
+            let text = crate::token::strip::strip_tags(&d.html.text());
             let whole =
                 crate::signature::chunks::chunk_fingerprints(&text, Chunking::WholeDocument);
             let chunks = if chunking == Chunking::WholeDocument {
@@ -162,7 +162,7 @@ pub fn prepare_projection(
         .map(|d| {
             d.url
                 .as_deref()
-                .map_or_else(Vec::new, |u| page_links(&d.html, u))
+                .map_or_else(Vec::new, |u| page_links(&d.html.text(), u))
         })
         .collect();
     let urls: Vec<Option<String>> = docs.iter().map(|d| d.url.clone()).collect();

@@ -99,8 +99,9 @@ pub fn compare(
     let db = docs.get(b.index()).ok_or_else(|| bad(b))?;
     let signer = Signer::new(spotsigs)?;
     let tokens = spotsigs.tokens;
-    let ta = tokens.terms(&da.html, da.url.as_deref());
-    let tb = tokens.terms(&db.html, db.url.as_deref());
+    let (raw_a, raw_b) = (da.html.text(), db.html.text());
+    let ta = tokens.terms(&raw_a, da.url.as_deref());
+    let tb = tokens.terms(&raw_b, db.url.as_deref());
 
     let started = Instant::now();
     let ops =
@@ -165,8 +166,8 @@ pub fn compare(
         diff_complete,
         shared_signatures,
         scores,
-        raw_left: da.html.clone(),
-        raw_right: db.html.clone(),
+        raw_left: raw_a,
+        raw_right: raw_b,
     })
 }
 

@@ -62,7 +62,7 @@ pub fn word_stats(
             if progress.is_cancelled() {
                 return local;
             }
-            let terms = tokens.terms(&doc.html, doc.url.as_deref());
+            let terms = tokens.terms(&doc.html.text(), doc.url.as_deref());
             let n = terms.len().max(1);
             let mut seen: HashMap<&str, (u64, [bool; SLICES])> = HashMap::new();
             for (i, t) in terms.iter().enumerate() {

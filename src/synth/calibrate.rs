@@ -98,7 +98,8 @@ pub fn site_of(doc: &Document) -> String {
         return doc.site.henzinger.clone();
     }
     let mut hosts: BTreeMap<String, u32> = BTreeMap::new();
-    let html = doc.html.as_bytes();
+    let text = doc.html.text();
+    let html = text.as_bytes();
     let mut from = 0;
     while let Some(pos) = memchr::memmem::find(&html[from..], b"href") {
         let mut i = from + pos + 4;
@@ -184,7 +185,7 @@ pub fn common_signatures(docs: &[Document], n: usize) -> Result<Vec<(String, usi
     let mut df: BTreeMap<String, usize> = BTreeMap::new();
     for doc in docs {
         let mut seen: Vec<String> = signer
-            .spots(&doc.html, doc.url.as_deref())
+            .spots(&doc.html.text(), doc.url.as_deref())
             .into_iter()
             .map(|s| format!("{} {}", s.antecedent, s.words.join(" ")))
             .collect();
