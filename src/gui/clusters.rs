@@ -2,6 +2,8 @@
 //! representative title, sites, date span, gold purity), sorted and filtered; the selected
 //! cluster's members below, where a click opens that member beside the representative.
 
+use std::sync::Arc;
+
 use egui::Key;
 use egui_extras::{Column, TableBuilder};
 
@@ -59,8 +61,9 @@ pub struct ClustersView {
     filter: String,
     sort: SortBy,
     show_singletons: bool,
-    /// Indices into the run's cluster list, filtered and sorted; `None` = recompute.
-    visible: Option<Vec<usize>>,
+    /// Indices into the run's cluster list, filtered and sorted; `None` = recompute. Shared
+    /// (`Arc`) so that a frame takes it without copying 100k indices.
+    visible: Option<Arc<[usize]>>,
     /// Selected cluster (index into the run's cluster list).
     selected: Option<usize>,
     /// Selected member (index into the cluster's members).
@@ -76,7 +79,7 @@ impl ClustersView {
         self.member = None;
     }
 
-    fn refresh(&mut self, clusters: &[ClusterSummary]) -> Vec<usize> {
+    fn refresh(&mut self, clusters: &[ClusterSummary]) -> Arc<[usize]> {
         if self.visible.is_none() {
             let needle = self.filter.trim().to_lowercase();
             let mut rows: Vec<usize> = clusters
@@ -103,9 +106,9 @@ impl ClustersView {
                         .total_cmp(&key(b).gold_purity.unwrap_or(1.0))
                 }),
             }
-            self.visible = Some(rows);
+            self.visible = Some(rows.into());
         }
-        self.visible.clone().unwrap_or_default()
+        self.visible.clone().unwrap_or_else(|| Arc::from([]))
     }
 
     /// The pair (representative, member) `delta` members away from the selected one.

@@ -2,6 +2,8 @@
 //! rows are laid out, so 100k pages scroll smoothly), filtered by a text that matches URL,
 //! site, title or key, with the selected page's identity below.
 
+use std::sync::Arc;
+
 use egui::Key;
 use egui_extras::{Column, TableBuilder};
 
@@ -26,14 +28,15 @@ fn contains_folded(hay: &str, needle: &str) -> bool {
 #[derive(Default)]
 pub struct DocumentsView {
     filter: String,
-    /// Indices of documents passing the filter; `None` when it must be recomputed.
-    visible: Option<Vec<usize>>,
+    /// Indices of documents passing the filter; `None` when it must be recomputed. Shared
+    /// (`Arc`) so that a frame takes it without copying 100k indices.
+    visible: Option<Arc<[usize]>>,
     selected: Option<usize>,
     scroll_to_selected: bool,
 }
 
 impl DocumentsView {
-    fn refresh(&mut self, collection: &Collection) -> &[usize] {
+    fn refresh(&mut self, collection: &Collection) -> Arc<[usize]> {
         if self.visible.is_none() {
             let needle = self.filter.trim().to_lowercase();
             let rows = collection
@@ -52,10 +55,10 @@ impl DocumentsView {
                         || d.site.registrable.contains(&needle)
                 })
                 .map(|(i, _)| i)
-                .collect();
-            self.visible = Some(rows);
+                .collect::<Vec<usize>>();
+            self.visible = Some(rows.into());
         }
-        self.visible.as_deref().unwrap_or(&[])
+        self.visible.clone().unwrap_or_else(|| Arc::from([]))
     }
 
     /// Draw the view.
@@ -76,7 +79,7 @@ impl DocumentsView {
             }
         });
         let total = collection.docs.len();
-        let rows = self.refresh(collection).to_vec();
+        let rows = self.refresh(collection);
         ui.label(format!("{} of {total} pages", rows.len()));
 
         let typing = ui.ctx().egui_wants_keyboard_input();
