@@ -15,7 +15,11 @@
 //! Garcia-Molina's Fig. 1, the replica-count histogram, for exact copies, 4-line chunks (T = 15)
 //! and 2-line chunks (T = 25).
 
-use std::path::{Path, PathBuf};
+/// `../shared` data, skipped when absent (a failure with `SAMECORE_REQUIRE_SHARED=1`).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::path::PathBuf;
 use std::time::Instant;
 
 use samecore::Document;
@@ -148,16 +152,10 @@ fn main() {
         report("given archives", &args);
         return;
     }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/warc");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        assert!(
-            std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
-            "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
-            dir.display()
-        );
-        eprintln!("skipped: {} not found", dir.display());
+    let Some(dir) = common::shared("data/warc") else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     files.sort();
     report("all WARC files of ../shared/data/warc", &files);

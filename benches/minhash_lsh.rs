@@ -14,8 +14,12 @@
 //! the terms as JSON lines (`{"gold": …, "terms": […]}`) for the Python side, `--pairs-out` the
 //! pairs as `a<TAB>b<TAB>estimate`.
 
+/// `../shared` data, skipped when absent (a failure with `SAMECORE_REQUIRE_SHARED=1`).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -74,20 +78,6 @@ fn parse_args() -> Args {
     a
 }
 
-fn goldset() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/goldset-dev");
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
-        "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
-        path.display()
-    );
-    eprintln!("skipped: {} not found", path.display());
-    None
-}
-
 /// The terms of one page as they are kept between tokenizing and the timed part: one string,
 /// terms separated by a space (no term contains one). A `Vec<String>` per page cost 10.8 GB on
 /// the 100k-page archive; this costs about the text's size.
@@ -126,7 +116,7 @@ fn minhash_lsh(terms: &[Terms], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
 fn main() {
     let mut args = parse_args();
     if args.archives.is_empty() {
-        match goldset() {
+        match common::goldset() {
             Some(p) => args.archives.push(p),
             None => return,
         }

@@ -10,7 +10,11 @@
 //! Every timed loop asserts known counts and the quality bar, so a fast wrong answer fails.
 //! goldset-dev parts skip when `../shared` is absent (fail with `SAMECORE_REQUIRE_SHARED=1`).
 
-use std::path::{Path, PathBuf};
+/// `../shared` data, skipped when absent (a failure with `SAMECORE_REQUIRE_SHARED=1`).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::path::PathBuf;
 use std::time::Instant;
 
 use samecore::archive::{ReadOptions, load};
@@ -153,16 +157,8 @@ fn synth_bench(pages: u64) {
 }
 
 fn main() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/goldset-dev");
-    if path.exists() {
+    if let Some(path) = common::goldset() {
         goldset_benches(path);
-    } else {
-        assert!(
-            std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() != Ok("1"),
-            "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
-            path.display()
-        );
-        println!("skipped goldset-dev benches: {} not found", path.display());
     }
     let pages: u64 = std::env::var("SAMECORE_BENCH_PAGES")
         .ok()

@@ -13,6 +13,10 @@
 //! With `SAMECORE_CALIBRATE_TOP=N` it also lists each collection's N most widespread spot
 //! signatures with the share of documents carrying them.
 
+/// `../shared` data, skipped when absent (a failure with `SAMECORE_REQUIRE_SHARED=1`).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -61,13 +65,8 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     println!("| collection | pairs | n | p50 | p90 | p99 | max |");
     println!("|---|---|---:|---:|---:|---:|---:|");
-    let goldset = root.join("../shared/data/goldset-dev");
-    if goldset.is_dir() {
+    if let Some(goldset) = common::goldset() {
         measure("goldset-dev", &[goldset], None);
-    } else if std::env::var("SAMECORE_REQUIRE_SHARED").as_deref() == Ok("1") {
-        panic!("{} is missing", goldset.display());
-    } else {
-        eprintln!("goldset-dev: skipped ({} is absent)", goldset.display());
     }
     let sample = root.join("sample_archives/news-sample.warc.gz");
     measure(

@@ -10,6 +10,10 @@
 //! it). Each frame is one `Harness::step` (the app's whole `ui` pass
 //! plus egui's layout and tessellation, no GPU), stepped every 16 ms as a window would.
 
+/// `../shared` data, skipped when absent (a failure with `SAMECORE_REQUIRE_SHARED=1`).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -234,14 +238,11 @@ fn main() {
         "sample archive",
         &open_and_watch(vec![sample], Duration::from_secs(120), None),
     );
-    let gold = root.join("../shared/data/goldset-dev");
-    if gold.is_dir() {
+    if let Some(gold) = common::goldset() {
         report(
             "goldset-dev",
             &open_and_watch(vec![gold], Duration::from_secs(300), None),
         );
-    } else {
-        println!("goldset-dev: skipped (../shared/data/goldset-dev is absent)");
     }
     if std::env::var("SAMECORE_BENCH_BIG").as_deref() == Ok("0") {
         println!("100k archive: skipped (SAMECORE_BENCH_BIG=0)");

@@ -551,18 +551,12 @@ fn info_cli_prints_one_json_object_per_file_and_text() {
     let dir = tempfile::tempdir().unwrap();
     let warc = write(dir.path(), "s.warc", &sample_records().concat());
     let arc = write(dir.path(), "t.arc.gz", &gzip(&arc_file()));
-    let exe = env!("CARGO_BIN_EXE_samecore");
-    let out = std::process::Command::new(exe)
-        .args(["info", "--json"])
-        .args([&warc, &arc])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = common::samecore([
+        "info".as_ref(),
+        "--json".as_ref(),
+        warc.as_os_str(),
+        arc.as_os_str(),
+    ]);
     let lines: Vec<serde_json::Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -576,16 +570,11 @@ fn info_cli_prints_one_json_object_per_file_and_text() {
     assert!(lines[0]["warnings"].as_array().unwrap().is_empty());
     assert_eq!(lines[1]["format"], "arc.gz");
     assert_eq!(lines[1]["records"]["warcinfo"], 1);
-    let out = std::process::Command::new(exe)
-        .args(["info"])
-        .arg(&warc)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = common::samecore(["info".as_ref(), warc.as_os_str()]);
     assert!(text.contains("html responses: 3"), "{text}");
     assert!(text.contains("MB/s"), "{text}");
     let bad = write(dir.path(), "empty.warc", b"");
-    let out = std::process::Command::new(exe)
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_samecore"))
         .args(["info"])
         .arg(&bad)
         .output()

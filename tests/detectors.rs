@@ -4,7 +4,6 @@
 //! rayon pool sizes, candidate schemes against exhaustive scans, cancel, and the quality each
 //! reaches at its default threshold.
 
-use samecore::archive::{ReadOptions, load};
 use samecore::detect::{self, Algo, DetectorOptions, Prepared, RunSpec};
 use samecore::detectors::{LiteratureOptions, SimhashCandidates, paper_threshold};
 use samecore::engine::Progress;
@@ -15,15 +14,10 @@ use samecore::{Document, Error};
 
 mod common;
 
-const LITERATURE: [Algo; 7] = [
-    Algo::Shingles,
-    Algo::MinHash,
-    Algo::Simhash,
-    Algo::Simhash64,
-    Algo::Combined,
-    Algo::Chunks,
-    Algo::Projection,
-];
+/// Every detector but SpotSigs: the literature's.
+fn literature() -> impl Iterator<Item = Algo> {
+    Algo::ALL.into_iter().filter(|&a| a != Algo::SpotSigs)
+}
 
 fn doc(key: &str, gold: &str, url: &str, html: String) -> Document {
     Document {
@@ -95,7 +89,7 @@ fn spec(algo: Algo, threshold: f64) -> RunSpec {
 
 #[test]
 fn names_parse_and_defaults_are_scores() {
-    for a in LITERATURE {
+    for a in literature() {
         assert_eq!(a.name().parse::<Algo>().ok(), Some(a));
         assert!((0.0..=1.0).contains(&a.default_threshold()), "{a:?}");
         assert!((0.0..=1.0).contains(&paper_threshold(a)), "{a:?}");
@@ -126,7 +120,7 @@ fn every_detector_groups_mirrored_copies_and_nothing_else() {
     let docs = collection(8, 4);
     let gold = gold_of(&docs);
     let options = LiteratureOptions::default();
-    for algo in LITERATURE {
+    for algo in literature() {
         let prep = prepare(algo, &options, &docs);
         assert_eq!(prep.len(), docs.len());
         assert_eq!(prep.unsigned(), 0, "{algo:?}");
@@ -161,7 +155,7 @@ fn every_detector_groups_mirrored_copies_and_nothing_else() {
 fn detectors_are_identical_whatever_the_thread_count() {
     let docs = collection(6, 3);
     let options = LiteratureOptions::default();
-    for algo in LITERATURE {
+    for algo in literature() {
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -207,7 +201,7 @@ fn cancelled_progress_stops_preparation() {
     let docs = collection(3, 2);
     let progress = Progress::new();
     progress.cancel();
-    for algo in LITERATURE {
+    for algo in literature() {
         let det = detect::detector(algo, &DetectorOptions::default()).unwrap();
         assert!(
             matches!(det.prepare(&docs, &progress), Err(Error::Cancelled)),
@@ -219,7 +213,7 @@ fn cancelled_progress_stops_preparation() {
 #[test]
 fn thresholds_outside_the_unit_interval_are_refused() {
     let docs = collection(2, 2);
-    for algo in LITERATURE {
+    for algo in literature() {
         let prep = prepare(algo, &LiteratureOptions::default(), &docs);
         assert!(
             prep.detect(&spec(algo, 1.5), &Progress::new()).is_err(),
@@ -242,10 +236,9 @@ const GOLDSET_F1_FLOOR: [(Algo, f64); 7] = [
 
 #[test]
 fn default_thresholds_reach_their_measured_quality_on_goldset_dev() {
-    let Some(path) = common::goldset() else {
+    let Some(coll) = common::goldset_collection() else {
         return;
     };
-    let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
     let gold = gold_of(&coll.docs);
     for (algo, floor) in GOLDSET_F1_FLOOR {
         let prep = prepare(algo, &LiteratureOptions::default(), &coll.docs);
@@ -260,10 +253,9 @@ fn default_thresholds_reach_their_measured_quality_on_goldset_dev() {
 
 #[test]
 fn simhash_pieces_find_what_the_exhaustive_scan_finds_on_goldset_dev() {
-    let Some(path) = common::goldset() else {
+    let Some(coll) = common::goldset_collection() else {
         return;
     };
-    let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
     for (algo, threshold) in [
         (Algo::Simhash, 373.0 / 384.0),
         (Algo::Simhash64, 61.0 / 64.0),
@@ -287,10 +279,9 @@ fn simhash_pieces_find_what_the_exhaustive_scan_finds_on_goldset_dev() {
 
 #[test]
 fn coarse_counting_equals_the_sort_based_overlap_on_goldset_dev() {
-    let Some(path) = common::goldset() else {
+    let Some(coll) = common::goldset_collection() else {
         return;
     };
-    let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
     let chunks: Vec<Vec<u64>> = coll
         .docs
         .iter()

@@ -7,21 +7,20 @@
 //! `SAMECORE_REQUIRE_SHARED=1`.
 
 use std::path::Path;
-use std::process::Command;
 
-use samecore::archive::{ReadOptions, load};
 use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
 use samecore::engine::Progress;
 use samecore::eval::{GoldStandard, sweep};
 
 mod common;
 
+use common::samecore;
+
 #[test]
 fn default_spotsigs_reaches_the_quality_bar_on_goldset_dev() {
-    let Some(path) = common::goldset() else {
+    let Some(coll) = common::goldset_collection() else {
         return;
     };
-    let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
     assert_eq!(coll.docs.len(), 1117);
     let gold = GoldStandard::from_documents(&coll.docs);
     assert_eq!(gold.names.len(), 34);
@@ -56,21 +55,18 @@ fn run_writes_clusters_and_pairs_by_document_key() {
     };
     let dir = tempfile::tempdir().unwrap();
     let (clusters, pairs) = (dir.path().join("c.tsv"), dir.path().join("p.tsv"));
-    let out = Command::new(env!("CARGO_BIN_EXE_samecore"))
-        .arg("run")
-        .arg(&path)
-        .args(["--algo", "spotsigs", "--json", "--clusters"])
-        .arg(&clusters)
-        .arg("--pairs")
-        .arg(&pairs)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let stdout = samecore([
+        "run".as_ref(),
+        path.as_os_str(),
+        "--algo".as_ref(),
+        "spotsigs".as_ref(),
+        "--json".as_ref(),
+        "--clusters".as_ref(),
+        clusters.as_os_str(),
+        "--pairs".as_ref(),
+        pairs.as_os_str(),
+    ]);
+    let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(summary["documents"], 1117);
     assert!(summary["metrics"]["pairwise"]["f1"].as_f64().unwrap() >= 0.88);
     let text = std::fs::read_to_string(&clusters).unwrap();
@@ -95,18 +91,15 @@ fn eval_prints_one_csv_row_per_threshold() {
     let Some(path) = common::goldset() else {
         return;
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_samecore"))
-        .arg("eval")
-        .arg(&path)
-        .args(["--thresholds", "0.2:0.4:0.1", "--runs", "2", "--csv"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = samecore([
+        "eval".as_ref(),
+        path.as_os_str(),
+        "--thresholds".as_ref(),
+        "0.2:0.4:0.1".as_ref(),
+        "--runs".as_ref(),
+        "2".as_ref(),
+        "--csv".as_ref(),
+    ]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
     assert!(lines[0].starts_with("threshold,runs,pair_p,pair_p_sd,pair_r"));
@@ -119,19 +112,7 @@ fn run_with_project_stores_the_run_for_sample() {
     let archive = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives/news-sample.warc.gz");
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("p.samecore");
-    let samecore = |args: &[&std::ffi::OsStr]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_samecore"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let summary = samecore(&[
+    let summary = samecore([
         "run".as_ref(),
         archive.as_os_str(),
         "--json".as_ref(),
@@ -143,7 +124,7 @@ fn run_with_project_stores_the_run_for_sample() {
     assert!(pairs > 0, "{summary}");
     let run = summary["project_run"].as_i64().unwrap();
 
-    let list = samecore(&[
+    let list = samecore([
         "sample".as_ref(),
         "--project".as_ref(),
         project.as_os_str(),
@@ -157,7 +138,7 @@ fn run_with_project_stores_the_run_for_sample() {
     assert!(row.contains(&format!(" {pairs} pairs")), "{row}");
 
     // The stored run can be sampled straight away.
-    samecore(&[
+    samecore([
         "sample".as_ref(),
         "--project".as_ref(),
         project.as_os_str(),
@@ -166,7 +147,7 @@ fn run_with_project_stores_the_run_for_sample() {
         "--size".as_ref(),
         "3".as_ref(),
     ]);
-    let list = samecore(&[
+    let list = samecore([
         "sample".as_ref(),
         "--project".as_ref(),
         project.as_os_str(),

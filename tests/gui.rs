@@ -21,6 +21,15 @@ fn harness(app: Workbench) -> Harness<'static, Workbench> {
         .build_ui_state(|ui, app: &mut Workbench| app.ui(ui), app)
 }
 
+/// The app with the sample archive opened (and SpotSigs run on it, as opening does).
+fn opened_sample() -> Harness<'static, Workbench> {
+    let mut app = Workbench::new(true);
+    app.open(vec![sample_archive()]);
+    let mut h = harness(app);
+    h.run();
+    h
+}
+
 /// The number at the start of the cluster list's heading ("N clusters of 2+ pages …").
 fn groups_in_heading(h: &Harness<'_, Workbench>) -> usize {
     let node = h.get_by_label_contains("clusters of 2+ pages");
@@ -36,10 +45,7 @@ fn groups_in_heading(h: &Harness<'_, Workbench>) -> usize {
 
 #[test]
 fn open_run_pick_cluster_compare_pair_and_move_threshold() {
-    let mut app = Workbench::new(true);
-    app.open(vec![sample_archive()]);
-    let mut h = harness(app);
-    h.run();
+    let mut h = opened_sample();
 
     // Opening ran SpotSigs at once and switched to the clusters.
     assert!(
@@ -143,10 +149,7 @@ fn a_missing_file_is_reported_not_fatal() {
 
 #[test]
 fn run_button_and_detector_choice_work_from_the_side_panel() {
-    let mut app = Workbench::new(true);
-    app.open(vec![sample_archive()]);
-    let mut h = harness(app);
-    h.run();
+    let mut h = opened_sample();
     // Add a second detector and run again with the button: both appear in the summary.
     h.get_by_label("simhash64").click();
     h.run();
@@ -196,10 +199,7 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("study.samecore");
 
-    let mut app = Workbench::new(true);
-    app.open(vec![sample_archive()]);
-    let mut h = harness(app);
-    h.run();
+    let mut h = opened_sample();
     open_project_by_typing(&mut h, &file);
     h.set_annotator_for_test("ann");
 
@@ -303,10 +303,7 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     drop(h);
 
     // Reopen: the sample, its labels and the codes are all there.
-    let mut app = Workbench::new(true);
-    app.open(vec![sample_archive()]);
-    let mut h = harness(app);
-    h.run();
+    let mut h = opened_sample();
     open_project_by_typing(&mut h, &file);
     h.set_annotator_for_test("ann");
     h.get_by_label("Labels").click();

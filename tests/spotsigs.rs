@@ -211,15 +211,9 @@ fn spots_explain_a_match() {
 
 #[test]
 fn goldset_dev_is_deterministic_across_pools() {
-    let Some(path) = common::goldset() else {
+    let Some(coll) = common::goldset_collection() else {
         return;
     };
-    let coll = samecore::archive::load(
-        &[path],
-        &samecore::archive::ReadOptions::default(),
-        &Progress::new(),
-    )
-    .unwrap();
     let run_in = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

@@ -528,15 +528,9 @@ fn spotsigs_defaults_work_on_the_sample_and_low_thresholds_fall_into_the_frames(
 /// `SAMECORE_REQUIRE_SHARED=1`).
 #[test]
 fn real_calibration_constants_match_goldset_dev() {
-    let Some(path) = common::goldset() else {
+    let Some(coll) = common::goldset_collection() else {
         return;
     };
-    let coll = samecore::archive::load(
-        &[path],
-        &samecore::archive::ReadOptions::default(),
-        &Progress::new(),
-    )
-    .expect("read goldset-dev");
     let gold = samecore::eval::GoldStandard::from_documents(&coll.docs);
     let c = samecore::synth::calibrate::calibrate(&coll.docs, &gold.cluster_of).expect("calibrate");
     for (name, measured, constant) in [

@@ -63,8 +63,27 @@ pub(crate) fn folder_size(dir: &Path) -> u64 {
         .sum()
 }
 
-/// A loose page's document.
-fn page(key: String, location: RecordLocation, order: u64, bytes: Vec<u8>) -> RawPage {
+/// Count a loose page that was read and hand its document on (an empty one is skipped).
+fn emit_page(
+    ctx: &mut Ctx<'_>,
+    key: String,
+    file: PathBuf,
+    storage: Storage,
+    order: u64,
+    bytes: Vec<u8>,
+) -> Result<()> {
+    ctx.progress.advance(bytes.len() as u64);
+    ctx.report.html_responses += 1;
+    if bytes.is_empty() {
+        ctx.report.skip("empty");
+        return Ok(());
+    }
+    let location = RecordLocation {
+        file,
+        offset: 0,
+        length: bytes.len() as u64,
+        storage,
+    };
     let gold = key.split_once('/').map(|(first, _)| first.to_string());
     let mut doc = new_doc(
         key,
@@ -77,12 +96,12 @@ fn page(key: String, location: RecordLocation, order: u64, bytes: Vec<u8>) -> Ra
         None,
     );
     doc.gold = gold;
-    RawPage {
+    ctx.emit(RawPage {
         doc,
         order,
         body: Body::Bytes(bytes),
         http_charset: None,
-    }
+    })
 }
 
 /// Read a folder of pages.
@@ -111,25 +130,9 @@ pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
                 continue;
             }
         };
-        ctx.progress.advance(bytes.len() as u64);
-        ctx.report.html_responses += 1;
-        if bytes.is_empty() {
-            ctx.report.skip("empty");
-            continue;
-        }
-        let location = RecordLocation {
-            file: path.clone(),
-            offset: 0,
-            length: bytes.len() as u64,
-            storage: Storage::Plain,
-        };
         // Files have no offsets inside the input: their listing order is the sort key.
-        ctx.emit(page(
-            relative_key(&root, &path),
-            location,
-            index as u64,
-            bytes,
-        ))?;
+        let key = relative_key(&root, &path);
+        emit_page(ctx, key, path, Storage::Plain, index as u64, bytes)?;
     }
     Ok(())
 }
@@ -198,26 +201,15 @@ pub(crate) fn read_zip_pages(ctx: &mut Ctx<'_>) -> Result<()> {
             ctx.report.skip("unreadable");
             continue;
         }
-        ctx.progress.advance(bytes.len() as u64);
-        ctx.report.html_responses += 1;
-        if bytes.is_empty() {
-            ctx.report.skip("empty");
-            continue;
-        }
         let key = match &top {
             Some(top) => name.strip_prefix(top.as_str()).unwrap_or(&name).to_string(),
             None => name.clone(),
         };
-        let location = RecordLocation {
-            file: path.clone(),
-            offset: 0,
-            length: bytes.len() as u64,
-            storage: Storage::ZipEntry {
-                entry: raw_name,
-                inner: Box::new(Storage::Plain),
-            },
+        let storage = Storage::ZipEntry {
+            entry: raw_name,
+            inner: Box::new(Storage::Plain),
         };
-        ctx.emit(page(key, location, order as u64, bytes))?;
+        emit_page(ctx, key, path.clone(), storage, order as u64, bytes)?;
     }
     Ok(())
 }

@@ -13,6 +13,7 @@ use samecore::detect::{self, Algo, DetectorOptions};
 use samecore::engine::Progress;
 use samecore::eval::{parse_thresholds, sweep};
 
+use super::progress_bar::{COUNT, with_progress_bar};
 use super::run::{MatchArgs, SpotSigsArgs, load, run_spec};
 
 /// Arguments of `samecore eval`.
@@ -71,7 +72,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     let detector = detect::detector(args.algo, &options)?;
     let progress = Progress::new();
     let t0 = Instant::now();
-    let prepared = detector.prepare(&docs, &progress)?;
+    let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;
     let sign_secs = t0.elapsed().as_secs_f64();
     // Seeded mode picks its gold seeds per run inside the sweep unless --seeds is given.
     let mut base = run_spec(&args.matching, thresholds[0], args.seed, &docs, &gold)?;
@@ -80,14 +81,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     }
     let seeds: Vec<u64> = (args.seed..args.seed + args.runs).collect();
     let t1 = Instant::now();
-    let rows = sweep(
-        prepared.as_ref(),
-        &base,
-        &thresholds,
-        &seeds,
-        &gold.cluster_of,
-        &progress,
-    )?;
+    let rows = with_progress_bar(&progress, COUNT, || {
+        sweep(
+            prepared.as_ref(),
+            &base,
+            &thresholds,
+            &seeds,
+            &gold.cluster_of,
+            &progress,
+        )
+    })?;
     let sweep_secs = t1.elapsed().as_secs_f64();
     eprintln!(
         "{} documents ({} unsigned), {} gold clusters; load {load_secs:.2} s, signatures \

@@ -2,13 +2,14 @@
 //! WARC type, HTML responses, documents loaded, skips per reason, warnings and throughput — as
 //! text or as one JSON object per line (`--json`, the [`samecore::archive::FileReport`] fields).
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
 use samecore::archive::{self, FileReport, ReadOptions};
 use samecore::engine::Progress;
+
+use super::progress_bar::{BYTES, with_progress_bar};
 
 /// Arguments of `samecore info`.
 #[derive(Debug, Args)]
@@ -28,7 +29,7 @@ pub fn run(args: InfoArgs) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     for path in &args.archives {
         let progress = Progress::new();
-        let report = with_progress_bar(&progress, || {
+        let report = with_progress_bar(&progress, BYTES, || {
             archive::read_file(path, &opts, &progress, &mut |_| {})
         })
         // The library's message already names the file last; its source is part of the text.
@@ -43,49 +44,6 @@ pub fn run(args: InfoArgs) -> anyhow::Result<()> {
         out.flush()?;
     }
     Ok(())
-}
-
-/// Run `work` while a thread draws `progress` as a bar on stderr (when stderr is a terminal
-/// and the work takes more than a second).
-fn with_progress_bar<T>(progress: &Progress, work: impl FnOnce() -> T) -> T {
-    if !std::io::stderr().is_terminal() {
-        return work();
-    }
-    let done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let watcher = progress.clone();
-        let done = &done;
-        scope.spawn(move || {
-            let started = std::time::Instant::now();
-            let mut bar: Option<indicatif::ProgressBar> = None;
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
-                if started.elapsed() < Duration::from_secs(1) {
-                    continue;
-                }
-                let snap = watcher.snapshot();
-                let bar = bar.get_or_insert_with(|| {
-                    let bar = indicatif::ProgressBar::new(snap.total);
-                    let style = indicatif::ProgressStyle::with_template(
-                        "{msg} {wide_bar} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-                    );
-                    if let Ok(style) = style {
-                        bar.set_style(style);
-                    }
-                    bar
-                });
-                bar.set_length(snap.total);
-                bar.set_position(snap.done);
-                bar.set_message(snap.stage);
-            }
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
-            }
-        });
-        let result = work();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        result
-    })
 }
 
 fn write_text(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {

@@ -217,7 +217,8 @@ fn label_loop(
 ) -> anyhow::Result<()> {
     let mut skipped = BTreeSet::new();
     legend(out)?;
-    loop {
+    // Ends when every pair is decided or skipped, at the end of input, or on `q`.
+    let labelled = loop {
         let done: BTreeSet<u32> = project
             .labels(sample.id)?
             .into_iter()
@@ -226,25 +227,13 @@ fn label_loop(
             .collect();
         let Some(position) = (0..sample.size).find(|p| !done.contains(p) && !skipped.contains(p))
         else {
-            writeln!(
-                out,
-                "\n{} of {} pairs labelled by {who}",
-                done.len(),
-                sample.size
-            )?;
-            return Ok(());
+            break done.len();
         };
         let view = project.pair_view(sample.id, position)?;
         show(out, &view, done.len() as u32, sample.size)?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
-            writeln!(
-                out,
-                "\n{} of {} pairs labelled by {who}",
-                done.len(),
-                sample.size
-            )?;
-            return Ok(());
+            break done.len();
         }
         if line.trim().is_empty() {
             continue;
@@ -264,18 +253,16 @@ fn label_loop(
             Ok(Key::Skip) => {
                 skipped.insert(position);
             }
-            Ok(Key::Quit) => {
-                writeln!(
-                    out,
-                    "\n{} of {} pairs labelled by {who}",
-                    done.len(),
-                    sample.size
-                )?;
-                return Ok(());
-            }
+            Ok(Key::Quit) => break done.len(),
             Err(e) => writeln!(out, "{e}")?,
         }
-    }
+    };
+    writeln!(
+        out,
+        "\n{labelled} of {} pairs labelled by {who}",
+        sample.size
+    )?;
+    Ok(())
 }
 
 fn ci(i: Option<stats::Interval>) -> String {

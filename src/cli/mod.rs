@@ -11,6 +11,7 @@ pub mod import_gold;
 pub mod info;
 pub mod label;
 pub mod literature;
+pub mod progress_bar;
 pub mod run;
 pub mod sample;
 pub mod synth;

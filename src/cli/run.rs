@@ -25,6 +25,8 @@ use samecore::store::{Project, RunId};
 use samecore::token::TokenSource;
 use samecore::{DocId, Document};
 
+use super::progress_bar::{BYTES, COUNT, with_progress_bar};
+
 /// Matching options shared by `run` and `eval`.
 #[derive(Debug, Clone, Args)]
 pub struct MatchArgs {
@@ -166,8 +168,11 @@ pub fn load(
     archives: &[PathBuf],
     gold: Option<&Path>,
 ) -> anyhow::Result<(Vec<Document>, GoldStandard)> {
-    let collection = archive::load(archives, &ReadOptions::default(), &Progress::new())
-        .context("cannot load the archives")?;
+    let progress = Progress::new();
+    let collection = with_progress_bar(&progress, BYTES, || {
+        archive::load(archives, &ReadOptions::default(), &progress)
+    })
+    .context("cannot load the archives")?;
     let docs = collection.docs;
     let gold = match gold {
         Some(path) => GoldStandard::read(path, &docs)?,
@@ -229,12 +234,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let detector = detect::detector(args.algo, &options)?;
     let progress = Progress::new();
     let t0 = Instant::now();
-    let prepared = detector.prepare(&docs, &progress)?;
+    let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;
     let sign_secs = t0.elapsed().as_secs_f64();
     let threshold = args.threshold.unwrap_or(args.algo.default_threshold());
     let spec = run_spec(&args.matching, threshold, args.seed, &docs, &gold)?;
     let t1 = Instant::now();
-    let detection = prepared.detect(&spec, &progress)?;
+    let detection = with_progress_bar(&progress, COUNT, || prepared.detect(&spec, &progress))?;
     let match_secs = t1.elapsed().as_secs_f64();
     let stored = match &args.project {
         Some(path) => Some(save(path, &args, &options, &docs, &detection, match_secs)?),

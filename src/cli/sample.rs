@@ -198,7 +198,10 @@ fn list(project: &Project, out: &mut impl Write) -> anyhow::Result<()> {
 fn add_archives(project: &mut Project, archives: &[PathBuf]) -> anyhow::Result<usize> {
     let options = samecore::archive::ReadOptions { keep_html: false };
     let progress = samecore::engine::Progress::new();
-    let collection = samecore::archive::load(archives, &options, &progress)
+    let collection =
+        super::progress_bar::with_progress_bar(&progress, super::progress_bar::BYTES, || {
+            samecore::archive::load(archives, &options, &progress)
+        })
         .context("cannot read the archives")?;
     let identities: Vec<PageIdentity> = collection.docs.iter().map(PageIdentity::from).collect();
     let archive = match archives {

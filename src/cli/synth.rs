@@ -3,15 +3,15 @@
 //! [`samecore::synth`].
 
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use samecore::engine::Progress;
 use samecore::synth::{self, SynthOptions};
+
+use super::progress_bar::{COUNT, with_progress_bar};
 
 /// Output layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -104,24 +104,30 @@ pub fn run(args: SynthArgs) -> anyhow::Result<()> {
         None => None,
     };
     let progress = Progress::new();
-    let report = with_progress_bar(&progress, || -> anyhow::Result<synth::SynthReport> {
-        let gold = gold.as_mut().map(|g| g as &mut dyn Write);
-        match args.format {
-            SynthFormat::Warc => {
-                let file = File::create(&args.out)
-                    .with_context(|| format!("cannot create {}", args.out.display()))?;
-                let mut out = BufWriter::with_capacity(1 << 20, file);
-                let name = args.out.file_name().map_or_else(
-                    || "synth.warc.gz".to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                );
-                Ok(synth::write_warc(
-                    &options, &name, &mut out, gold, &progress,
-                )?)
+    let report = with_progress_bar(
+        &progress,
+        COUNT,
+        || -> anyhow::Result<synth::SynthReport> {
+            let gold = gold.as_mut().map(|g| g as &mut dyn Write);
+            match args.format {
+                SynthFormat::Warc => {
+                    let file = File::create(&args.out)
+                        .with_context(|| format!("cannot create {}", args.out.display()))?;
+                    let mut out = BufWriter::with_capacity(1 << 20, file);
+                    let name = args.out.file_name().map_or_else(
+                        || "synth.warc.gz".to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    );
+                    Ok(synth::write_warc(
+                        &options, &name, &mut out, gold, &progress,
+                    )?)
+                }
+                SynthFormat::Folder => {
+                    Ok(synth::write_folder(&options, &args.out, gold, &progress)?)
+                }
             }
-            SynthFormat::Folder => Ok(synth::write_folder(&options, &args.out, gold, &progress)?),
-        }
-    })?;
+        },
+    )?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
@@ -140,47 +146,6 @@ pub fn run(args: SynthArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-/// Run `work` while a thread draws `progress` on stderr (only on a terminal, after a second).
-fn with_progress_bar<T>(progress: &Progress, work: impl FnOnce() -> T) -> T {
-    if !std::io::stderr().is_terminal() {
-        return work();
-    }
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let watcher = progress.clone();
-        let done = &done;
-        scope.spawn(move || {
-            let started = std::time::Instant::now();
-            let mut bar: Option<indicatif::ProgressBar> = None;
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
-                if started.elapsed() < Duration::from_secs(1) {
-                    continue;
-                }
-                let snap = watcher.snapshot();
-                let bar = bar.get_or_insert_with(|| {
-                    let bar = indicatif::ProgressBar::new(snap.total);
-                    if let Ok(style) = indicatif::ProgressStyle::with_template(
-                        "{msg} {wide_bar} {pos}/{len} eta {eta}",
-                    ) {
-                        bar.set_style(style);
-                    }
-                    bar
-                });
-                bar.set_length(snap.total);
-                bar.set_position(snap.done);
-                bar.set_message(snap.stage);
-            }
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
-            }
-        });
-        let result = work();
-        done.store(true, Ordering::Relaxed);
-        result
-    })
 }
 
 #[cfg(test)]

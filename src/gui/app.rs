@@ -613,15 +613,7 @@ impl Workbench {
         if help {
             self.show_help = !self.show_help;
         }
-        let keys = [
-            Key::Num1,
-            Key::Num2,
-            Key::Num3,
-            Key::Num4,
-            Key::Num5,
-            Key::Num6,
-        ];
-        for (tab, key) in Tab::ALL.into_iter().zip(keys) {
+        for (tab, key) in Tab::ALL.into_iter().zip(super::labelling::DIGITS) {
             if ctx.input_mut(|i| i.consume_key(Modifiers::ALT, key)) {
                 self.tab = tab;
             }

@@ -35,7 +35,8 @@ pub const KEYS: &[(&str, &str)] = &[
     ("J / K", "Labelling: next / previous pair of the sample"),
 ];
 
-const DIGITS: [Key; 10] = [
+/// The digit keys 1–9 then 0: reasons here, Alt+digit switches tabs.
+pub(super) const DIGITS: [Key; 10] = [
     Key::Num1,
     Key::Num2,
     Key::Num3,

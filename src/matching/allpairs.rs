@@ -201,18 +201,7 @@ mod tests {
                 for _ in 0..rng.random_range(0..12) {
                     ids.push(rng.random_range(0..200));
                 }
-                ids.sort();
-                let mut s = SignatureSet::default();
-                for id in ids {
-                    if s.ids.last() == Some(&id) {
-                        *s.counts.last_mut().unwrap() += 1;
-                    } else {
-                        s.ids.push(id);
-                        s.counts.push(1);
-                    }
-                    s.total += 1;
-                }
-                s
+                SignatureSet::from_ids(ids)
             })
             .collect()
     }

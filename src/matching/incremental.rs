@@ -226,19 +226,7 @@ mod tests {
     use crate::signature::jaccard;
 
     fn set(ids: &[u32]) -> SignatureSet {
-        let mut v: Vec<u32> = ids.to_vec();
-        v.sort();
-        let mut out = SignatureSet::default();
-        for id in v {
-            if out.ids.last() == Some(&id) {
-                *out.counts.last_mut().unwrap() += 1;
-            } else {
-                out.ids.push(id);
-                out.counts.push(1);
-            }
-            out.total += 1;
-        }
-        out
+        SignatureSet::from_ids(ids.iter().copied())
     }
 
     fn sets() -> Vec<SignatureSet> {

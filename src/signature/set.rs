@@ -23,6 +23,28 @@ pub struct SignatureSet {
 }
 
 impl SignatureSet {
+    /// The multiset of `ids` (in any order, repeats counted).
+    pub fn from_ids(ids: impl IntoIterator<Item = u32>) -> SignatureSet {
+        let mut ids: Vec<u32> = ids.into_iter().collect();
+        ids.sort_unstable();
+        let mut set = SignatureSet::default();
+        for id in ids {
+            match set.ids.last() {
+                Some(&last) if last == id => {
+                    if let Some(c) = set.counts.last_mut() {
+                        *c += 1;
+                    }
+                }
+                _ => {
+                    set.ids.push(id);
+                    set.counts.push(1);
+                }
+            }
+            set.total += 1;
+        }
+        set
+    }
+
     /// Whether the document has no (kept) signatures.
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()

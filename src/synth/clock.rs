@@ -5,29 +5,10 @@
 //! the HTTP `Date` header (RFC 9110 IMF-fixdate) and the date lines news sites print. No time
 //! zone database is needed: everything is UTC.
 
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-const DAYS: [&str; 7] = [
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-];
+use super::words::{MONTHS, WEEKDAYS};
+
+/// Index in [`WEEKDAYS`] (Monday first) of 1970-01-01, a Thursday.
+const EPOCH_WEEKDAY: usize = 3;
 
 /// A UTC instant, whole seconds since 1970-01-01T00:00:00Z.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -55,7 +36,7 @@ pub struct Civil {
 impl Civil {
     /// The English name of the weekday.
     pub fn weekday_name(&self) -> &'static str {
-        DAYS[self.weekday]
+        WEEKDAYS[(self.weekday + EPOCH_WEEKDAY) % 7]
     }
 
     /// The English name of the month.

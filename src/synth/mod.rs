@@ -192,6 +192,20 @@ fn check_options(options: &SynthOptions) -> Result<()> {
     Ok(())
 }
 
+/// Check `options` and start `progress` at `stage`, counted in pages, or in bytes when only a
+/// size target is given; returns whether it counts bytes.
+fn start(options: &SynthOptions, progress: &Progress, stage: &str) -> Result<bool> {
+    check_options(options)?;
+    let by_bytes = options.pages.is_none();
+    let total = if by_bytes {
+        options.target_bytes.unwrap_or(0)
+    } else {
+        options.pages.unwrap_or(0)
+    };
+    progress.stage(stage, total);
+    Ok(by_bytes)
+}
+
 /// Render batches in parallel (a window of a few per thread) and hand them to `write` in order,
 /// until the planner runs dry, `write` reports the target size reached, or the job is cancelled.
 fn drive<T: Send>(
@@ -232,17 +246,8 @@ pub fn write_warc(
     mut gold: Option<&mut dyn Write>,
     progress: &Progress,
 ) -> Result<SynthReport> {
-    check_options(options)?;
+    let by_bytes = start(options, progress, "generating archive")?;
     let started = WallClock::now();
-    let by_bytes = options.pages.is_none();
-    progress.stage(
-        "generating archive",
-        if by_bytes {
-            options.target_bytes.unwrap_or(0)
-        } else {
-            options.pages.unwrap_or(0)
-        },
-    );
     let io = |e: std::io::Error| Error::io(e, filename);
     let mut report = SynthReport::default();
     let info_id = emit::capture_record_id(options.seed, u64::MAX, 2);
@@ -315,17 +320,8 @@ pub fn write_folder(
     mut gold: Option<&mut dyn Write>,
     progress: &Progress,
 ) -> Result<SynthReport> {
-    check_options(options)?;
+    let by_bytes = start(options, progress, "generating pages")?;
     let started = WallClock::now();
-    let by_bytes = options.pages.is_none();
-    progress.stage(
-        "generating pages",
-        if by_bytes {
-            options.target_bytes.unwrap_or(0)
-        } else {
-            options.pages.unwrap_or(0)
-        },
-    );
     std::fs::create_dir_all(dir).map_err(|e| Error::io(e, dir))?;
     if let Some(gold) = gold.as_mut() {
         gold.write_all(b"doc\tcluster\n")

@@ -26,3 +26,31 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
 pub fn goldset() -> Option<PathBuf> {
     shared("data/goldset-dev")
 }
+
+/// goldset-dev read with the default options, when present.
+pub fn goldset_collection() -> Option<samecore::archive::Collection> {
+    let path = goldset()?;
+    let options = samecore::archive::ReadOptions::default();
+    let progress = samecore::engine::Progress::new();
+    Some(samecore::archive::load(&[path], &options, &progress).expect("read goldset-dev"))
+}
+
+/// Run the `samecore` binary with `args`; its standard output (it must succeed, else the test
+/// fails with its standard error).
+pub fn samecore<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(|a| a.as_ref().into()).collect();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_samecore"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "samecore {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
