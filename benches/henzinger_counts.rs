@@ -25,28 +25,24 @@ use std::time::Instant;
 use samecore::Document;
 use samecore::archive::{ReadOptions, load};
 use samecore::cluster::ClusterRule;
-use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
 use samecore::detectors::report::{
     c_similarity_band, degree_distribution, pairs_per_value, site_breakdown,
 };
-use samecore::detectors::{LiteratureOptions, SimhashCandidates};
-use samecore::engine::Progress;
+use samecore::detectors::simhash::SimhashCandidates;
+use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
 use samecore::matching::ScoredPair;
 use samecore::matching::chunk_overlap::{REPLICA_BUCKETS, replica_histogram};
+use samecore::progress::Progress;
 use samecore::signature::chunks::Chunking;
 
 fn pairs_of(algo: Algo, threshold: f64, docs: &[Document]) -> (Vec<ScoredPair>, f64) {
     let t = Instant::now();
     // Candidates by 12 pieces of 32 bits, as Henzinger found hers (§3.3): below 373 agreeing
     // bits a pair counts when the pieces bring it up, which keeps big archives linear.
-    let options = DetectorOptions {
-        literature: LiteratureOptions {
-            simhash_candidates: SimhashCandidates::Pieces,
-            ..LiteratureOptions::default()
-        },
-        ..DetectorOptions::default()
-    };
-    let det = detect::detector(algo, &options).unwrap();
+    let mut options = DetectorOptions::default();
+    options.simhash.candidates = SimhashCandidates::Pieces;
+    options.simhash64.candidates = SimhashCandidates::Pieces;
+    let det = detectors::detector(algo, &options).unwrap();
     let prep = det.prepare(docs, &Progress::new()).unwrap();
     let mut spec = RunSpec::default_for(algo);
     spec.matching.threshold = threshold;
@@ -105,15 +101,10 @@ fn report(title: &str, paths: &[PathBuf]) {
         (Chunking::Lines(4), 15),
         (Chunking::Lines(2), 25),
     ] {
-        let options = DetectorOptions {
-            literature: LiteratureOptions {
-                chunking,
-                chunk_min_shared: t,
-                ..LiteratureOptions::default()
-            },
-            ..DetectorOptions::default()
-        };
-        let prep = detect::detector(Algo::Chunks, &options)
+        let mut options = DetectorOptions::default();
+        options.chunks.chunking = chunking;
+        options.chunks.min_shared = t;
+        let prep = detectors::detector(Algo::Chunks, &options)
             .unwrap()
             .prepare(docs, &Progress::new())
             .unwrap();

@@ -26,9 +26,9 @@ use rayon::prelude::*;
 use samecore::DocId;
 use samecore::archive::{ReadOptions, load};
 use samecore::cluster::Clustering;
-use samecore::engine::Progress;
 use samecore::eval::{GoldStandard, evaluate};
 use samecore::matching::lsh::{lsh_candidates, optimal_bands};
+use samecore::progress::Progress;
 use samecore::signature::shingles::{jaccard_estimate, minhash_vectors};
 use samecore::token::{TokenSource, term_hash};
 

@@ -18,10 +18,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use samecore::archive::{ReadOptions, load};
-use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
-use samecore::engine::Progress;
+use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
 use samecore::eval::{GoldStandard, evaluate, parse_thresholds, sweep};
 use samecore::matching::Mode;
+use samecore::progress::Progress;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -40,7 +40,7 @@ fn goldset_benches(path: PathBuf) {
         )
         .unwrap();
         let gold = GoldStandard::from_documents(&coll.docs);
-        let det = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+        let det = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
         let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
         let d = prep
             .detect(&RunSpec::default_for(Algo::SpotSigs), &Progress::new())
@@ -56,7 +56,7 @@ fn goldset_benches(path: PathBuf) {
     }
     let coll = load(&[path], &ReadOptions::default(), &Progress::new()).unwrap();
     let gold = GoldStandard::from_documents(&coll.docs);
-    let det = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+    let det = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
     let t = Instant::now();
     let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
     let sign = t.elapsed().as_secs_f64();
@@ -125,7 +125,7 @@ fn synth_bench(pages: u64) {
     let loaded = t.elapsed().as_secs_f64();
     // Resolved revisits are documents too (the gold file lists them in their page's cluster).
     assert_eq!(coll.docs.len() as u64, report.pages + report.revisits);
-    let det = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+    let det = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
     let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
     let signed = t.elapsed().as_secs_f64() - loaded;
     let mut spec = RunSpec::default_for(Algo::SpotSigs);

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use samecore::archive::{ReadOptions, load};
-use samecore::engine::Progress;
 use samecore::eval::GoldStandard;
+use samecore::progress::Progress;
 use samecore::synth::calibrate::{Calibration, calibrate, common_signatures};
 use samecore::synth::{self, SynthOptions};
 

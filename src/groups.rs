@@ -1,8 +1,8 @@
 //! Duplicate groups with winners, and their incremental update when a new crawl arrives
 //! ("Incremental and parallel near-duplicate clustering", §5 and §5.1–5.2).
 //!
-//! In: documents, a detector's scored pairs (any [`crate::detect::Detection`]), and a similarity
-//! function for single pairs (any [`crate::detect::Prepared::similarity`]). Out: [`Groups`] — a
+//! In: documents, a detector's scored pairs (any [`crate::detectors::Detection`]), and a similarity
+//! function for single pairs (any [`crate::detectors::Prepared::similarity`]). Out: [`Groups`] — a
 //! partition into transitive duplicate groups, each with a *winner* — plus the members that fail
 //! the re-check against their winner ([`Groups::recheck`]) and the tier counts of an incremental
 //! update ([`Groups::add_pages`]).

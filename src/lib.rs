@@ -17,7 +17,6 @@
 pub mod archive;
 pub mod cluster;
 pub mod coding;
-pub mod detect;
 pub mod detectors;
 pub mod document;
 pub mod engine;
@@ -29,6 +28,7 @@ pub mod groups;
 pub mod gui;
 pub mod labels;
 pub mod matching;
+pub mod progress;
 pub mod signature;
 pub mod store;
 pub mod synth;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use samecore::archive::{self, ReadOptions};
-use samecore::engine::Progress;
+use samecore::progress::Progress;
 
 mod common;
 

@@ -4,11 +4,12 @@
 //! rayon pool sizes, candidate schemes against exhaustive scans, cancel, and the quality each
 //! reaches at its default threshold.
 
-use samecore::detect::{self, Algo, DetectorOptions, Prepared, RunSpec};
-use samecore::detectors::{LiteratureOptions, SimhashCandidates, paper_threshold};
-use samecore::engine::Progress;
+use samecore::detectors::simhash::SimhashCandidates;
+use samecore::detectors::{self, Algo, DetectorOptions, Prepared, RunSpec};
 use samecore::eval::{GoldStandard, evaluate};
+use samecore::matching::Mode;
 use samecore::matching::chunk_overlap::{coarse_counting, sort_based};
+use samecore::progress::Progress;
 use samecore::signature::chunks::{Chunking, page_chunks};
 use samecore::{Document, Error};
 
@@ -68,14 +69,10 @@ fn gold_of(docs: &[Document]) -> Vec<Option<u32>> {
 
 fn prepare(
     algo: Algo,
-    options: &LiteratureOptions,
+    options: &DetectorOptions,
     docs: &[Document],
 ) -> std::sync::Arc<dyn Prepared> {
-    let opts = DetectorOptions {
-        literature: options.clone(),
-        ..DetectorOptions::default()
-    };
-    detect::detector(algo, &opts)
+    detectors::detector(algo, options)
         .unwrap()
         .prepare(docs, &Progress::new())
         .unwrap()
@@ -92,7 +89,7 @@ fn names_parse_and_defaults_are_scores() {
     for a in literature() {
         assert_eq!(a.name().parse::<Algo>().ok(), Some(a));
         assert!((0.0..=1.0).contains(&a.default_threshold()), "{a:?}");
-        assert!((0.0..=1.0).contains(&paper_threshold(a)), "{a:?}");
+        assert!((0.0..=1.0).contains(&a.paper_threshold()), "{a:?}");
     }
     for name in [
         "shingles",
@@ -105,21 +102,36 @@ fn names_parse_and_defaults_are_scores() {
     ] {
         assert!(name.parse::<Algo>().is_ok(), "{name}");
     }
-    assert!(
-        detect::detector(Algo::Simhash, &DetectorOptions::default()).is_ok()
-            && samecore::detectors::LiteratureDetector::new(
-                Algo::SpotSigs,
-                &LiteratureOptions::default()
-            )
-            .is_err()
-    );
+    assert!(detectors::detector(Algo::Simhash, &DetectorOptions::default()).is_ok());
+}
+
+#[test]
+fn a_mode_a_detector_does_not_support_is_an_error_not_ignored() {
+    let docs = collection(3, 2);
+    for algo in Algo::ALL {
+        let prep = prepare(algo, &DetectorOptions::default(), &docs);
+        for mode in Mode::ALL {
+            let mut s = spec(algo, algo.default_threshold());
+            s.matching.mode = mode;
+            if mode == Mode::Seeded {
+                s.matching.seeds = vec![samecore::DocId(0)];
+            }
+            let result = prep.detect(&s, &Progress::new());
+            assert_eq!(result.is_ok(), algo.supports(mode), "{algo:?} {mode:?}");
+            if let Err(e) = result {
+                assert!(e.to_string().contains("does not run in"), "{e}");
+            }
+        }
+    }
+    assert!(!Algo::MinHash.supports(Mode::Full));
+    assert!(Mode::ALL.iter().all(|&m| Algo::SpotSigs.supports(m)));
 }
 
 #[test]
 fn every_detector_groups_mirrored_copies_and_nothing_else() {
     let docs = collection(8, 4);
     let gold = gold_of(&docs);
-    let options = LiteratureOptions::default();
+    let options = DetectorOptions::default();
     for algo in literature() {
         let prep = prepare(algo, &options, &docs);
         assert_eq!(prep.len(), docs.len());
@@ -129,7 +141,7 @@ fn every_detector_groups_mirrored_copies_and_nothing_else() {
         let paper = if algo == Algo::Chunks {
             algo.default_threshold()
         } else {
-            paper_threshold(algo)
+            algo.paper_threshold()
         };
         for threshold in [algo.default_threshold(), paper] {
             let d = prep
@@ -154,7 +166,7 @@ fn every_detector_groups_mirrored_copies_and_nothing_else() {
 #[test]
 fn detectors_are_identical_whatever_the_thread_count() {
     let docs = collection(6, 3);
-    let options = LiteratureOptions::default();
+    let options = DetectorOptions::default();
     for algo in literature() {
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -181,9 +193,9 @@ fn seeds_change_signatures_but_not_what_exact_copies_get() {
     let docs = collection(4, 3);
     let gold = gold_of(&docs);
     for seed in [1, 2] {
-        let mut options = LiteratureOptions::default();
-        options.shingles.seed = seed;
-        options.simhash_seed = seed;
+        let mut options = DetectorOptions::default();
+        options.shingles.params.seed = seed;
+        options.simhash.seed = seed;
         let prep = prepare(Algo::Simhash, &options, &docs);
         let d = prep
             .detect(&spec(Algo::Simhash, 372.0 / 384.0), &Progress::new())
@@ -202,7 +214,7 @@ fn cancelled_progress_stops_preparation() {
     let progress = Progress::new();
     progress.cancel();
     for algo in literature() {
-        let det = detect::detector(algo, &DetectorOptions::default()).unwrap();
+        let det = detectors::detector(algo, &DetectorOptions::default()).unwrap();
         assert!(
             matches!(det.prepare(&docs, &progress), Err(Error::Cancelled)),
             "{algo:?}"
@@ -214,7 +226,7 @@ fn cancelled_progress_stops_preparation() {
 fn thresholds_outside_the_unit_interval_are_refused() {
     let docs = collection(2, 2);
     for algo in literature() {
-        let prep = prepare(algo, &LiteratureOptions::default(), &docs);
+        let prep = prepare(algo, &DetectorOptions::default(), &docs);
         assert!(
             prep.detect(&spec(algo, 1.5), &Progress::new()).is_err(),
             "{algo:?}"
@@ -241,7 +253,7 @@ fn default_thresholds_reach_their_measured_quality_on_goldset_dev() {
     };
     let gold = gold_of(&coll.docs);
     for (algo, floor) in GOLDSET_F1_FLOOR {
-        let prep = prepare(algo, &LiteratureOptions::default(), &coll.docs);
+        let prep = prepare(algo, &DetectorOptions::default(), &coll.docs);
         let d = prep
             .detect(&RunSpec::default_for(algo), &Progress::new())
             .unwrap();
@@ -261,10 +273,9 @@ fn simhash_pieces_find_what_the_exhaustive_scan_finds_on_goldset_dev() {
         (Algo::Simhash64, 61.0 / 64.0),
     ] {
         let pairs = |candidates| {
-            let options = LiteratureOptions {
-                simhash_candidates: candidates,
-                ..LiteratureOptions::default()
-            };
+            let mut options = DetectorOptions::default();
+            options.simhash.candidates = candidates;
+            options.simhash64.candidates = candidates;
             prepare(algo, &options, &coll.docs)
                 .detect(&spec(algo, threshold), &Progress::new())
                 .unwrap()
@@ -316,13 +327,13 @@ fn a_new_crawl_joins_existing_groups_through_tier_one_and_tier_two() {
     docs.extend(pick(2).cloned());
     let algo = Algo::Simhash;
     let threshold = algo.default_threshold();
-    let first = prepare(algo, &LiteratureOptions::default(), &docs[..old]);
+    let first = prepare(algo, &DetectorOptions::default(), &docs[..old]);
     let d = first
         .detect(&spec(algo, threshold), &Progress::new())
         .unwrap();
     let mut groups = Groups::build(&docs[..old], d.pairs(), threshold);
     assert_eq!(groups.groups.len(), 6);
-    let both = prepare(algo, &LiteratureOptions::default(), &docs);
+    let both = prepare(algo, &DetectorOptions::default(), &docs);
     let report = groups.add_pages(&docs, |a, b| both.similarity(a, b), threshold);
     assert_eq!(
         (report.tier1_checked, report.tier1_stayed),

@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
-use samecore::engine::Progress;
+use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
 use samecore::eval::{GoldStandard, sweep};
+use samecore::progress::Progress;
 
 mod common;
 
@@ -24,7 +24,7 @@ fn default_spotsigs_reaches_the_quality_bar_on_goldset_dev() {
     assert_eq!(coll.docs.len(), 1117);
     let gold = GoldStandard::from_documents(&coll.docs);
     assert_eq!(gold.names.len(), 34);
-    let det = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+    let det = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
     let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
     let spec = RunSpec::default_for(Algo::SpotSigs);
     let rows = sweep(

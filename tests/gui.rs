@@ -161,7 +161,7 @@ fn run_button_and_detector_choice_work_from_the_side_panel() {
     assert!(
         h.state()
             .previous()
-            .contains_key(&samecore::detect::Algo::SpotSigs)
+            .contains_key(&samecore::detectors::Algo::SpotSigs)
     );
     // Antecedent tuning: word statistics computed on request.
     h.get_by_label("Antecedents").click();

@@ -526,8 +526,8 @@ fn cli_samples_labels_from_piped_keys_reports_and_exports() {
 /// locations, so a sample's pages are re-read from the WARC for term differences.
 #[test]
 fn a_detection_on_a_generated_archive_is_stored_sampled_and_diffed() {
-    use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
-    use samecore::engine::Progress;
+    use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
+    use samecore::progress::Progress;
 
     let dir = tempfile::tempdir().unwrap();
     let warc = dir.path().join("gen.warc.gz");
@@ -556,7 +556,7 @@ fn a_detection_on_a_generated_archive_is_stored_sampled_and_diffed() {
         "{} documents",
         collection.docs.len()
     );
-    let detector = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+    let detector = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
     let prepared = detector
         .prepare(&collection.docs, &Progress::new())
         .unwrap();

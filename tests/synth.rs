@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Read;
 
-use samecore::engine::Progress;
+use samecore::progress::Progress;
 use samecore::synth::{self, SynthOptions, SynthReport};
 
 mod common;
@@ -498,9 +498,9 @@ fn committed_sample_is_calibrated_against_the_real_gold_set() {
 /// at a low threshold the shared frames still chain unrelated stories — the sample stays hard.
 #[test]
 fn spotsigs_defaults_work_on_the_sample_and_low_thresholds_fall_into_the_frames() {
-    use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
+    use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
     let (coll, gold) = sample_collection();
-    let det = detect::detector(Algo::SpotSigs, &DetectorOptions::default()).expect("detector");
+    let det = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).expect("detector");
     let prep = det
         .prepare(&coll.docs, &Progress::new())
         .expect("signatures");

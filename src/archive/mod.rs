@@ -44,7 +44,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::document::{Document, RecordLocation};
-use crate::engine::Progress;
+use crate::progress::Progress;
 use crate::{Error, Result};
 
 pub use pipeline::read_file;

@@ -16,7 +16,7 @@ use super::stream::{GzSource, PlainSource};
 use super::warc::Container;
 use super::{FileReport, Format, ReadOptions, decode};
 use crate::document::{Document, PageText, RecordLocation, Storage};
-use crate::engine::Progress;
+use crate::progress::Progress;
 use crate::{Error, Result};
 
 /// Pages per batch sent from the reader thread, and the payload bytes that close a batch early.

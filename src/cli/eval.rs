@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use samecore::detect::{self, Algo, DetectorOptions};
-use samecore::engine::Progress;
+use samecore::detectors::{self, Algo};
 use samecore::eval::{parse_thresholds, sweep};
+use samecore::progress::Progress;
 
 use super::progress_bar::{COUNT, with_progress_bar};
 use super::run::{MatchArgs, SpotSigsArgs, load, run_spec};
@@ -51,7 +51,7 @@ pub struct EvalArgs {
     pub spotsigs: SpotSigsArgs,
     /// Options of the other detectors.
     #[command(flatten)]
-    pub literature: super::literature::LiteratureArgs,
+    pub literature: super::literature::DetectorArgs,
 }
 
 /// Run `samecore eval`.
@@ -65,11 +65,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
         "no gold clusters: give --gold FILE or a folder with one sub-folder per cluster"
     );
     let load_secs = started.elapsed().as_secs_f64();
-    let options = DetectorOptions {
-        spotsigs: args.spotsigs.params()?,
-        literature: args.literature.options()?,
-    };
-    let detector = detect::detector(args.algo, &options)?;
+    let options = args.literature.options(args.spotsigs.params()?)?;
+    let detector = detectors::detector(args.algo, &options)?;
     let progress = Progress::new();
     let t0 = Instant::now();
     let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;

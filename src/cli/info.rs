@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use samecore::archive::{self, FileReport, ReadOptions};
-use samecore::engine::Progress;
+use samecore::progress::Progress;
 
 use super::progress_bar::{BYTES, with_progress_bar};
 

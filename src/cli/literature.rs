@@ -1,16 +1,19 @@
-//! Command-line options of the detectors of the literature (`--algo shingles | minhash | simhash
-//! | simhash64 | combined | chunks | projection`), flattened into `samecore run` and `samecore
-//! eval`. A flag not given keeps [`samecore::detectors::LiteratureOptions::default`], so the
-//! defaults live in one place; SpotSigs ignores these flags.
+//! Command-line options of the detectors other than SpotSigs (`--algo shingles | minhash |
+//! simhash | simhash64 | combined | chunks | projection`), flattened into `samecore run` and
+//! `samecore eval`. A flag not given keeps the detector's own default
+//! ([`samecore::detectors::DetectorOptions::default`]), so the defaults live in one place;
+//! SpotSigs ignores these flags.
 
 use clap::Args;
-use samecore::detectors::{LiteratureOptions, SimhashCandidates};
+use samecore::detectors::simhash::{SimhashCandidates, SimhashOptions};
+use samecore::detectors::{DetectorOptions, chunks, combined, minhash, projection, shingles};
+use samecore::signature::SpotSigsParams;
 use samecore::signature::chunks::Chunking;
 use samecore::token::TokenSource;
 
 /// Options of shingles, minhash, simhash, simhash64, combined, chunks and projection.
 #[derive(Debug, Args)]
-pub struct LiteratureArgs {
+pub struct DetectorArgs {
     /// Tokenizer of shingles, simhash, simhash64 and combined (markup, text, henzinger, dom;
     /// default henzinger).
     #[arg(long)]
@@ -75,9 +78,9 @@ pub struct LiteratureArgs {
     pub signature_seed: Option<u64>,
 }
 
-impl LiteratureArgs {
-    /// The options these flags describe.
-    pub fn options(&self) -> anyhow::Result<LiteratureOptions> {
+impl DetectorArgs {
+    /// The options of every detector: SpotSigs' `spotsigs`, the others' from these flags.
+    pub fn options(&self, spotsigs: SpotSigsParams) -> anyhow::Result<DetectorOptions> {
         let minhash_bands = match &self.minhash_bands {
             None => None,
             Some(spec) => {
@@ -93,37 +96,59 @@ impl LiteratureArgs {
             "all" | "allpairs" => SimhashCandidates::AllPairs,
             other => anyhow::bail!("--simhash-candidates wants auto, pieces or all, got {other:?}"),
         };
-        let d = LiteratureOptions::default();
-        let shingles = samecore::signature::shingles::ShingleParams {
-            k: self.shingle_k.unwrap_or(d.shingles.k),
-            m: self.shingle_m.unwrap_or(d.shingles.m),
-            l: self.shingle_l.unwrap_or(d.shingles.l),
-            seed: self.signature_seed.unwrap_or(d.shingles.seed),
+        let d = DetectorOptions::default();
+        let seed = |default: u64| self.signature_seed.unwrap_or(default);
+        let henzinger_tokens = |default: TokenSource| self.henzinger_tokens.unwrap_or(default);
+        let shingle_params = samecore::signature::shingles::ShingleParams {
+            k: self.shingle_k.unwrap_or(d.shingles.params.k),
+            m: self.shingle_m.unwrap_or(d.shingles.params.m),
+            l: self.shingle_l.unwrap_or(d.shingles.params.l),
+            seed: seed(d.shingles.params.seed),
         };
-        let p = d.projection;
-        let projection = samecore::signature::projection::ProjectionParams {
-            k: self.projection_k.unwrap_or(p.k),
-            gamma: self.projection_gamma.unwrap_or(p.gamma),
-            iterations: self.projection_iterations.unwrap_or(p.iterations),
-            c: self.projection_c.unwrap_or(p.c),
-            unit_length: p.unit_length && !self.projection_raw_counts,
-            seed: self.signature_seed.unwrap_or(p.seed),
+        let p = d.projection.params;
+        let simhash = |o: &SimhashOptions| SimhashOptions {
+            tokens: henzinger_tokens(o.tokens),
+            seed: seed(o.seed),
+            candidates: simhash_candidates,
         };
-        Ok(LiteratureOptions {
-            henzinger_tokens: self.henzinger_tokens.unwrap_or(d.henzinger_tokens),
-            shingles,
-            minhash_tokens: self.minhash_tokens.unwrap_or(d.minhash_tokens),
-            minhash_k: self.minhash_k.unwrap_or(d.minhash_k),
-            minhash_perm: self.minhash_perm.unwrap_or(d.minhash_perm),
-            minhash_bands: minhash_bands.or(d.minhash_bands),
-            simhash_seed: self.signature_seed.unwrap_or(d.simhash_seed),
-            simhash_candidates,
-            combined_min_b: self.combined_min_b.unwrap_or(d.combined_min_b),
-            chunking: self.chunking.unwrap_or(d.chunking),
-            chunk_min_shared: self.chunk_min_shared.unwrap_or(d.chunk_min_shared),
-            chunk_buckets: self.chunk_buckets.unwrap_or(d.chunk_buckets),
-            projection_tokens: self.projection_tokens.unwrap_or(d.projection_tokens),
-            projection,
+        Ok(DetectorOptions {
+            spotsigs,
+            shingles: shingles::ShinglesOptions {
+                tokens: henzinger_tokens(d.shingles.tokens),
+                params: shingle_params.clone(),
+            },
+            minhash: minhash::MinHashOptions {
+                tokens: self.minhash_tokens.unwrap_or(d.minhash.tokens),
+                k: self.minhash_k.unwrap_or(d.minhash.k),
+                perm: self.minhash_perm.unwrap_or(d.minhash.perm),
+                bands: minhash_bands.or(d.minhash.bands),
+                seed: seed(d.minhash.seed),
+            },
+            simhash: simhash(&d.simhash),
+            simhash64: simhash(&d.simhash64),
+            combined: combined::CombinedOptions {
+                tokens: henzinger_tokens(d.combined.tokens),
+                shingles: shingle_params,
+                simhash_seed: seed(d.combined.simhash_seed),
+                min_b: self.combined_min_b.unwrap_or(d.combined.min_b),
+            },
+            chunks: chunks::ChunksOptions {
+                chunking: self.chunking.unwrap_or(d.chunks.chunking),
+                min_shared: self.chunk_min_shared.unwrap_or(d.chunks.min_shared),
+                buckets: self.chunk_buckets.unwrap_or(d.chunks.buckets),
+                seed: seed(d.chunks.seed),
+            },
+            projection: projection::ProjectionOptions {
+                tokens: self.projection_tokens.unwrap_or(d.projection.tokens),
+                params: samecore::signature::projection::ProjectionParams {
+                    k: self.projection_k.unwrap_or(p.k),
+                    gamma: self.projection_gamma.unwrap_or(p.gamma),
+                    iterations: self.projection_iterations.unwrap_or(p.iterations),
+                    c: self.projection_c.unwrap_or(p.c),
+                    unit_length: p.unit_length && !self.projection_raw_counts,
+                    seed: seed(p.seed),
+                },
+            },
         })
     }
 }

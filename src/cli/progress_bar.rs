@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use samecore::engine::Progress;
+use samecore::progress::Progress;
 
 /// A bar for stages counted in bytes (reading archives).
 pub const BYTES: &str = "{msg} {wide_bar} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}";

@@ -15,10 +15,10 @@ use anyhow::Context;
 use clap::Args;
 use samecore::archive::{self, ReadOptions};
 use samecore::cluster::ClusterRule;
-use samecore::detect::{self, Algo, DetectorOptions, RunSpec};
-use samecore::engine::Progress;
+use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
 use samecore::eval::{GoldStandard, evaluate};
 use samecore::matching::{Guess, MatchParams, Mode, gold_seeds};
+use samecore::progress::Progress;
 use samecore::signature::SpotSigsParams;
 use samecore::signature::spotsigs::{self, Antecedent, DEFAULT_ANTECEDENTS, word_list};
 use samecore::store::{Project, RunId};
@@ -160,7 +160,7 @@ pub struct RunArgs {
     pub spotsigs: SpotSigsArgs,
     /// Options of the other detectors.
     #[command(flatten)]
-    pub literature: super::literature::LiteratureArgs,
+    pub literature: super::literature::DetectorArgs,
 }
 
 /// Documents and their gold clusters (from `--gold`, else folder names).
@@ -227,11 +227,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let (docs, gold) = load(&args.archives, args.gold.as_deref())?;
     let load_secs = started.elapsed().as_secs_f64();
-    let options = DetectorOptions {
-        spotsigs: args.spotsigs.params()?,
-        literature: args.literature.options()?,
-    };
-    let detector = detect::detector(args.algo, &options)?;
+    let options = args.literature.options(args.spotsigs.params()?)?;
+    let detector = detectors::detector(args.algo, &options)?;
     let progress = Progress::new();
     let t0 = Instant::now();
     let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;
@@ -370,7 +367,7 @@ fn save(
     args: &RunArgs,
     options: &DetectorOptions,
     docs: &[Document],
-    detection: &detect::Detection,
+    detection: &detectors::Detection,
     match_secs: f64,
 ) -> anyhow::Result<RunId> {
     let mut project =

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use samecore::engine::Progress;
+use samecore::progress::Progress;
 use samecore::synth::{self, SynthOptions};
 
 use super::progress_bar::{COUNT, with_progress_bar};

@@ -4,10 +4,9 @@
 
 pub mod job;
 pub mod pair;
-pub mod progress;
 pub mod vocabulary;
 pub mod workspace;
 
+pub use crate::progress::{Progress, ProgressSnapshot};
 pub use job::Job;
-pub use progress::{Progress, ProgressSnapshot};
 pub use workspace::{AlgoRun, PreparedCache, RunReport, RunRequest, Workspace};

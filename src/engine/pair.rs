@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use similar::{Algorithm, DiffTag};
 
-use crate::detect::Algo;
+use crate::detectors::Algo;
 use crate::engine::workspace::AlgoRun;
 use crate::signature::SpotSigsParams;
 use crate::signature::spotsigs::Signer;

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use crate::DocId;
 use crate::archive::{Collection, ReadOptions};
-use crate::detect::{Algo, Detection, DetectorOptions, Prepared, RunSpec, detector};
+use crate::detectors::{Algo, Detection, DetectorOptions, Prepared, RunSpec, detector};
 use crate::engine::Progress;
 use crate::eval::gold::GoldStandard;
 use crate::eval::metrics::{Metrics, evaluate};
@@ -102,12 +102,7 @@ pub type PreparedCache = BTreeMap<(Algo, String), Arc<dyn Prepared>>;
 
 /// The parameters of `options` that shape `algo`'s prepared collection, as a cache key.
 pub fn options_key(algo: Algo, options: &DetectorOptions) -> String {
-    let part = match algo {
-        Algo::SpotSigs => serde_json::to_string(&options.spotsigs),
-        _ => serde_json::to_string(&options.literature),
-    };
-    // Serialising plain parameter structs cannot fail; an empty key only costs a re-prepare.
-    part.unwrap_or_default()
+    options.of(algo).to_string()
 }
 
 /// What the run panel asks for.

@@ -12,9 +12,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::metrics::{Metrics, Prf, evaluate};
-use crate::detect::{Prepared, RunSpec};
-use crate::engine::Progress;
+use crate::detectors::{Prepared, RunSpec};
 use crate::matching::{Mode, gold_seeds};
+use crate::progress::Progress;
 use crate::{Error, Result};
 
 /// Mean and sample standard deviation.

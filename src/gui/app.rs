@@ -25,7 +25,7 @@ use super::run_panel::RunSettings;
 use super::session::ProjectSession;
 use super::tuning::TuningView;
 use crate::DocId;
-use crate::detect::Algo;
+use crate::detectors::Algo;
 use crate::engine::pair::PairComparison;
 use crate::engine::vocabulary::WordStat;
 use crate::engine::workspace::{self, AlgoRun, PreparedCache, RunReport, Workspace};

@@ -17,7 +17,7 @@ use egui_plot::{FilledArea, Line, LineStyle, PlotPoints, PlotUi};
 
 use super::project::StoreState;
 use crate::Result;
-use crate::detect::Detection;
+use crate::detectors::Detection;
 use crate::labels::stats::{self, ThresholdPoint};
 
 /// The curve of one sample.

@@ -15,7 +15,7 @@ use crate::eval::metrics::{Metrics, Prf};
 
 use super::app::{Action, PreviousRun};
 use super::label_curve::{self, RunCurves};
-use crate::detect::Algo;
+use crate::detectors::Algo;
 
 /// Which plot is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

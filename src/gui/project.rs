@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use crate::detect::{Algo, Detection};
+use crate::detectors::{Algo, Detection};
 use crate::labels::stats::{self, Agreement, PrecisionEstimate};
 use crate::labels::{LabelInput, Verdict};
 use crate::store::codes::{Code, CodeSource, PageCode};

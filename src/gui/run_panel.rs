@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cluster::ClusterRule;
-use crate::detect::{Algo, DetectorOptions, RunSpec};
+use crate::detectors::{Algo, DetectorOptions, RunSpec};
 use crate::engine::workspace::{AlgoRun, RunRequest};
 use crate::matching::{Guess, Mode};
 

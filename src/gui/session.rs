@@ -16,7 +16,7 @@ use super::project::{
     self, CodeSnapshot, CodeUndo, Reply, SampleSnapshot, StoreActor, Waker, replies,
 };
 use super::recent::Recent;
-use crate::detect::{Algo, Detection};
+use crate::detectors::{Algo, Detection};
 use crate::engine::workspace::{AlgoRun, Workspace};
 use crate::labels::sample::{self, SamplePlan};
 use crate::labels::{LabelInput, Verdict};

@@ -24,7 +24,7 @@ use super::{
     DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, declarations_from_pairs,
     processing_order,
 };
-use crate::engine::Progress;
+use crate::progress::Progress;
 use crate::signature::SignatureSet;
 use crate::signature::set::similarity;
 use crate::{DocId, Result};

@@ -14,7 +14,7 @@ use std::time::Instant;
 use super::{
     DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, processing_order,
 };
-use crate::engine::Progress;
+use crate::progress::Progress;
 use crate::signature::SignatureSet;
 use crate::signature::set::similarity;
 use crate::{DocId, Result};

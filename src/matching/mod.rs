@@ -36,7 +36,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Progress;
+use crate::progress::Progress;
 use crate::signature::SignatureSet;
 use crate::{DocId, Error, Result};
 

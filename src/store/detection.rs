@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::runs::{ClusterMember, PageIdentity, RunRecord, ScoredPair};
 use super::{PageId, Project, RunId};
-use crate::detect::Detection;
+use crate::detectors::Detection;
 use crate::{Document, Error, Result};
 
 impl Project {

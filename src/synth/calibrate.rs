@@ -19,8 +19,8 @@
 use std::collections::BTreeMap;
 
 use crate::Document;
-use crate::detect::SpotSigsDetector;
-use crate::engine::Progress;
+use crate::detectors::spotsigs::SpotSigsDetector;
+use crate::progress::Progress;
 use crate::signature::{SpotSigsParams, jaccard};
 use crate::{Error, Result};
 

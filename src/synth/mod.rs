@@ -48,7 +48,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::engine::Progress;
+use crate::progress::Progress;
 use crate::{Error, Result};
 use corpus::{BatchPlan, StoryShape};
 use sites::{SITES, SiteFrame};

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use samecore::archive::{self, ReadOptions};
-use samecore::engine::Progress;
+use samecore::progress::Progress;
 
 use super::{arc_file, gzip, read_all, sample_records, write};
 

@@ -31,7 +31,7 @@ pub fn goldset() -> Option<PathBuf> {
 pub fn goldset_collection() -> Option<samecore::archive::Collection> {
     let path = goldset()?;
     let options = samecore::archive::ReadOptions::default();
-    let progress = samecore::engine::Progress::new();
+    let progress = samecore::progress::Progress::new();
     Some(samecore::archive::load(&[path], &options, &progress).expect("read goldset-dev"))
 }
 

@@ -1,10 +1,23 @@
-//! Progress and cancellation shared between a running job and whoever watches it (the GUI,
-//! the CLI's progress bar). Lock-free: workers bump atomics, watchers read them.
+//! Progress and cancellation shared between a running piece of work and whoever watches it
+//! (the workbench, the CLI's progress bar, a test). Every pipeline stage takes a [`Progress`],
+//! so this module is a leaf: it imports nothing of the crate but [`crate::Error`].
+//!
+//! Workers bump atomics; watchers read a [`ProgressSnapshot`]. A watcher may install a waker
+//! (the workbench passes `request_repaint`): it is called outside every lock, and
+//! [`Progress::advance`] calls it at most once per [`WAKE_INTERVAL`] however many rayon
+//! threads advance, while stage changes, cancel and [`Progress::notify`] always call it.
 
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The shortest time between two wakes from [`Progress::advance`]: a frame at 60 Hz. More
+/// would only make the watcher redraw a bar nobody can see move.
+pub const WAKE_INTERVAL: Duration = Duration::from_millis(16);
+
+/// The watcher's callback.
+type Waker = Arc<dyn Fn() + Send + Sync>;
 
 /// A job's progress: the current stage, done / total units in it, and a cancel flag.
 /// Cheap to clone (an `Arc`); every clone sees the same state.
@@ -19,7 +32,11 @@ struct Inner {
     total: AtomicU64,
     cancelled: AtomicBool,
     stage_started: Mutex<Instant>,
-    waker: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
+    waker: Mutex<Option<Waker>>,
+    /// When this progress was made; wake times are nanoseconds since then.
+    born: Instant,
+    /// Nanoseconds after `born` of the last wake by `advance` (throttling).
+    last_wake: AtomicU64,
 }
 
 /// A copy of a job's progress at one instant, for display.
@@ -86,6 +103,8 @@ impl Progress {
                 cancelled: AtomicBool::new(false),
                 stage_started: Mutex::new(Instant::now()),
                 waker: Mutex::new(None),
+                born: Instant::now(),
+                last_wake: AtomicU64::new(0),
             }),
         }
     }
@@ -93,15 +112,33 @@ impl Progress {
     /// Set the closure called when there is news (the GUI passes `ctx.request_repaint`).
     pub fn set_waker(&self, waker: impl Fn() + Send + Sync + 'static) {
         if let Ok(mut w) = self.inner.waker.lock() {
-            *w = Some(Box::new(waker));
+            *w = Some(Arc::new(waker));
         }
     }
 
-    fn wake(&self) {
-        if let Ok(w) = self.inner.waker.lock()
-            && let Some(w) = w.as_ref()
-        {
+    /// Call the waker now, outside the lock (a waker may take locks of its own).
+    pub fn notify(&self) {
+        let waker = self.inner.waker.lock().ok().and_then(|w| w.clone());
+        if let Some(w) = waker {
             w();
+        }
+    }
+
+    /// Call the waker unless another thread did so less than [`WAKE_INTERVAL`] ago.
+    fn wake_throttled(&self) {
+        let now = self.inner.born.elapsed().as_nanos() as u64;
+        let last = self.inner.last_wake.load(Ordering::Relaxed);
+        if now.saturating_sub(last) < WAKE_INTERVAL.as_nanos() as u64 {
+            return;
+        }
+        // One thread wins the interval; the others see the new time and skip.
+        if self
+            .inner
+            .last_wake
+            .compare_exchange(last, now.max(1), Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            self.notify();
         }
     }
 
@@ -115,7 +152,7 @@ impl Progress {
         }
         self.inner.done.store(0, Ordering::Relaxed);
         self.inner.total.store(total, Ordering::Relaxed);
-        self.wake();
+        self.notify();
     }
 
     /// Add to the total of the current stage (when work is discovered as it goes).
@@ -123,16 +160,16 @@ impl Progress {
         self.inner.total.fetch_add(n, Ordering::Relaxed);
     }
 
-    /// Count `n` more units done, waking the watcher.
+    /// Count `n` more units done, waking the watcher (throttled, see [`WAKE_INTERVAL`]).
     pub fn advance(&self, n: u64) {
         self.inner.done.fetch_add(n, Ordering::Relaxed);
-        self.wake();
+        self.wake_throttled();
     }
 
     /// Ask the job to stop at its next check.
     pub fn cancel(&self) {
         self.inner.cancelled.store(true, Ordering::Relaxed);
-        self.wake();
+        self.notify();
     }
 
     /// Whether cancel was asked for.
@@ -186,5 +223,33 @@ mod tests {
         assert!(p.check().is_ok());
         q.cancel();
         assert!(matches!(p.check(), Err(crate::Error::Cancelled)));
+    }
+
+    #[test]
+    fn advance_wakes_at_most_once_an_interval_and_never_under_the_lock() {
+        let p = Progress::new();
+        let wakes = Arc::new(AtomicU64::new(0));
+        let (q, w) = (p.clone(), wakes.clone());
+        // A waker that reads the progress: it would deadlock if called under a lock of `p`.
+        p.set_waker(move || {
+            let _ = q.snapshot();
+            w.fetch_add(1, Ordering::Relaxed);
+        });
+        p.stage("work", 100_000);
+        let after_stage = wakes.load(Ordering::Relaxed);
+        assert_eq!(after_stage, 1, "a stage change always wakes");
+        let started = Instant::now();
+        for _ in 0..100_000 {
+            p.advance(1);
+        }
+        let elapsed = started.elapsed();
+        let by_advance = wakes.load(Ordering::Relaxed) - after_stage;
+        let allowed = elapsed.as_nanos() / WAKE_INTERVAL.as_nanos() + 1;
+        assert!(
+            u128::from(by_advance) <= allowed,
+            "{by_advance} wakes in {elapsed:?}"
+        );
+        p.notify();
+        assert_eq!(wakes.load(Ordering::Relaxed), after_stage + by_advance + 1);
     }
 }

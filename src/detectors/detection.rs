@@ -1,0 +1,170 @@
+//! The common interface of every detector: documents in, an immutable [`Detection`] out —
+//! scored pairs, declarations, clusters with representatives, and the instrumentation of the
+//! run.
+//!
+//! A detector works in two steps so that the expensive part is done once:
+//!
+//! 1. [`Detector::prepare`]: per-document work (tokenize, sign), parallel over documents, giving
+//!    a [`Prepared`] collection.
+//! 2. [`Prepared::detect`]: one matching run for a [`RunSpec`] (threshold, mode, seed, …).
+//!    Cheap enough to sweep thresholds × seeds (the workbench's threshold slider runs it
+//!    again); runs are independent and may go in parallel.
+//!
+//! Both steps take a [`Progress`] and stop with [`crate::Error::Cancelled`] when asked to.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::Algo;
+use crate::cluster::{ClusterRule, Clustering};
+use crate::matching::{MatchOutcome, MatchParams, ScoredPair};
+use crate::progress::Progress;
+use crate::{Document, Error, Result};
+
+/// One matching run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// Threshold, mode, guess, seed and the other matching options.
+    pub matching: MatchParams,
+    /// How matches become clusters.
+    pub rule: ClusterRule,
+}
+
+impl RunSpec {
+    /// The default run of `algo`: its default threshold, incremental best guess, seed 0,
+    /// representative clusters.
+    pub fn default_for(algo: Algo) -> Self {
+        RunSpec {
+            matching: MatchParams {
+                threshold: algo.default_threshold(),
+                ..MatchParams::default()
+            },
+            rule: ClusterRule::default(),
+        }
+    }
+
+    /// `Ok` when `algo` can run this: a threshold in `[0, 1]` and a mode it supports.
+    pub fn check(&self, algo: Algo) -> Result<()> {
+        let t = self.matching.threshold;
+        if !(0.0..=1.0).contains(&t) {
+            return Err(Error::InvalidParameter(format!(
+                "threshold {t} is not in [0, 1]"
+            )));
+        }
+        let mode = self.matching.mode;
+        if !algo.supports(mode) {
+            let modes: Vec<&str> = algo.info().modes.iter().map(|m| m.name()).collect();
+            return Err(Error::InvalidParameter(format!(
+                "{} does not run in {} mode (it runs in: {})",
+                algo.name(),
+                mode.name(),
+                modes.join(", ")
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A detector: parameters in, per-document preparation out.
+pub trait Detector: Send + Sync {
+    /// Which algorithm this is.
+    fn algo(&self) -> Algo;
+
+    /// Tokenize and sign every document (in parallel); the result serves many runs.
+    fn prepare(&self, docs: &[Document], progress: &Progress) -> Result<Arc<dyn Prepared>>;
+}
+
+/// A prepared collection, ready for matching runs.
+pub trait Prepared: Send + Sync {
+    /// Which algorithm prepared it.
+    fn algo(&self) -> Algo;
+
+    /// Number of documents.
+    fn len(&self) -> usize;
+
+    /// Whether there are no documents.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Documents left out of matching (too few signatures, empty pages).
+    fn unsigned(&self) -> usize;
+
+    /// One matching run.
+    fn detect(&self, spec: &RunSpec, progress: &Progress) -> Result<Detection>;
+
+    /// The similarity of two documents on this detector's scale (what its threshold is
+    /// compared with), when it can be told for a single pair; `None` otherwise (a document was
+    /// left out, or the detector only scores candidate pairs).
+    fn similarity(&self, a: crate::DocId, b: crate::DocId) -> Option<f64> {
+        let _ = (a, b);
+        None
+    }
+}
+
+/// The immutable result of one run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Detection {
+    /// Which algorithm ran.
+    pub algo: Algo,
+    /// What was run.
+    pub spec: RunSpec,
+    /// Declarations, scored pairs and instrumentation.
+    pub outcome: MatchOutcome,
+    /// Clusters by `spec.rule`.
+    pub clustering: Clustering,
+}
+
+impl Detection {
+    /// Build the clusters of a matching outcome by `rule`.
+    pub fn new(algo: Algo, spec: RunSpec, outcome: MatchOutcome) -> Self {
+        let clustering = cluster(&outcome, spec.rule, spec.matching.threshold);
+        Detection {
+            algo,
+            spec,
+            outcome,
+            clustering,
+        }
+    }
+
+    /// Scored pairs (every computed pair at or above the threshold), sorted by ids.
+    pub fn pairs(&self) -> &[ScoredPair] {
+        &self.outcome.pairs
+    }
+}
+
+fn cluster(outcome: &MatchOutcome, rule: ClusterRule, threshold: f64) -> Clustering {
+    let links = outcome.links();
+    let rank = outcome.rank();
+    match rule {
+        ClusterRule::Representative => Clustering::from_matches(&links, &rank),
+        ClusterRule::Transitive => Clustering::transitive(
+            outcome
+                .pairs
+                .iter()
+                .filter(|p| p.score >= threshold)
+                .map(|p| (p.a, p.b)),
+            &links,
+            &rank,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matching::Mode;
+
+    #[test]
+    fn a_mode_a_detector_does_not_run_is_refused() {
+        let mut spec = RunSpec::default_for(Algo::MinHash);
+        assert!(spec.check(Algo::MinHash).is_ok());
+        spec.matching.mode = Mode::Full;
+        let e = spec.check(Algo::MinHash).unwrap_err().to_string();
+        assert!(e.contains("minhash does not run in full mode"), "{e}");
+        assert!(spec.check(Algo::SpotSigs).is_ok());
+        spec.matching.threshold = 1.5;
+        assert!(spec.check(Algo::SpotSigs).is_err());
+    }
+}
