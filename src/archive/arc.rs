@@ -12,9 +12,8 @@ use std::io;
 
 use super::block::{self, MAX_PAGE};
 use super::decode;
-use super::pipeline::{Body, Ctx, RawPage, new_doc, read_records};
+use super::record::{Body, Container, Ctx, RawPage, new_doc, read_records};
 use super::stream::Source;
-use super::warc::Container;
 use crate::Result;
 use crate::document::RecordLocation;
 

@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::pipeline::{Body, Ctx, RawPage, new_doc, relative_key};
+use super::record::{Body, Ctx, RawPage, new_doc, relative_key};
 use crate::document::{RecordLocation, Storage};
 use crate::{Error, Result};
 

@@ -31,6 +31,7 @@ pub mod decode;
 mod folder;
 mod pipeline;
 mod raw;
+mod record;
 mod stream;
 mod wacz;
 mod warc;

@@ -6,124 +6,18 @@
 //! [`super::load`] the revisits that must be resolved against other files.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::mpsc::{SyncSender, sync_channel};
+use std::path::Path;
+use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::record::{Body, Container, Ctx, PendingRevisit, RawPage, Sink};
 use super::stream::{GzSource, PlainSource};
-use super::warc::Container;
 use super::{FileReport, Format, ReadOptions, decode};
-use crate::document::{Document, PageText, RecordLocation, Storage};
+use crate::document::{Document, PageText, Storage};
 use crate::progress::Progress;
 use crate::{Error, Result};
-
-/// Pages per batch sent from the reader thread, and the payload bytes that close a batch early.
-const BATCH_PAGES: usize = 64;
-const BATCH_BYTES: usize = 8 << 20;
-
-/// A page found by a reader, not yet decoded.
-pub(crate) struct RawPage {
-    /// The document with everything but `html`, `charset` and (usually) `title` filled in.
-    pub doc: Document,
-    /// Sort key inside its file: the byte offset of its own record.
-    pub order: u64,
-    /// Where the page bytes are.
-    pub body: Body,
-    /// `charset` of the HTTP `Content-Type`, when given.
-    pub http_charset: Option<String>,
-}
-
-/// The bytes of a page, or where to fetch them (a revisit's original).
-pub(crate) enum Body {
-    /// The payload, HTTP head removed.
-    Bytes(Vec<u8>),
-    /// Re-read this record (a resolved revisit points at its original).
-    Reread(RecordLocation),
-}
-
-/// A revisit whose original was not in its own file: [`super::load`] looks in the others.
-pub(crate) struct PendingRevisit {
-    /// The revisit's document (identity filled, no page).
-    pub doc: Document,
-    /// Its record offset.
-    pub order: u64,
-    /// `WARC-Refers-To`.
-    pub refers_to: Option<String>,
-    /// `WARC-Refers-To-Target-URI` and `WARC-Refers-To-Date`.
-    pub refers_to_capture: Option<(String, String)>,
-    /// `WARC-Payload-Digest` of the revisit.
-    pub digest: Option<String>,
-}
-
-/// What a format reader works with: where to send pages, the report to fill, progress.
-pub(crate) struct Ctx<'a> {
-    /// The input.
-    pub path: &'a Path,
-    /// Counts and warnings.
-    pub report: FileReport,
-    /// Progress, in bytes.
-    pub progress: &'a Progress,
-    /// Revisits not resolved inside the file.
-    pub pending: Vec<PendingRevisit>,
-    /// Page titles by URL (WACZ `pages.jsonl`), used before `<title>`.
-    pub titles: HashMap<String, String>,
-    /// Added to every page's sort key (WACZ: which WARC inside it).
-    pub order_base: u64,
-    batch: Vec<RawPage>,
-    batch_bytes: usize,
-    /// Where batches go; `None` decodes them right here (in-memory scans).
-    tx: Option<SyncSender<Vec<RawPage>>>,
-}
-
-impl Ctx<'_> {
-    /// Send a page on to be decoded.
-    pub fn emit(&mut self, mut page: RawPage) -> Result<()> {
-        page.order += self.order_base;
-        if page.doc.title.is_none()
-            && let Some(title) = page.doc.url.as_ref().and_then(|u| self.titles.get(u))
-        {
-            page.doc.title = Some(title.clone());
-        }
-        if let Body::Bytes(b) = &page.body {
-            self.batch_bytes += b.len();
-        }
-        self.batch.push(page);
-        if self.batch.len() >= BATCH_PAGES || self.batch_bytes >= BATCH_BYTES {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> Result<()> {
-        if self.batch.is_empty() {
-            return Ok(());
-        }
-        self.batch_bytes = 0;
-        let batch = std::mem::take(&mut self.batch);
-        match &self.tx {
-            // The receiver only hangs up when it stopped early (cancel): stop reading too.
-            Some(tx) => tx.send(batch).map_err(|_| Error::Cancelled),
-            None => {
-                for page in batch {
-                    let order = page.order;
-                    match finish(page, &ReadOptions::default()) {
-                        Ok(_) => self.report.documents += 1,
-                        Err(message) => self.warn(order, message),
-                    }
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// Record a warning at `offset` of this input.
-    pub fn warn(&mut self, offset: u64, message: impl Into<String>) {
-        let path = self.path.to_path_buf();
-        self.report.warn(&path, offset, message);
-    }
-}
 
 /// One file's documents (with their sort keys), its report and its unresolved revisits.
 pub(crate) struct FileOutcome {
@@ -182,17 +76,7 @@ fn run(
     let mut late_skips = Vec::new();
     let result = std::thread::scope(|scope| {
         let reader = scope.spawn(move || {
-            let mut ctx = Ctx {
-                path,
-                report: FileReport::new(path, format.name()),
-                progress,
-                pending: Vec::new(),
-                titles: HashMap::new(),
-                order_base: 0,
-                batch: Vec::new(),
-                batch_bytes: 0,
-                tx: Some(tx),
-            };
+            let mut ctx = Ctx::new(path, format.name(), progress, Sink::Channel(tx));
             let read = read_format(format, &mut ctx).and_then(|()| ctx.flush());
             read.map(|()| (ctx.report, ctx.pending))
         });
@@ -355,69 +239,16 @@ pub(crate) fn resolve_across_files(outcomes: &mut [FileOutcome], opts: &ReadOpti
     }
 }
 
-/// A document template for a record: identity and HTTP facts, no page yet.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn new_doc(
-    key: String,
-    location: RecordLocation,
-    record_id: Option<String>,
-    url: Option<String>,
-    date: Option<String>,
-    status: Option<u16>,
-    content_type: Option<String>,
-    payload_digest: Option<String>,
-) -> Document {
-    let site = url
-        .as_deref()
-        .map(crate::document::Site::of_url)
-        .unwrap_or_default();
-    Document {
-        key,
-        location,
-        record_id,
-        url,
-        date,
-        status,
-        content_type,
-        payload_digest,
-        site,
-        title: None,
-        charset: String::new(),
-        gold: None,
-        revisit_of: None,
-        html: PageText::default(),
-    }
-}
-
-/// A path for messages and keys: `/`-separated, relative to `base`.
-pub(crate) fn relative_key(base: &Path, path: &Path) -> String {
-    let rel: PathBuf = path
-        .strip_prefix(base)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|_| path.to_path_buf());
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
 /// Parse WARC (or, with `arc`, ARC) bytes held in memory — plain or gzip, told by the first
 /// bytes — decoding every page on this thread. The entry point of the cargo-fuzz targets and
 /// their regression tests; it must never panic, whatever the bytes.
 pub fn scan_bytes(data: &[u8], arc: bool) -> FileReport {
     let path = Path::new("<memory>");
     let progress = Progress::new();
-    let mut ctx = Ctx {
-        path,
-        report: FileReport::new(path, if arc { "arc" } else { "warc" }),
-        progress: &progress,
-        pending: Vec::new(),
-        titles: HashMap::new(),
-        order_base: 0,
-        batch: Vec::new(),
-        batch_bytes: 0,
-        tx: None,
-    };
+    let decode: fn(RawPage) -> Result<Document, String> =
+        |page| finish(page, &ReadOptions::default());
+    let format = if arc { "arc" } else { "warc" };
+    let mut ctx = Ctx::new(path, format, &progress, Sink::Decode(decode));
     let identity = |s: Storage| s;
     let container = Container {
         file: path,
@@ -442,45 +273,4 @@ pub fn scan_bytes(data: &[u8], arc: bool) -> FileReport {
     }
     ctx.report.bytes = data.len() as u64;
     ctx.report
-}
-
-/// Drive a record parser over `src` until the end: report progress in file bytes, stop on
-/// cancel, and after a damaged stretch (a bad gzip member) skip to the next member with a
-/// warning, so every good record before and after it still loads. `next_record` parses one
-/// record (or one bad stretch) and says `Ok(false)` at the end. Shared by the WARC and ARC
-/// readers.
-pub(crate) fn read_records<S: super::stream::Source>(
-    src: &mut S,
-    ctx: &mut Ctx<'_>,
-    mut next_record: impl FnMut(&mut S, &mut Ctx<'_>) -> std::io::Result<bool>,
-) -> Result<()> {
-    let mut reported = 0u64;
-    loop {
-        ctx.progress.check()?;
-        let now = src.file_pos();
-        ctx.progress.advance(now.saturating_sub(reported));
-        reported = reported.max(now);
-        match next_record(src, ctx) {
-            Ok(true) => {}
-            Ok(false) => return Ok(()),
-            Err(e) => {
-                // A send refused because the job was cancelled surfaces here as an error too.
-                ctx.progress.check()?;
-                let at = src.damaged_offset();
-                match src.recover() {
-                    Ok(Some(resumed)) => ctx.warn(
-                        at,
-                        format!(
-                            "damaged gzip data ({e}); skipped to the next gzip member at offset {resumed}"
-                        ),
-                    ),
-                    Ok(None) => {
-                        ctx.warn(at, format!("damaged or truncated data at the end ({e})"));
-                        return Ok(());
-                    }
-                    Err(_) => return Err(Error::io(e, ctx.path)),
-                }
-            }
-        }
-    }
 }

@@ -14,9 +14,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::pipeline::Ctx;
+use super::record::{Container, Ctx};
 use super::stream::{GzSource, PlainSource, Window};
-use super::warc::Container;
 use crate::document::Storage;
 use crate::{Error, Result};
 

@@ -17,10 +17,10 @@ use std::sync::Arc;
 
 use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
 use super::decode::{self, HttpHead};
-use super::pipeline::{Body, Ctx, PendingRevisit, RawPage, new_doc, read_records};
+use super::record::{Body, Container, Ctx, PendingRevisit, RawPage, new_doc, read_records};
 use super::stream::Source;
 use crate::Result;
-use crate::document::{RecordLocation, Storage};
+use crate::document::RecordLocation;
 
 /// A record header: named fields in order (names as written).
 #[derive(Debug, Default)]
@@ -118,15 +118,6 @@ struct Originals {
     by_id: HashMap<String, Arc<Original>>,
     by_capture: HashMap<(String, String), Arc<Original>>,
     by_digest: HashMap<String, Arc<Original>>,
-}
-
-/// Where record locations point: the file (or WACZ) and how to wrap the inner storage.
-pub(crate) struct Container<'a> {
-    /// The file a location names.
-    pub file: &'a std::path::Path,
-    /// Turns the storage inside the stream into the storage of the location (WACZ wraps it in
-    /// a zip entry).
-    pub wrap: &'a dyn Fn(Storage) -> Storage,
 }
 
 /// Read all records of a WARC stream.

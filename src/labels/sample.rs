@@ -17,83 +17,12 @@
 
 use std::collections::BTreeMap;
 
+pub use crate::store::judgements::{DrawnPair, DrawnSample, SamplePlan, Stratum};
+use crate::store::runs::RunPair;
+use crate::{Error, Result};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
-
-use crate::store::runs::{RunPair, ScoredPair};
-use crate::{Error, Result};
-
-/// How to draw a sample.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "lowercase")]
-pub enum SamplePlan {
-    /// `size` pairs uniformly at random (all of them when the run has fewer).
-    Uniform {
-        /// How many pairs.
-        size: usize,
-    },
-    /// Up to `per_stratum` pairs from every similarity band (and site relation).
-    Stratified {
-        /// Band edges, ascending: bands are `[e0, e1)`, `[e1, e2)`, …, the last one closed.
-        /// Pairs outside every band are not sampled. Empty: one band holding every score.
-        edges: Vec<f64>,
-        /// Pairs to draw per stratum.
-        per_stratum: usize,
-        /// Split each band into same-site and different-site pairs (henzinger §3.2).
-        split_by_site: bool,
-    },
-}
-
-impl SamplePlan {
-    /// `uniform` or `stratified`.
-    pub fn method(&self) -> &'static str {
-        match self {
-            SamplePlan::Uniform { .. } => "uniform",
-            SamplePlan::Stratified { .. } => "stratified",
-        }
-    }
-}
-
-/// One stratum of a sample.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Stratum {
-    /// Its name, e.g. `0.8-0.9 same-site`.
-    pub name: String,
-    /// Lower score edge (inclusive), none when unbounded.
-    pub lo: Option<f64>,
-    /// Upper score edge (exclusive, inclusive for the last band), none when unbounded.
-    pub hi: Option<f64>,
-    /// Same site (true), different sites (false), not split or unknown (none).
-    pub same_site: Option<bool>,
-    /// How many of the run's pairs fall into it.
-    pub population: u64,
-    /// How many were drawn.
-    pub drawn: u64,
-}
-
-/// A drawn pair and its stratum.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DrawnPair {
-    /// The pair and its score.
-    pub pair: ScoredPair,
-    /// The name of its [`Stratum`].
-    pub stratum: String,
-}
-
-/// A sample: the plan, the seed, the pairs in reviewing order and the strata sorted by name.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DrawnSample {
-    /// The plan it was drawn with.
-    pub plan: SamplePlan,
-    /// The seed.
-    pub seed: u64,
-    /// The pairs, shuffled into reviewing order.
-    pub pairs: Vec<DrawnPair>,
-    /// The strata.
-    pub strata: Vec<Stratum>,
-}
 
 /// Format a band edge compactly: `372`, `0.85`.
 fn edge(x: f64) -> String {
@@ -228,6 +157,7 @@ fn band_of(edges: &[f64], score: f64) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::store::PageId;
+    use crate::store::runs::ScoredPair;
 
     fn pairs(n: usize) -> Vec<RunPair> {
         (0..n)

@@ -7,11 +7,11 @@ use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::codes::PageCode;
+use super::judgements::LabelInput;
 use super::runs::{PageIdentity, upsert_pages_tx};
 use super::samples::{LabelRecord, insert_label, label_input};
 use super::{Project, SampleId};
 use crate::Result;
-use crate::labels::LabelInput;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 

@@ -65,6 +65,7 @@
 pub mod codes;
 pub mod detection;
 pub mod imports;
+pub mod judgements;
 pub mod runs;
 pub mod samples;
 pub mod schema;

@@ -7,10 +7,10 @@
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
+use super::judgements::{DrawnSample, Stratum};
+use super::judgements::{LabelInput, Reason, Verdict};
 use super::runs::{Page, page_row_at};
 use super::{Project, RunId, SampleId, bad_value};
-use crate::labels::sample::{DrawnSample, Stratum};
-use crate::labels::{LabelInput, Reason, Verdict};
 use crate::{Error, Result};
 
 /// A stored sample.
