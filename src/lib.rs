@@ -23,7 +23,6 @@ pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod export;
-pub mod groups;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod labels;

@@ -283,7 +283,7 @@ pub fn extract_title(html: &str) -> Option<String> {
         }
     };
     let raw = html.get(start..end)?;
-    let text = decode_entities(raw);
+    let text = crate::token::entities::decode_entities(raw);
     let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
     (!collapsed.is_empty()).then_some(collapsed)
 }
@@ -302,52 +302,6 @@ fn find_ascii_ci(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
         pos = at + 1;
     }
     None
-}
-
-fn decode_entities(text: &str) -> String {
-    if !text.contains('&') {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        rest = &rest[amp..];
-        // Entity names are short ASCII: look for `;` in the next bytes, not chars (a slice at a
-        // fixed byte count could cut a character; cargo-fuzz found that).
-        let semi = rest.bytes().take(12).position(|b| b == b';');
-        let decoded = semi.and_then(|s| {
-            let name = &rest[1..s];
-            let ch = match name {
-                "amp" => Some('&'),
-                "lt" => Some('<'),
-                "gt" => Some('>'),
-                "quot" => Some('"'),
-                "apos" | "#39" => Some('\''),
-                "nbsp" => Some(' '),
-                _ => name.strip_prefix('#').and_then(|n| {
-                    let code = match n.strip_prefix(['x', 'X']) {
-                        Some(hex) => u32::from_str_radix(hex, 16).ok(),
-                        None => n.parse().ok(),
-                    };
-                    code.and_then(char::from_u32)
-                }),
-            };
-            ch.map(|c| (c, s + 1))
-        });
-        match decoded {
-            Some((c, len)) => {
-                out.push(c);
-                rest = &rest[len..];
-            }
-            None => {
-                out.push('&');
-                rest = &rest[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 #[cfg(test)]

@@ -21,7 +21,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use samecore::labels::stats::{self, Z95};
+use samecore::labels::estimate::{self, SampleEstimate};
+use samecore::labels::stats;
 use samecore::labels::termdiff::{self, TermDiffDistribution};
 use samecore::labels::{LabelInput, Reason, Verdict};
 use samecore::store::samples::{PairView, SampleInfo};
@@ -278,21 +279,13 @@ fn report(
     args: &LabelArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    let labels = project.labels(sample.id)?;
     let settlements = project.settlements(sample.id)?;
-    let pairs = project.sample_pairs(sample.id)?;
-    let stratum_of: BTreeMap<u32, String> = pairs
-        .iter()
-        .map(|p| (p.position, p.stratum.clone()))
-        .collect();
-    let resolved = stats::resolve(&labels, &settlements, args.only.as_deref());
-    let judged: Vec<(String, Verdict)> = resolved
-        .verdicts
-        .iter()
-        .filter_map(|(pos, v)| stratum_of.get(pos).map(|s| (s.clone(), *v)))
-        .collect();
-    let strata = project.sample_strata(sample.id)?;
-    let estimate = stats::stratified_precision(&strata, &judged, Z95);
+    let SampleEstimate {
+        labels,
+        resolved,
+        precision: estimate,
+        ..
+    } = estimate::sample_estimate(project, sample.id, args.only.as_deref())?;
     let run = match sample.run {
         Some(r) => format!("run {r} ({})", project.run(r)?.record.detector),
         None => "imported".into(),

@@ -174,10 +174,7 @@ pub fn load(
     })
     .context("cannot load the archives")?;
     let docs = collection.docs;
-    let gold = match gold {
-        Some(path) => GoldStandard::read(path, &docs)?,
-        None => GoldStandard::from_documents(&docs),
-    };
+    let (gold, _) = samecore::eval::gold::find(archives, &docs, gold)?;
     Ok((docs, gold))
 }
 

@@ -9,18 +9,18 @@
 //! SpotSigs only, and changing a threshold re-signs nothing.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::DocId;
+use crate::Result;
 use crate::archive::{Collection, ReadOptions};
 use crate::detectors::{Algo, Detection, DetectorOptions, Prepared, RunSpec, detector};
 use crate::engine::Progress;
 use crate::eval::gold::GoldStandard;
 use crate::eval::metrics::{Metrics, evaluate};
 use crate::eval::sweep::{SweepRow, sweep};
-use crate::{Error, Result};
 
 /// Opened archives and their gold standard.
 pub struct Workspace {
@@ -44,39 +44,11 @@ impl std::fmt::Debug for Workspace {
     }
 }
 
-/// The gold file that belongs to an archive: `X.gold.tsv` (or `.csv`) beside `X.warc.gz`,
-/// `X.warc`, `X.arc.gz`, `X.wacz`, `X.zip`.
-pub fn sibling_gold_file(archive: &Path) -> Option<PathBuf> {
-    let name = archive.file_name()?.to_string_lossy().into_owned();
-    let mut stem = name.as_str();
-    for ext in [".gz", ".warc", ".arc", ".wacz", ".zip"] {
-        stem = stem.strip_suffix(ext).unwrap_or(stem);
-    }
-    ["gold.tsv", "gold.csv"]
-        .iter()
-        .map(|ext| archive.with_file_name(format!("{stem}.{ext}")))
-        .find(|p| p.is_file())
-}
-
 impl Workspace {
     /// Read `paths` and find their gold standard.
     pub fn open(paths: &[PathBuf], progress: &Progress) -> Result<Workspace> {
         let collection = crate::archive::load(paths, &ReadOptions::default(), progress)?;
-        let mut gold = GoldStandard::from_documents(&collection.docs);
-        let mut gold_source = gold.is_known().then(|| "folder names".to_string());
-        if !gold.is_known() {
-            let files: Vec<PathBuf> = paths.iter().filter_map(|p| sibling_gold_file(p)).collect();
-            if !files.is_empty() {
-                let mut text = String::new();
-                for f in &files {
-                    text.push_str(&std::fs::read_to_string(f).map_err(|e| Error::io(e, f))?);
-                    text.push('\n');
-                }
-                gold = GoldStandard::parse(&text, &collection.docs)?;
-                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-                gold_source = Some(names.join(", "));
-            }
-        }
+        let (gold, gold_source) = crate::eval::gold::find(paths, &collection.docs, None)?;
         Ok(Workspace {
             inputs: paths.to_vec(),
             collection,
@@ -380,18 +352,6 @@ pub fn rerun_at(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sibling_gold_file_strips_archive_extensions() {
-        let dir = tempfile::tempdir().unwrap();
-        let archive = dir.path().join("news.warc.gz");
-        assert_eq!(sibling_gold_file(&archive), None);
-        std::fs::write(dir.path().join("news.gold.tsv"), "doc\tcluster\n").unwrap();
-        assert_eq!(
-            sibling_gold_file(&archive),
-            Some(dir.path().join("news.gold.tsv"))
-        );
-    }
 
     #[test]
     fn options_key_separates_spotsigs_from_the_rest() {

@@ -5,11 +5,62 @@
 //! ([`Document::gold`]). For other archives a file maps document keys to clusters: one
 //! `doc<TAB>cluster` or `doc,cluster` per line (an optional `doc,cluster` header; `"` quotes
 //! around fields are removed). `doc` is [`Document::key`]; a document's URL is accepted too.
+//!
+//! [`find`] is the one gold lookup of the command line and the workbench: a file given by the
+//! user, else folder names, else `X.gold.tsv` (or `.csv`) beside each archive `X.warc.gz`.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::{Document, Error, Result};
+
+/// The gold file that belongs to an archive: `X.gold.tsv` (or `.csv`) beside `X.warc.gz`,
+/// `X.warc`, `X.arc.gz`, `X.wacz`, `X.zip`.
+pub fn sibling_gold_file(archive: &Path) -> Option<PathBuf> {
+    let name = archive.file_name()?.to_string_lossy().into_owned();
+    let mut stem = name.as_str();
+    for ext in [".gz", ".warc", ".arc", ".wacz", ".zip"] {
+        stem = stem.strip_suffix(ext).unwrap_or(stem);
+    }
+    ["gold.tsv", "gold.csv"]
+        .iter()
+        .map(|ext| archive.with_file_name(format!("{stem}.{ext}")))
+        .find(|p| p.is_file())
+}
+
+/// The gold standard of `docs` read from `archives`, and where it came from (none when no
+/// gold is known): `file` when given, else the folder names of folder and zip inputs, else the
+/// gold files beside the archives ([`sibling_gold_file`]).
+pub fn find(
+    archives: &[PathBuf],
+    docs: &[Document],
+    file: Option<&Path>,
+) -> Result<(GoldStandard, Option<String>)> {
+    if let Some(path) = file {
+        return Ok((
+            GoldStandard::read(path, docs)?,
+            Some(path.display().to_string()),
+        ));
+    }
+    let gold = GoldStandard::from_documents(docs);
+    if gold.is_known() {
+        return Ok((gold, Some("folder names".to_string())));
+    }
+    let files: Vec<PathBuf> = archives
+        .iter()
+        .filter_map(|p| sibling_gold_file(p))
+        .collect();
+    if files.is_empty() {
+        return Ok((gold, None));
+    }
+    let mut text = String::new();
+    for f in &files {
+        text.push_str(&std::fs::read_to_string(f).map_err(|e| Error::io(e, f))?);
+        text.push('\n');
+    }
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    Ok((GoldStandard::parse(&text, docs)?, Some(names.join(", "))))
+}
 
 /// Gold cluster per document.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -109,6 +160,18 @@ impl GoldStandard {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sibling_gold_file_strips_archive_extensions() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = dir.path().join("news.warc.gz");
+        assert_eq!(sibling_gold_file(&archive), None);
+        std::fs::write(dir.path().join("news.gold.tsv"), "doc\tcluster\n").unwrap();
+        assert_eq!(
+            sibling_gold_file(&archive),
+            Some(dir.path().join("news.gold.tsv"))
+        );
+    }
+
     use super::*;
 
     fn doc(key: &str, gold: Option<&str>) -> Document {

@@ -12,6 +12,7 @@
 //! project file, defined in [`crate::store::judgements`] and re-exported here; this module
 //! computes with them (labels sit above the store: they import it, it never imports them).
 
+pub mod estimate;
 pub mod sample;
 pub mod stats;
 pub mod termdiff;

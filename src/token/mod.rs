@@ -20,6 +20,7 @@
 //! Terms are fed to a callback (`for_each_*`) so signature code can hash them without building
 //! strings; the `*_terms` functions collect owned strings for tests and display.
 
+pub mod entities;
 pub mod henzinger;
 pub mod markup;
 pub mod strip;

@@ -9,6 +9,8 @@
 
 use memchr::{memchr, memchr2, memmem};
 
+use super::entities::{Reference, reference_at};
+
 /// Elements whose content is not visible text.
 const HIDDEN: [&str; 4] = ["script", "style", "noscript", "template"];
 
@@ -85,58 +87,23 @@ fn skip_to_close(bytes: &[u8], from: usize, name: &str) -> usize {
     bytes.len()
 }
 
-/// Decode the character reference starting with `&` at `start`; returns where text resumes.
+/// Decode the character reference starting with `&` at `start` ([`super::entities`]; an
+/// unknown name becomes a space); returns where text resumes.
 fn entity(html: &str, start: usize, out: &mut String) -> usize {
-    let bytes = html.as_bytes();
-    let limit = (start + 12).min(bytes.len());
-    let Some(semi) = bytes[start + 1..limit].iter().position(|&b| b == b';') else {
-        out.push('&');
-        return start + 1;
-    };
-    let body = &html[start + 1..start + 1 + semi];
-    let decoded = if let Some(num) = body.strip_prefix('#') {
-        let code = match num.strip_prefix(['x', 'X']) {
-            Some(hex) => u32::from_str_radix(hex, 16).ok(),
-            None => num.parse::<u32>().ok(),
-        };
-        code.and_then(char::from_u32)
-    } else {
-        named(body)
-    };
-    match decoded {
-        Some(ch) => out.push(ch),
-        None if body.bytes().all(|b| b.is_ascii_alphanumeric()) => out.push(' '),
+    match reference_at(&html[start..]) {
+        Some((Reference::Char(ch), len)) => {
+            out.push(ch);
+            start + len
+        }
+        Some((Reference::Unknown, len)) => {
+            out.push(' ');
+            start + len
+        }
         None => {
             out.push('&');
-            return start + 1;
+            start + 1
         }
     }
-    start + 1 + semi + 1
-}
-
-/// The few named references that carry letters or matter for splitting; the rest become spaces.
-fn named(name: &str) -> Option<char> {
-    Some(match name {
-        "amp" => '&',
-        "lt" => '<',
-        "gt" => '>',
-        "quot" => '"',
-        "apos" | "rsquo" | "lsquo" => '\'',
-        "nbsp" => ' ',
-        "eacute" => 'é',
-        "egrave" => 'è',
-        "aacute" => 'á',
-        "agrave" => 'à',
-        "oacute" => 'ó',
-        "ouml" => 'ö',
-        "uuml" => 'ü',
-        "auml" => 'ä',
-        "ntilde" => 'ñ',
-        "ccedil" => 'ç',
-        "iacute" => 'í',
-        "uacute" => 'ú',
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

@@ -1,8 +1,13 @@
 //! What the integration tests share: the data in `../shared` (the SpotSigs gold set and real
 //! WARC files), which a user's clone does not have. Tests that need it skip with a message when
 //! it is absent, and fail instead when `SAMECORE_REQUIRE_SHARED=1` (as `.ci/run` sets).
+//!
+//! The skip message is written to the process's standard error directly, not through
+//! `eprintln!`, which the test harness captures and throws away for a passing test: a user sees
+//! `SKIPPED <test>: ../shared/… is absent` among the results instead of a silent "ok".
 #![allow(dead_code)] // each test crate uses part of this
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// `../shared/<rel>` beside the crate, or `None` (after saying so) when it is absent.
@@ -18,7 +23,15 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
         "SAMECORE_REQUIRE_SHARED=1 but {} is missing",
         path.display()
     );
-    eprintln!("skipped: {} is absent", path.display());
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {test}: {} is absent (set SAMECORE_REQUIRE_SHARED=1 to make it an error)",
+        path.display()
+    );
     None
 }
 
