@@ -1,4 +1,4 @@
-//! The detectors of the literature end to end (issue 6): shingles, minhash, simhash, simhash64,
+//! The detectors of the literature end to end: shingles, minhash, simhash, simhash64,
 //! combined, chunks and projection on documents built in memory, and on goldset-dev when it is
 //! there (skipped when absent unless `SAMECORE_REQUIRE_SHARED=1`): clusters, determinism across
 //! rayon pool sizes, candidate schemes against exhaustive scans, cancel, and the quality each

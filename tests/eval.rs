@@ -1,4 +1,4 @@
-//! The quality bar on goldset-dev at the default settings (issue 3): document-level precision of
+//! The quality bar on goldset-dev at the default settings: document-level precision of
 //! at least 0.95 and recall of at least 0.88, pairwise F1 of at least 0.88, averaged over three
 //! random orders — and the
 //! `samecore run` / `samecore eval` output formats other tools script against.

@@ -1,4 +1,4 @@
-//! Cluster-quality metrics against gold clusters (DESIGN.md "Evaluation protocol").
+//! Cluster-quality metrics against gold clusters (ARCHITECTURE.md, "Evaluation protocol").
 //!
 //! All three are computed on a [`Clustering`]:
 //!

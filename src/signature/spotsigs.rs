@@ -113,7 +113,7 @@ pub struct SpotSigsParams {
     /// Documents with fewer signatures (after the IDF band) are left out of matching.
     pub min_signatures: usize,
     /// Keep only signatures whose normalised collection IDF `ln(N/df)/ln(N)` lies in
-    /// `[min, max]`; `None` keeps all (SIGIR 2008 §5 uses a band; see STACK.md for its cost).
+    /// `[min, max]`; `None` keeps all (SIGIR 2008 §5 uses a band; it erases the signatures of small clusters, see [`crate::eval`]).
     pub idf_band: Option<(f64, f64)>,
     /// The tokenizer.
     pub tokens: TokenSource,

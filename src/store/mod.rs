@@ -6,7 +6,7 @@
 //! labels, codes. Out: the same, back as plain Rust values for [`crate::labels`],
 //! [`crate::coding`] and [`crate::export`].
 //!
-//! Safety, as the issue asks:
+//! Safety, because a project holds months of a person's work:
 //! - **Crash**: WAL journal with `synchronous = FULL`; every write is one `BEGIN IMMEDIATE`
 //!   transaction, so a `kill -9` loses at most the write in flight and the file opens cleanly.
 //!   [`Project::open`] runs `PRAGMA quick_check` and refuses a damaged file.

@@ -2,7 +2,7 @@
 //!
 //! In: [`SynthOptions`] (a seed, a page budget and/or a compressed-size target). Out: a WARC 1.1
 //! `.warc.gz` (one gzip member per record) or a folder of `.html` files, plus a gold file
-//! `doc<TAB>cluster` — exactly what the detectors and the evaluation (DESIGN.md, "Evaluation
+//! `doc<TAB>cluster` — exactly what the detectors and the evaluation (ARCHITECTURE.md, "Evaluation
 //! protocol") need, built from text the project writes itself.
 //!
 //! The archive is what the SpotSigs paper (§1, §5) and henzinger (§3) evaluate on, in miniature:

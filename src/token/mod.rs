@@ -1,4 +1,4 @@
-//! Tokenizers: a decoded page in, a sequence of lowercased terms out (issue 2).
+//! Tokenizers: a decoded page in, a sequence of lowercased terms out.
 //!
 //! Which one should you use?
 //!

@@ -1,7 +1,7 @@
 //! Visible text through a full DOM parse (scraper / html5ever): a page in, the text a browser
 //! would show out, with `script`, `style`, `noscript` and `template` dropped and text nodes
 //! separated by spaces. For display and token diffs in the workbench; 10–30x slower than
-//! [`super::strip`] (STACK.md), so signatures do not use it by default.
+//! [`super::strip`] (ARCHITECTURE.md, "Choices measured"), so signatures do not use it by default.
 
 use scraper::{Html, Node};
 

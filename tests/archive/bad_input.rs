@@ -1,4 +1,4 @@
-//! Bad input: every kind of damage the issue lists gives a warning naming the file and the
+//! Bad input: every kind of damage a real crawl shows gives a warning naming the file and the
 //! offset, and every good record before and after it still loads; plus the fuzz regressions
 //! and a seeded mutation fuzzer that runs with the tests.
 
