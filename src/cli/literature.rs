@@ -111,7 +111,10 @@ impl DetectorArgs {
             seed: seed(o.seed),
             candidates: simhash_candidates,
         };
-        Ok(DetectorOptions {
+        // `..d` below: a detector added without flags of its own keeps its defaults, and this
+        // literal need not change (today every field is set, hence the allow).
+        #[allow(clippy::needless_update)]
+        let options = DetectorOptions {
             spotsigs,
             shingles: shingles::ShinglesOptions {
                 tokens: henzinger_tokens(d.shingles.tokens),
@@ -149,6 +152,8 @@ impl DetectorArgs {
                     seed: seed(p.seed),
                 },
             },
-        })
+            ..d
+        };
+        Ok(options)
     }
 }
