@@ -10,7 +10,8 @@ use std::time::Instant;
 
 use clap::Args;
 use samecore::detectors::{self, Algo};
-use samecore::eval::{parse_thresholds, sweep};
+use samecore::eval::cv::{FoldResult, Objective, cross_validate};
+use samecore::eval::{SweepRow, parse_thresholds, sweep};
 use samecore::progress::Progress;
 
 use super::progress_bar::{COUNT, with_progress_bar};
@@ -43,6 +44,16 @@ pub struct EvalArgs {
     /// Print JSON (an array of rows).
     #[arg(long)]
     pub json: bool,
+    /// Cross-validate with K folds of the gold clusters: choose the threshold on K-1 folds,
+    /// report the metrics on the held-out one, for every fold.
+    #[arg(long, value_name = "K")]
+    pub cv: Option<usize>,
+    /// Seed of the deal of gold clusters into folds.
+    #[arg(long, default_value_t = 0)]
+    pub cv_seed: u64,
+    /// What the threshold is chosen for in cross-validation: pair-f1, b3-f1 or doc-f1.
+    #[arg(long, default_value = "pair-f1")]
+    pub objective: Objective,
     /// Matching options.
     #[command(flatten)]
     pub matching: MatchArgs,
@@ -68,6 +79,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     let options = args.literature.options(args.spotsigs.params()?)?;
     let detector = detectors::detector(args.algo, &options)?;
     let progress = Progress::new();
+    if let Some(folds) = args.cv {
+        return cross_validation(&args, folds, &thresholds, detector.as_ref(), &docs, &gold);
+    }
     let t0 = Instant::now();
     let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;
     let sign_secs = t0.elapsed().as_secs_f64();
@@ -132,18 +146,32 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    table(
+        &mut out,
+        "t",
+        rows.iter().map(|r| (format!("{:.3}", r.threshold), r)),
+    )?;
+    Ok(())
+}
+
+/// A text table of sweep rows, mean ± sd of every metric, labelled by `first`.
+fn table<'a>(
+    out: &mut impl Write,
+    first: &str,
+    rows: impl Iterator<Item = (String, &'a SweepRow)>,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "{:>5}  {:>13} {:>13} {:>13}  {:>13} {:>13}  {:>13} {:>13} {:>13}  {:>6}",
-        "t", "pair P", "pair R", "pair F1", "doc P", "doc R", "B3 P", "B3 R", "B3 F1", "groups"
+        first, "pair P", "pair R", "pair F1", "doc P", "doc R", "B3 P", "B3 R", "B3 F1", "groups"
     )?;
-    for r in &rows {
+    for (label, r) in rows {
         let cell = |m: f64, s: f64| format!("{m:.3}±{s:.3}");
         let (m, s) = (&r.mean, &r.sd);
         writeln!(
             out,
-            "{:>5.3}  {:>13} {:>13} {:>13}  {:>13} {:>13}  {:>13} {:>13} {:>13}  {:>6.1}",
-            r.threshold,
+            "{:>5}  {:>13} {:>13} {:>13}  {:>13} {:>13}  {:>13} {:>13} {:>13}  {:>6.1}",
+            label,
             cell(m.pairwise.precision, s.pairwise.precision),
             cell(m.pairwise.recall, s.pairwise.recall),
             cell(m.pairwise.f1, s.pairwise.f1),
@@ -155,5 +183,94 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
             r.groups.mean
         )?;
     }
+    Ok(())
+}
+
+/// `samecore eval --cv K`: the threshold chosen on the other folds, the metrics on each fold.
+fn cross_validation(
+    args: &EvalArgs,
+    folds: usize,
+    thresholds: &[f64],
+    detector: &dyn samecore::detectors::Detector,
+    docs: &[samecore::Document],
+    gold: &samecore::eval::GoldStandard,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.matching.seeds.is_none(),
+        "--seeds names documents of the whole archive; cross-validation picks seeds per fold"
+    );
+    let mut base = run_spec(&args.matching, thresholds[0], args.seed, docs, gold)?;
+    base.matching.seeds.clear();
+    let seeds: Vec<u64> = (args.seed..args.seed + args.runs).collect();
+    let progress = Progress::new();
+    let results: Vec<FoldResult> = with_progress_bar(&progress, COUNT, || {
+        cross_validate(
+            detector,
+            docs,
+            &gold.cluster_of,
+            &gold.names,
+            &base,
+            thresholds,
+            &seeds,
+            folds,
+            args.cv_seed,
+            args.objective,
+            &progress,
+        )
+    })?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &results)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    for f in &results {
+        writeln!(
+            out,
+            "fold {}: train {} documents, test {} documents ({} clusters); threshold {:.3} \
+             chosen for {:?} {:.3} on the training folds",
+            f.fold + 1,
+            f.documents.0,
+            f.documents.1,
+            f.test_clusters.len(),
+            f.train.threshold,
+            args.objective,
+            args.objective.of(&f.train.mean)
+        )?;
+    }
+    table(
+        &mut out,
+        "fold",
+        results
+            .iter()
+            .map(|f| (format!("{} test", f.fold + 1), &f.test)),
+    )?;
+    let means: Vec<[f64; 9]> = results
+        .iter()
+        .map(|f| {
+            let mut v = [0.0; 9];
+            for (x, (_, m)) in v.iter_mut().zip(f.test.mean.columns()) {
+                *x = m;
+            }
+            v
+        })
+        .collect();
+    let names = results[0].test.mean.columns();
+    let line: Vec<String> = (0..9)
+        .map(|k| {
+            let vals: Vec<f64> = means.iter().map(|m| m[k]).collect();
+            format!(
+                "{} {:.3}",
+                names[k].0,
+                vals.iter().sum::<f64>() / vals.len() as f64
+            )
+        })
+        .collect();
+    writeln!(
+        out,
+        "mean of the {} test folds: {}",
+        results.len(),
+        line.join(", ")
+    )?;
     Ok(())
 }

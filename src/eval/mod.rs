@@ -79,6 +79,7 @@
 //! | incremental / best / 1, no antecedent in signature | 0.948±0.021 | 0.980 | 0.942 | 0.923 | 0.2 | 0.968 | 0.976 | 0.951 |
 //! | incremental / best / 1, IDF 0.2:0.8 | 0.936±0.007 | 0.983 | 0.959 | 0.919 | 0.15 | 0.970 | 0.972 | 0.965 |
 
+pub mod cv;
 pub mod gold;
 pub mod metrics;
 pub mod sweep;
