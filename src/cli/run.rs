@@ -82,6 +82,10 @@ pub struct SpotSigsArgs {
     /// Tokenizer: text (tags stripped), markup (raw page), henzinger or dom.
     #[arg(long, default_value = "text")]
     pub tokens: TokenSource,
+    /// Drop signatures found on more than SHARE of their site's pages (a site's frame), in
+    /// sites of at least MIN pages (default 3): SHARE[:MIN], or "off" (the paper).
+    #[arg(long, default_value = "off")]
+    pub site_frame: String,
 }
 
 impl SpotSigsArgs {
@@ -110,6 +114,21 @@ impl SpotSigsArgs {
                 Some((lo.trim().parse()?, hi.trim().parse()?))
             }
         };
+        let site_frame = match self.site_frame.trim() {
+            "off" | "" => None,
+            spec => {
+                let (share, min) = spec.split_once(':').unwrap_or((spec, "3"));
+                let frame = samecore::signature::frame::SiteFrame {
+                    max_share: share.trim().parse().context("--site-frame SHARE[:MIN]")?,
+                    min_pages: min.trim().parse().context("--site-frame SHARE[:MIN]")?,
+                };
+                anyhow::ensure!(
+                    (0.0..=1.0).contains(&frame.max_share),
+                    "--site-frame SHARE must be in [0, 1]"
+                );
+                Some(frame)
+            }
+        };
         Ok(SpotSigsParams {
             antecedents,
             stopwords,
@@ -117,6 +136,7 @@ impl SpotSigsArgs {
             min_signatures: self.min_sigs,
             idf_band,
             tokens: self.tokens,
+            site_frame,
         })
     }
 }

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use super::{Algo, Detection, Detector, DetectorInfo, Prepared, RunSpec};
 use crate::matching::{self, Mode};
 use crate::progress::Progress;
+use crate::signature::frame::{drop_site_frame, link_site};
 use crate::signature::spotsigs::Signer;
 use crate::signature::{SignedCollection, SpotSigsParams};
 use crate::{DocId, Document, Result};
@@ -46,19 +47,35 @@ impl SpotSigsDetector {
     /// Sign `docs` in parallel (order and result independent of the thread count).
     pub fn sign(&self, docs: &[Document], progress: &Progress) -> Result<SignedCollection> {
         progress.stage("signatures", docs.len() as u64);
-        let raw: Vec<Vec<u64>> = docs
+        let p = self.signer.params();
+        let frame = p.site_frame;
+        let signed: Vec<(Vec<u64>, Option<String>)> = docs
             .par_iter()
             .map(|d| {
                 if progress.is_cancelled() {
-                    return Vec::new();
+                    return (Vec::new(), None);
                 }
-                let h = self.signer.hashes(&d.html.text(), d.url.as_deref());
+                let html = d.html.text();
+                let h = self.signer.hashes(&html, d.url.as_deref());
+                // The site only matters to the frame filter; a page without a URL takes the
+                // site its links point to.
+                let site = frame.and_then(|_| {
+                    let known = &d.site.registrable;
+                    if known.is_empty() {
+                        link_site(&html)
+                    } else {
+                        Some(known.clone())
+                    }
+                });
                 progress.advance(1);
-                h
+                (h, site)
             })
             .collect();
         progress.check()?;
-        let p = self.signer.params();
+        let (mut raw, sites): (Vec<Vec<u64>>, Vec<Option<String>>) = signed.into_iter().unzip();
+        if let Some(frame) = &frame {
+            drop_site_frame(&mut raw, &sites, frame);
+        }
         Ok(SignedCollection::build(&raw, p.idf_band, p.min_signatures))
     }
 }

@@ -8,6 +8,7 @@
 //! Later schemes (shingles, simhash, chunks, projection) add a file here each.
 
 pub mod chunks;
+pub mod frame;
 pub mod projection;
 pub mod set;
 pub mod shingles;

@@ -117,6 +117,9 @@ pub struct SpotSigsParams {
     pub idf_band: Option<(f64, f64)>,
     /// The tokenizer.
     pub tokens: TokenSource,
+    /// Drop signatures of a site's frame ([`super::frame`]); `None` keeps them (the paper).
+    #[serde(default)]
+    pub site_frame: Option<super::frame::SiteFrame>,
 }
 
 impl Default for SpotSigsParams {
@@ -131,6 +134,7 @@ impl Default for SpotSigsParams {
             min_signatures: DEFAULT_MIN_SIGNATURES,
             idf_band: None,
             tokens: TokenSource::default(),
+            site_frame: None,
         }
     }
 }
@@ -298,6 +302,7 @@ mod tests {
             min_signatures: 0,
             idf_band: None,
             tokens: TokenSource::Text,
+            site_frame: None,
         }
     }
 
