@@ -139,6 +139,9 @@ fn cluster(outcome: &MatchOutcome, rule: ClusterRule, threshold: f64) -> Cluster
     let rank = outcome.rank();
     match rule {
         ClusterRule::Representative => Clustering::from_matches(&links, &rank),
+        ClusterRule::Average => {
+            crate::cluster::average::average_link(outcome.matched.len(), &outcome.pairs, threshold)
+        }
         ClusterRule::Transitive => Clustering::transitive(
             outcome
                 .pairs

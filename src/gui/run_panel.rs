@@ -162,15 +162,11 @@ impl RunSettings {
                 .labelled_by(label.id);
             ui.end_row();
             let label = ui.label("Cluster rule");
-            let rule_name = |r: ClusterRule| match r {
-                ClusterRule::Representative => "representative",
-                ClusterRule::Transitive => "transitive",
-            };
             egui::ComboBox::from_id_salt("rule")
-                .selected_text(rule_name(self.rule))
+                .selected_text(self.rule.name())
                 .show_ui(ui, |ui| {
-                    for r in [ClusterRule::Representative, ClusterRule::Transitive] {
-                        ui.selectable_value(&mut self.rule, r, rule_name(r));
+                    for r in ClusterRule::ALL {
+                        ui.selectable_value(&mut self.rule, r, r.name());
                     }
                 })
                 .response

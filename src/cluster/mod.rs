@@ -10,8 +10,13 @@
 //!   index, links may form a cycle; its earliest-processed member then represents it.
 //! - **Transitive closure**: every scored pair at or above the threshold joins its two
 //!   documents (union-find), as Henzinger's and Shivakumar's pair-based methods do.
+//! - **Average linkage** ([`average`]): clusters merge while the mean similarity over all
+//!   their cross pairs stays at or above the threshold, so a chain through one frame page
+//!   cannot join two stories; needs every pair at or above the threshold (all-pairs runs).
 //!
 //! Cluster ids are numbered by their smallest member [`DocId`], so output is deterministic.
+
+pub mod average;
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +30,27 @@ pub enum ClusterRule {
     Representative,
     /// Every scored pair at or above the threshold links its two documents.
     Transitive,
+    /// Clusters merge while their mean cross similarity is at least the threshold
+    /// ([`average`]); the representative is each cluster's medoid.
+    Average,
+}
+
+impl ClusterRule {
+    /// Every rule.
+    pub const ALL: [ClusterRule; 3] = [
+        ClusterRule::Representative,
+        ClusterRule::Transitive,
+        ClusterRule::Average,
+    ];
+
+    /// Command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClusterRule::Representative => "representative",
+            ClusterRule::Transitive => "transitive",
+            ClusterRule::Average => "average",
+        }
+    }
 }
 
 impl std::str::FromStr for ClusterRule {
@@ -34,8 +60,9 @@ impl std::str::FromStr for ClusterRule {
         match s.trim().to_ascii_lowercase().as_str() {
             "representative" | "rep" => Ok(ClusterRule::Representative),
             "transitive" | "closure" => Ok(ClusterRule::Transitive),
+            "average" | "upgma" => Ok(ClusterRule::Average),
             _ => Err(crate::Error::InvalidParameter(format!(
-                "unknown cluster rule {s:?} (expected representative or transitive)"
+                "unknown cluster rule {s:?} (expected representative, transitive or average)"
             ))),
         }
     }
@@ -74,6 +101,16 @@ impl UnionFind {
             x = self.parent[x as usize];
         }
         x
+    }
+
+    /// Make root `child` a child of root `root` (both must be roots), so `root` stays the
+    /// root of the union.
+    pub fn union_into(&mut self, child: u32, root: u32) {
+        debug_assert!(self.parent[child as usize] == child && self.parent[root as usize] == root);
+        if child != root {
+            self.parent[child as usize] = root;
+            self.size[root as usize] += self.size[child as usize];
+        }
     }
 
     /// Join the sets of `a` and `b`.
