@@ -52,6 +52,10 @@ pub struct LabelArgs {
     /// Settle a pair: POSITION=VERDICT[:REASON] (positions as shown, from 1); repeatable.
     #[arg(long, value_name = "POS=VERDICT")]
     pub settle: Vec<String>,
+    /// With --report: recommend the lowest threshold whose precision (lower 95 % bound, from
+    /// the judged pairs, weighted by stratum) reaches this target from there up.
+    #[arg(long, default_value_t = 0.95)]
+    pub precision_target: f64,
 }
 
 /// Run `samecore label`.
@@ -273,6 +277,33 @@ fn ci(i: Option<stats::Interval>) -> String {
     }
 }
 
+/// The line of the report that recommends a threshold for a precision `target`.
+fn recommend(estimate: &SampleEstimate, target: f64) -> String {
+    let judged = estimate.scored();
+    if judged.is_empty() {
+        return "threshold: no judged pair carries a score (an imported sample)".into();
+    }
+    let curve = stats::threshold_curve(
+        &estimate.strata,
+        &judged,
+        &stats::judged_scores(&judged),
+        stats::Z95,
+    );
+    match stats::recommend_threshold(&curve, target) {
+        Some(p) => format!(
+            "threshold for precision >= {target} (lower 95 % bound, undecided counted as not \
+             correct): {:.4}, precision {} over {} judged pairs at or above it",
+            p.threshold,
+            ci(p.precision),
+            p.judged
+        ),
+        None => format!(
+            "threshold for precision >= {target}: none of the judged scores reaches it with \
+             these labels (judge more pairs, or lower --precision-target)"
+        ),
+    }
+}
+
 fn report(
     project: &Project,
     sample: &SampleInfo,
@@ -280,12 +311,14 @@ fn report(
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let settlements = project.settlements(sample.id)?;
+    let sample_estimate = estimate::sample_estimate(project, sample.id, args.only.as_deref())?;
+    let recommendation = recommend(&sample_estimate, args.precision_target);
     let SampleEstimate {
         labels,
         resolved,
         precision: estimate,
         ..
-    } = estimate::sample_estimate(project, sample.id, args.only.as_deref())?;
+    } = sample_estimate;
     let run = match sample.run {
         Some(r) => format!("run {r} ({})", project.run(r)?.record.detector),
         None => "imported".into(),
@@ -324,6 +357,7 @@ fn report(
             estimate.uncovered.join(", ")
         )?;
     }
+    writeln!(out, "{recommendation}")?;
     writeln!(
         out,
         "{:<28} {:>10} {:>6} {:>8} {:>9} {:>9}  precision [95 % CI]",

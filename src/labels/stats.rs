@@ -394,6 +394,26 @@ pub fn threshold_curve(
         .collect()
 }
 
+/// A threshold a researcher can defend from judged pairs: the lowest threshold of `curve`
+/// whose precision interval's lower bound reaches `target`. Pairs at or above it are what a
+/// run at that threshold keeps, so the bound is the precision claim for such a run. `None`
+/// when no point qualifies. Undecided pairs count as not correct, as everywhere in these
+/// estimates.
+pub fn recommend_threshold(curve: &[ThresholdPoint], target: f64) -> Option<&ThresholdPoint> {
+    curve
+        .iter()
+        .filter(|p| p.precision.is_some_and(|i| i.lo >= target))
+        .min_by(|a, b| a.threshold.total_cmp(&b.threshold))
+}
+
+/// The thresholds at which a curve of `judged` pairs changes: their distinct scores, ascending.
+pub fn judged_scores(judged: &[(f64, String, Verdict)]) -> Vec<f64> {
+    let mut t: Vec<f64> = judged.iter().map(|(s, _, _)| *s).collect();
+    t.sort_by(f64::total_cmp);
+    t.dedup();
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,5 +464,30 @@ mod tests {
         assert_eq!(curve[1].precision.unwrap().estimate, 1.0);
         assert!((curve[1].relative_recall.unwrap() - 20.0 / 60.0).abs() < 1e-12);
         assert_eq!((curve[2].judged, curve[2].precision), (0, None));
+    }
+
+    #[test]
+    fn the_recommended_threshold_is_the_lowest_from_which_the_bound_holds() {
+        let strata = vec![Stratum {
+            name: "all".into(),
+            lo: None,
+            hi: None,
+            same_site: None,
+            population: 60,
+            drawn: 60,
+        }];
+        // 20 wrong pairs just above 0.2, 40 right ones from 0.5 up.
+        let mut judged: Vec<(f64, String, Verdict)> = Vec::new();
+        for i in 0..20 {
+            judged.push((0.2 + i as f64 * 0.001, "all".into(), Verdict::Incorrect));
+        }
+        for i in 0..40 {
+            judged.push((0.5 + i as f64 * 0.01, "all".into(), Verdict::Correct));
+        }
+        let curve = threshold_curve(&strata, &judged, &judged_scores(&judged), Z95);
+        let t = recommend_threshold(&curve, 0.9).expect("a threshold");
+        assert!((t.threshold - 0.5).abs() < 1e-9, "{t:?}");
+        assert!(t.precision.unwrap().lo >= 0.9);
+        assert!(recommend_threshold(&curve, 0.999).is_none());
     }
 }
