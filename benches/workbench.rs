@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
-use samecore::engine::Progress;
 use samecore::gui::Workbench;
+use samecore::progress::Progress;
 use samecore::synth::{SynthOptions, write_warc};
 
 /// The allocator of the `samecore` binary, so memory and speed are the window's.

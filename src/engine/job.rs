@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::Progress;
+use crate::progress::Progress;
 
 /// The nice value of background threads in the workbench: low enough that the window's thread
 /// gets a core as soon as it wakes, while the work still has every idle cycle.

@@ -1,12 +1,8 @@
-//! Jobs: progress, cancel and the wake callback through which the engine tells a watcher
-//! (GUI or CLI) there is news, without ever knowing who watches; and the workspace the
-//! workbench drives (opened archives, detector runs, pair comparisons, word statistics).
+//! Jobs: a piece of work (load archives, run a detector, sweep thresholds) off the caller's
+//! thread, with the [`crate::progress::Progress`] through which it reports and is cancelled,
+//! and its result handed over once when ready. The engine never knows whether a GUI, a CLI or a
+//! test watches.
 
 pub mod job;
-pub mod pair;
-pub mod vocabulary;
-pub mod workspace;
 
-pub use crate::progress::{Progress, ProgressSnapshot};
 pub use job::Job;
-pub use workspace::{AlgoRun, PreparedCache, RunReport, RunRequest, Workspace};

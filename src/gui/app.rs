@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::action::{Action, PreviousRun, Tab};
 use super::clusters::ClustersView;
 use super::codebook::CodebookPanel;
 use super::documents::DocumentsView;
@@ -19,19 +20,18 @@ use super::labelling::LabelsView;
 use super::open::PendingDialog;
 use super::pair_view::PairView;
 use super::plots::PlotsView;
-use super::project_panel::ProjectAction;
 use super::recent::Recent;
 use super::run_panel::RunSettings;
 use super::session::ProjectSession;
 use super::tuning::TuningView;
 use crate::DocId;
 use crate::detectors::Algo;
-use crate::engine::pair::PairComparison;
-use crate::engine::vocabulary::WordStat;
-use crate::engine::workspace::{self, AlgoRun, PreparedCache, RunReport, Workspace};
-use crate::engine::{Job, Progress};
-use crate::eval::metrics::Metrics;
+use crate::engine::Job;
 use crate::eval::sweep::SweepRow;
+use crate::gui::model::pair::PairComparison;
+use crate::gui::model::vocabulary::WordStat;
+use crate::gui::model::workspace::{self, AlgoRun, PreparedCache, RunReport, Workspace};
+use crate::progress::Progress;
 
 /// Open archives (Ctrl+O).
 pub const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -43,66 +43,6 @@ pub const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::N
 pub const SHORTCUT_HELP: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F1);
 
 use super::project::Waker;
-
-/// The views of the central panel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    /// Every page.
-    Documents,
-    /// Clusters of the active detector and their members.
-    Clusters,
-    /// Two pages side by side.
-    Pair,
-    /// Precision/recall against threshold and the papers' other plots.
-    Plots,
-    /// Antecedent tuning.
-    Antecedents,
-    /// Samples of pairs, labels, precision and agreement.
-    Labels,
-}
-
-impl Tab {
-    /// Every tab, in the order of the tab bar and of the keys 1–6.
-    pub const ALL: [Tab; 6] = [
-        Tab::Documents,
-        Tab::Clusters,
-        Tab::Pair,
-        Tab::Plots,
-        Tab::Antecedents,
-        Tab::Labels,
-    ];
-
-    /// The tab's label.
-    pub fn label(self) -> &'static str {
-        match self {
-            Tab::Documents => "Documents",
-            Tab::Clusters => "Clusters",
-            Tab::Pair => "Pair",
-            Tab::Plots => "Plots",
-            Tab::Antecedents => "Antecedents",
-            Tab::Labels => "Labels",
-        }
-    }
-}
-
-/// What a view asks the app to do; applied after the frame's drawing.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Action {
-    /// Run the detectors with the current settings.
-    Run,
-    /// Re-cluster the active detector at this threshold.
-    SetThreshold(f64),
-    /// Show this detector's clusters.
-    SetActive(usize),
-    /// Compare two documents in the pair view.
-    Compare(DocId, DocId),
-    /// Compute corpus word statistics for antecedent tuning.
-    WordStats,
-    /// Switch tab.
-    Show(Tab),
-    /// Something for the project file (labels, codes).
-    Project(ProjectAction),
-}
 
 /// The whole app state.
 pub struct Workbench {
@@ -145,15 +85,6 @@ pub struct Workbench {
     /// The Labels tab and the labelling bar.
     pub(super) labels: LabelsView,
     pub(super) codebook: CodebookPanel,
-}
-
-/// What a detector scored before the latest run replaced it.
-#[derive(Debug, Clone, Default)]
-pub struct PreviousRun {
-    /// Metrics at its threshold.
-    pub metrics: Option<Metrics>,
-    /// Its precision/recall curves.
-    pub sweep: Vec<SweepRow>,
 }
 
 impl Workbench {
@@ -306,7 +237,7 @@ impl Workbench {
         let params = self.tuning.params.clone();
         let runs = self.runs.clone();
         self.pair_job = Some(self.start(move |_| {
-            crate::engine::pair::compare(
+            crate::gui::model::pair::compare(
                 &ws.collection.docs,
                 a,
                 b,
@@ -537,7 +468,7 @@ impl Workbench {
                 if let Some(ws) = self.workspace.clone() {
                     let source = self.tuning.params.tokens;
                     self.vocab_job = Some(self.start(move |p| {
-                        crate::engine::vocabulary::word_stats(
+                        crate::gui::model::vocabulary::word_stats(
                             &ws.collection.docs,
                             source,
                             5000,

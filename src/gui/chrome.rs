@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use egui::Key;
 
-use super::app::{Action, SHORTCUT_CANCEL, SHORTCUT_HELP, SHORTCUT_OPEN, SHORTCUT_RUN, Workbench};
+use super::action::Action;
+use super::app::{SHORTCUT_CANCEL, SHORTCUT_HELP, SHORTCUT_OPEN, SHORTCUT_RUN, Workbench};
 
 impl Workbench {
     pub(super) fn top_bar(&mut self, ui: &mut egui::Ui) {

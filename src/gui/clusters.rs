@@ -8,9 +8,9 @@ use egui::Key;
 use egui_extras::{Column, TableBuilder};
 
 use crate::DocId;
-use crate::engine::workspace::{AlgoRun, ClusterSummary, Workspace};
+use crate::gui::model::workspace::{AlgoRun, ClusterSummary, Workspace};
 
-use super::app::Action;
+use super::action::Action;
 
 /// Keys of this view, for the help overlay.
 pub const KEYS: &[(&str, &str)] = &[

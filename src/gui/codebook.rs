@@ -10,8 +10,8 @@ use crate::DocId;
 use crate::store::codes::{CodeSource, PageCode};
 use crate::store::{CodeId, PageId};
 
+use super::action::ProjectAction;
 use super::project::CodeSnapshot;
-use super::project_panel::ProjectAction;
 use super::session::ProjectSession;
 
 /// State of the codebook panel.

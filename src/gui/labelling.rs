@@ -14,8 +14,8 @@ use super::session::ProjectSession;
 use crate::labels::sample::SamplePlan;
 use crate::labels::{LabelInput, Reason, Verdict};
 
+use super::action::ProjectAction;
 use super::project::SampleSnapshot;
-use super::project_panel::ProjectAction;
 
 /// Undo the last label (Ctrl+Z).
 pub const SHORTCUT_UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);

@@ -12,6 +12,7 @@
 //! [`Workbench`] is the whole app state, built by the binary through [`run`] and by the
 //! `egui_kittest` tests directly (with synchronous jobs).
 
+mod action;
 mod app;
 mod chrome;
 mod clusters;
@@ -19,6 +20,7 @@ mod codebook;
 mod documents;
 mod label_curve;
 mod labelling;
+pub mod model;
 mod open;
 mod pair_view;
 mod plots;
@@ -30,9 +32,9 @@ mod session;
 mod tabs;
 mod tuning;
 
-pub use app::{Action, PreviousRun, Tab, Workbench};
+pub use action::{Action, PreviousRun, ProjectAction, Tab};
+pub use app::Workbench;
 pub use project::{CodeSnapshot, SampleSnapshot};
-pub use project_panel::ProjectAction;
 
 use std::path::PathBuf;
 

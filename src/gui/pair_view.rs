@@ -7,10 +7,10 @@ use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, FontId, Stroke};
 
 use crate::DocId;
-use crate::engine::pair::{PairComparison, PairTerm, SpotRole, TermDiff};
-use crate::engine::workspace::Workspace;
+use crate::gui::model::pair::{PairComparison, PairTerm, SpotRole, TermDiff};
+use crate::gui::model::workspace::Workspace;
 
-use super::app::Action;
+use super::action::Action;
 
 /// Keys of this view, for the help overlay.
 pub const KEYS: &[(&str, &str)] = &[("R", "Raw / terms toggle in the Pair tab")];

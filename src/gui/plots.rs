@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 
 use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine};
 
-use crate::engine::workspace::AlgoRun;
 use crate::eval::metrics::{Metrics, Prf};
+use crate::gui::model::workspace::AlgoRun;
 
-use super::app::{Action, PreviousRun};
+use super::action::{Action, PreviousRun};
 use super::label_curve::{self, RunCurves};
 use crate::detectors::Algo;
 

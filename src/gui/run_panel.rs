@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cluster::ClusterRule;
 use crate::detectors::{Algo, DetectorOptions, RunSpec};
-use crate::engine::workspace::{AlgoRun, RunRequest};
+use crate::gui::model::workspace::{AlgoRun, RunRequest};
 use crate::matching::{Guess, Mode};
 
-use super::app::{Action, PreviousRun};
+use super::action::{Action, PreviousRun};
 use super::tuning::TuningView;
 
 /// What the run panel edits.

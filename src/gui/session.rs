@@ -17,7 +17,7 @@ use super::project::{
 };
 use super::recent::Recent;
 use crate::detectors::{Algo, Detection};
-use crate::engine::workspace::{AlgoRun, Workspace};
+use crate::gui::model::workspace::{AlgoRun, Workspace};
 use crate::labels::sample::{self, SamplePlan};
 use crate::labels::{LabelInput, Verdict};
 use crate::store::codes::CodeSource;

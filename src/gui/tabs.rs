@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use egui::Key;
 
-use super::app::{Action, Tab, Workbench};
+use super::action::{Action, Tab};
+use super::app::Workbench;
 use crate::DocId;
 
 impl Workbench {

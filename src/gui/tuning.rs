@@ -3,12 +3,12 @@
 //! signature, minimum signatures, IDF band); and the corpus's frequent words with their
 //! coverage and spread to choose new antecedents from. Running again re-signs SpotSigs only.
 
-use crate::engine::vocabulary::WordStat;
+use crate::gui::model::vocabulary::WordStat;
 use crate::signature::SpotSigsParams;
 use crate::signature::spotsigs::{Antecedent, DEFAULT_DISTANCE};
 use crate::token::TokenSource;
 
-use super::app::Action;
+use super::action::Action;
 
 /// State of the tuning view; `params` is what the next run signs with.
 pub struct TuningView {

@@ -17,10 +17,10 @@ use crate::DocId;
 use crate::Result;
 use crate::archive::{Collection, ReadOptions};
 use crate::detectors::{Algo, Detection, DetectorOptions, Prepared, RunSpec, detector};
-use crate::engine::Progress;
 use crate::eval::gold::GoldStandard;
 use crate::eval::metrics::{Metrics, evaluate};
 use crate::eval::sweep::{SweepRow, sweep};
+use crate::progress::Progress;
 
 /// Opened archives and their gold standard.
 pub struct Workspace {

@@ -14,7 +14,7 @@ use rand::seq::IndexedRandom;
 use rayon::prelude::*;
 
 use crate::Document;
-use crate::engine::Progress;
+use crate::progress::Progress;
 use crate::token::TokenSource;
 
 /// Statistics of one word.

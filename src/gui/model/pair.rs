@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, DiffTag};
 
 use crate::detectors::Algo;
-use crate::engine::workspace::AlgoRun;
+use crate::gui::model::workspace::AlgoRun;
 use crate::signature::SpotSigsParams;
 use crate::signature::spotsigs::Signer;
 use crate::{DocId, Document, Result};

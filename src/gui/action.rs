@@ -1,0 +1,168 @@
+//! What views ask of the app: [`Action`]s (and the project's [`ProjectAction`]s) returned from
+//! a view's `ui` and applied by the app at the end of the frame, the [`Tab`]s, and the
+//! [`PreviousRun`] a view compares a new run with. Views import this module, never `app.rs`.
+
+use std::path::PathBuf;
+
+use crate::DocId;
+use crate::eval::metrics::Metrics;
+use crate::eval::sweep::SweepRow;
+use crate::labels::sample::SamplePlan;
+use crate::labels::{LabelInput, Verdict};
+use crate::store::{CodeId, SampleId};
+
+/// The views of the central panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    /// Every page.
+    Documents,
+    /// Clusters of the active detector and their members.
+    Clusters,
+    /// Two pages side by side.
+    Pair,
+    /// Precision/recall against threshold and the papers' other plots.
+    Plots,
+    /// Antecedent tuning.
+    Antecedents,
+    /// Samples of pairs, labels, precision and agreement.
+    Labels,
+}
+
+impl Tab {
+    /// Every tab, in the order of the tab bar and of the keys 1–6.
+    pub const ALL: [Tab; 6] = [
+        Tab::Documents,
+        Tab::Clusters,
+        Tab::Pair,
+        Tab::Plots,
+        Tab::Antecedents,
+        Tab::Labels,
+    ];
+
+    /// The tab's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tab::Documents => "Documents",
+            Tab::Clusters => "Clusters",
+            Tab::Pair => "Pair",
+            Tab::Plots => "Plots",
+            Tab::Antecedents => "Antecedents",
+            Tab::Labels => "Labels",
+        }
+    }
+}
+
+/// What a view asks the app to do; applied after the frame's drawing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Run the detectors with the current settings.
+    Run,
+    /// Re-cluster the active detector at this threshold.
+    SetThreshold(f64),
+    /// Show this detector's clusters.
+    SetActive(usize),
+    /// Compare two documents in the pair view.
+    Compare(DocId, DocId),
+    /// Compute corpus word statistics for antecedent tuning.
+    WordStats,
+    /// Switch tab.
+    Show(Tab),
+    /// Something for the project file (labels, codes).
+    Project(ProjectAction),
+}
+
+/// What the labelling and coding views ask of the project.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProjectAction {
+    /// Open or create this project file.
+    Open(PathBuf),
+    /// Pick a project file in the native dialog.
+    Browse,
+    /// Close the project.
+    Close,
+    /// Draw a sample of the active run's pairs.
+    MakeSample {
+        /// Its unique name.
+        name: String,
+        /// How to draw.
+        plan: SamplePlan,
+        /// Seed of the draw.
+        seed: u64,
+        /// Hide scores and detector from annotators.
+        blind: bool,
+    },
+    /// Load a sample.
+    SelectSample(SampleId),
+    /// Label a pair of the current sample.
+    Label {
+        /// Its position.
+        position: u32,
+        /// The decision.
+        label: LabelInput,
+        /// The pair to show next (auto-advance).
+        next: Option<u32>,
+    },
+    /// Undo the annotator's last label.
+    UndoLabel,
+    /// Show this pair of the sample in the pair view, labelling on.
+    Goto(u32),
+    /// Leave labelling mode.
+    StopLabelling,
+    /// Settle a disagreement.
+    Settle {
+        /// The pair.
+        position: u32,
+        /// The verdict that counts.
+        verdict: Verdict,
+    },
+    /// Add a code.
+    AddCode {
+        /// Its name.
+        name: String,
+        /// What it means.
+        description: String,
+    },
+    /// Rename a code.
+    RenameCode {
+        /// The code.
+        code: CodeId,
+        /// Its new name.
+        name: String,
+    },
+    /// Merge one code into another.
+    MergeCodes {
+        /// Goes away.
+        from: CodeId,
+        /// Stays.
+        into: CodeId,
+    },
+    /// Apply a code to a cluster of the active run.
+    CodeCluster {
+        /// Cluster index in the run.
+        cluster: u32,
+        /// The code.
+        code: CodeId,
+    },
+    /// Decide a code on one page (none: forget the page's decision).
+    CodePage {
+        /// The page's document.
+        doc: DocId,
+        /// The code.
+        code: CodeId,
+        /// Applied, removed, or no decision.
+        applied: Option<bool>,
+    },
+    /// Undo the latest code edit.
+    UndoCode,
+    /// A message for the person.
+    Notice(String),
+}
+
+/// What a detector scored before the latest run replaced it.
+#[derive(Debug, Clone, Default)]
+pub struct PreviousRun {
+    /// Metrics at its threshold.
+    pub metrics: Option<Metrics>,
+    /// Its precision/recall curves.
+    pub sweep: Vec<SweepRow>,
+}
