@@ -30,6 +30,10 @@ pub enum Error {
     /// A job was cancelled before it finished.
     #[error("cancelled")]
     Cancelled,
+
+    /// A job's work panicked: a bug, reported instead of leaving the job running forever.
+    #[error("internal error (please report it): {0}")]
+    Panicked(String),
     /// A zip archive (WACZ or zip of pages) could not be read.
     #[error("{error}: {}", path.display())]
     Zip {

@@ -522,3 +522,24 @@ impl AnnotatorExt for Harness<'_, Workbench> {
         self.run();
     }
 }
+
+#[test]
+fn a_panicking_job_is_an_error_on_screen_and_the_app_is_not_left_busy() {
+    // Real background threads, as in a window.
+    let mut h = harness(Workbench::new(false));
+    h.state_mut().start_panicking_job();
+    let started = std::time::Instant::now();
+    while h.state().is_busy() {
+        assert!(started.elapsed().as_secs() < 10, "the job never ended");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        // A busy app keeps repainting (its progress bar): step, do not wait to settle.
+        h.step();
+    }
+    h.run();
+    let messages = h.state().messages().join("\n");
+    assert!(
+        messages.contains("Run failed: internal error") && messages.contains("injected failure"),
+        "{messages}"
+    );
+    h.get_by_label_contains("injected failure");
+}

@@ -2,7 +2,8 @@
 //! the caller's thread and hands back an immutable result when it is ready.
 //!
 //! The watcher polls: [`Job::ready`] each frame, [`Job::progress`] for the bar, [`Job::cancel`]
-//! for the button. The worker wakes the watcher through the [`Progress`] waker, so the engine
+//! for the button. Work that panics ends the job with [`crate::Error::Panicked`] carrying the
+//! panic's message, so a watcher shows an error instead of waiting forever. The worker wakes the watcher through the [`Progress`] waker, so the engine
 //! never knows whether a GUI, a CLI or a test is watching. Jobs made with [`Job::run_now`] finish
 //! on the calling thread: tests use them to drive the GUI deterministically.
 
@@ -40,6 +41,21 @@ pub fn init_background_pool() -> bool {
         .is_ok()
 }
 
+/// Run `work`, turning a panic into [`crate::Error::Panicked`] with its message.
+fn guarded<T>(work: impl FnOnce() -> crate::Result<T>) -> crate::Result<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a job panicked".to_string());
+            Err(crate::Error::Panicked(message))
+        }
+    }
+}
+
 /// Where a job's result lands.
 type Slot<T> = Arc<Mutex<Option<crate::Result<Arc<T>>>>>;
 
@@ -75,12 +91,12 @@ impl<T: Send + Sync + 'static> Job<T> {
             .name("samecore-job".into())
             .spawn(move || {
                 background_priority();
-                let result = work(&progress).map(Arc::new);
+                let result = guarded(|| work(&progress)).map(Arc::new);
                 if let Ok(mut s) = slot.lock() {
                     *s = Some(result);
                 }
                 // A last wake so the watcher sees the result without waiting for input.
-                progress.advance(0);
+                progress.notify();
             });
         if let Err(e) = spawned
             && let Ok(mut s) = job.slot.lock()
@@ -92,7 +108,7 @@ impl<T: Send + Sync + 'static> Job<T> {
 
     /// Run `work` to completion on this thread (tests, and the CLI where nothing else waits).
     pub fn run_now(progress: Progress, work: impl FnOnce(&Progress) -> crate::Result<T>) -> Job<T> {
-        let result = work(&progress).map(Arc::new);
+        let result = guarded(|| work(&progress)).map(Arc::new);
         Job {
             progress,
             slot: Arc::new(Mutex::new(Some(result))),
@@ -148,6 +164,25 @@ mod tests {
         assert_eq!(*value.unwrap(), 3);
         assert!(job.ready().is_none());
         assert!(job.is_finished());
+    }
+
+    #[test]
+    fn a_panicking_job_ends_with_an_error_instead_of_running_forever() {
+        let mut job = Job::<u32>::spawn(Progress::new(), |_| panic!("detector bug"));
+        let started = std::time::Instant::now();
+        let result = loop {
+            if let Some(r) = job.ready() {
+                break r;
+            }
+            assert!(started.elapsed().as_secs() < 10, "job never finished");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        };
+        match result {
+            Err(crate::Error::Panicked(m)) => assert!(m.contains("detector bug"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        let mut now = Job::<u32>::run_now(Progress::new(), |_| panic!("again"));
+        assert!(matches!(now.ready(), Some(Err(crate::Error::Panicked(_)))));
     }
 
     #[test]

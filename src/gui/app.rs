@@ -16,6 +16,7 @@ use super::action::{Action, PreviousRun, Tab};
 use super::clusters::ClustersView;
 use super::codebook::CodebookPanel;
 use super::documents::DocumentsView;
+use super::jobs::{JobKind, JobOutput, Jobs};
 use super::labelling::LabelsView;
 use super::open::PendingDialog;
 use super::pair_view::PairView;
@@ -26,7 +27,6 @@ use super::session::ProjectSession;
 use super::tuning::TuningView;
 use crate::DocId;
 use crate::detectors::Algo;
-use crate::engine::Job;
 use crate::eval::sweep::SweepRow;
 use crate::gui::model::pair::PairComparison;
 use crate::gui::model::vocabulary::WordStat;
@@ -46,24 +46,18 @@ use super::project::Waker;
 
 /// The whole app state.
 pub struct Workbench {
-    /// Run jobs on the UI thread to completion (tests); real windows never do.
-    sync_jobs: bool,
     pub(super) waker: Option<Waker>,
     pub(super) inputs: Vec<PathBuf>,
-    pub(super) load: Option<Job<Workspace>>,
+    /// The running jobs (load, run, sweep, re-cluster, pair, word statistics).
+    pub(super) jobs: Jobs,
     pub(super) workspace: Option<Arc<Workspace>>,
     settings: RunSettings,
-    pub(super) run_job: Option<Job<RunReport>>,
-    sweep_job: Option<Job<Vec<Vec<SweepRow>>>>,
     /// The detectors the running sweep is for, in its order.
     sweep_algos: Vec<Algo>,
     pub(super) runs: Vec<AlgoRun>,
     cache: PreparedCache,
     pub(super) active: usize,
-    rerun_job: Option<Job<AlgoRun>>,
-    pub(super) pair_job: Option<Job<PairComparison>>,
     pub(super) pair: Option<Arc<PairComparison>>,
-    pub(super) vocab_job: Option<Job<Vec<WordStat>>>,
     pub(super) vocab: Option<Arc<Vec<WordStat>>>,
     /// Errors and notices for the person, newest last; shown until dismissed.
     pub(super) messages: Vec<String>,
@@ -92,22 +86,16 @@ impl Workbench {
     /// frame that starts it — only for tests.
     pub fn new(sync_jobs: bool) -> Self {
         Workbench {
-            sync_jobs,
             waker: None,
             inputs: Vec::new(),
-            load: None,
+            jobs: Jobs::new(sync_jobs),
             workspace: None,
             settings: RunSettings::default(),
-            run_job: None,
-            sweep_job: None,
             sweep_algos: Vec::new(),
             runs: Vec::new(),
             cache: PreparedCache::new(),
             active: 0,
-            rerun_job: None,
-            pair_job: None,
             pair: None,
-            vocab_job: None,
             vocab: None,
             messages: Vec::new(),
             path_input: String::new(),
@@ -140,23 +128,9 @@ impl Workbench {
 
     /// Install the closure that makes the window repaint when a job has news.
     pub fn set_waker(&mut self, waker: impl Fn() + Send + Sync + 'static) {
-        self.waker = Some(Arc::new(waker));
-    }
-
-    fn start<T: Send + Sync + 'static>(
-        &self,
-        work: impl FnOnce(&Progress) -> crate::Result<T> + Send + 'static,
-    ) -> Job<T> {
-        let progress = Progress::new();
-        if let Some(w) = &self.waker {
-            let w = w.clone();
-            progress.set_waker(move || w());
-        }
-        if self.sync_jobs {
-            Job::run_now(progress, work)
-        } else {
-            Job::spawn(progress, work)
-        }
+        let waker: Waker = Arc::new(waker);
+        self.jobs.set_waker(waker.clone());
+        self.waker = Some(waker);
     }
 
     /// Start loading `paths` (replacing what is open).
@@ -166,7 +140,9 @@ impl Workbench {
         }
         self.cancel_all();
         self.inputs = paths.clone();
-        self.load = Some(self.start(move |p| Workspace::open(&paths, p)));
+        self.jobs.start(JobKind::Load, move |p| {
+            Workspace::open(&paths, p).map(|ws| JobOutput::Load(Arc::new(ws)))
+        });
         self.poll_jobs();
     }
 
@@ -176,20 +152,16 @@ impl Workbench {
             self.messages.push("Open an archive first".into());
             return;
         };
-        if let Some(job) = &self.run_job {
-            job.cancel();
-        }
-        if let Some(job) = &self.sweep_job {
-            job.cancel();
-        }
+        self.jobs.cancel(JobKind::Sweep);
         let request = self.settings.request(&self.tuning);
         if request.algos.is_empty() {
             self.messages.push("Choose at least one detector".into());
             return;
         }
         let cache = self.cache.clone();
-        self.run_job =
-            Some(self.start(move |p| workspace::run_detectors(&ws, &request, &cache, p)));
+        self.jobs.start(JobKind::Run, move |p| {
+            workspace::run_detectors(&ws, &request, &cache, p).map(|r| JobOutput::Run(Arc::new(r)))
+        });
         self.poll_jobs();
     }
 
@@ -201,15 +173,13 @@ impl Workbench {
         if !ws.has_gold() || self.runs.is_empty() {
             return;
         }
-        if let Some(job) = &self.sweep_job {
-            job.cancel();
-        }
         let runs = self.runs.clone();
         let (thresholds, seeds) =
             super::run_panel::sweep_plan(ws.collection.docs.len(), self.settings.runs);
         self.sweep_algos = runs.iter().map(|r| r.algo).collect();
-        self.sweep_job =
-            Some(self.start(move |p| workspace::sweep_runs(&ws, &runs, &thresholds, seeds, p)));
+        self.jobs.start(JobKind::Sweep, move |p| {
+            workspace::sweep_runs(&ws, &runs, &thresholds, seeds, p).map(JobOutput::Sweep)
+        });
     }
 
     /// Re-cluster the active detector's run at `threshold`.
@@ -219,10 +189,9 @@ impl Workbench {
             return;
         };
         self.settings.thresholds.insert(run.algo, threshold);
-        if let Some(job) = &self.rerun_job {
-            job.cancel();
-        }
-        self.rerun_job = Some(self.start(move |p| workspace::rerun_at(&ws, &run, threshold, p)));
+        self.jobs.start(JobKind::Rerun, move |p| {
+            workspace::rerun_at(&ws, &run, threshold, p).map(|r| JobOutput::Rerun(Arc::new(r)))
+        });
         self.poll_jobs();
     }
 
@@ -231,12 +200,9 @@ impl Workbench {
         let Some(ws) = self.workspace.clone() else {
             return;
         };
-        if let Some(job) = &self.pair_job {
-            job.cancel();
-        }
         let params = self.tuning.params.clone();
         let runs = self.runs.clone();
-        self.pair_job = Some(self.start(move |_| {
+        self.jobs.start(JobKind::Pair, move |_| {
             crate::gui::model::pair::compare(
                 &ws.collection.docs,
                 a,
@@ -245,7 +211,8 @@ impl Workbench {
                 &runs,
                 Duration::from_millis(250),
             )
-        }));
+            .map(|c| JobOutput::Pair(Arc::new(c)))
+        });
         self.poll_jobs();
     }
 
@@ -284,43 +251,25 @@ impl Workbench {
         self.tab
     }
 
+    /// Start a job whose work panics, as a detector with a bug would: for the test that such a
+    /// job ends as an error on screen instead of leaving the app busy.
+    #[doc(hidden)]
+    pub fn start_panicking_job(&mut self) {
+        self.jobs
+            .start(JobKind::Run, |_| panic!("injected failure of a detector"));
+    }
+
     /// Whether a job is running.
     pub fn is_busy(&self) -> bool {
-        self.load.is_some()
-            || self.run_job.is_some()
-            || self.sweep_job.is_some()
-            || self.rerun_job.is_some()
-            || self.pair_job.is_some()
-            || self.vocab_job.is_some()
+        self.jobs.is_busy()
     }
 
     fn cancel_all(&mut self) {
-        for p in self.progresses() {
-            p.cancel();
-        }
+        self.jobs.cancel_all();
     }
 
     pub(super) fn progresses(&self) -> Vec<Progress> {
-        let mut out = Vec::new();
-        if let Some(j) = &self.load {
-            out.push(j.progress().clone());
-        }
-        if let Some(j) = &self.run_job {
-            out.push(j.progress().clone());
-        }
-        if let Some(j) = &self.rerun_job {
-            out.push(j.progress().clone());
-        }
-        if let Some(j) = &self.sweep_job {
-            out.push(j.progress().clone());
-        }
-        if let Some(j) = &self.pair_job {
-            out.push(j.progress().clone());
-        }
-        if let Some(j) = &self.vocab_job {
-            out.push(j.progress().clone());
-        }
-        out
+        self.jobs.progresses()
     }
 
     fn failed(&mut self, what: &str, e: crate::Error) {
@@ -332,110 +281,93 @@ impl Workbench {
 
     fn poll_jobs(&mut self) {
         self.poll_project();
-        if let Some(result) = self.load.as_mut().and_then(|j| j.ready()) {
-            self.load = None;
+        for (kind, result) in self.jobs.finished() {
             match result {
-                Ok(ws) => {
-                    let warnings: usize =
-                        ws.collection.reports.iter().map(|r| r.warnings.len()).sum();
-                    if warnings > 0 {
-                        self.messages.push(format!(
-                            "{warnings} warning(s) while reading; see the Inputs panel"
-                        ));
-                    }
-                    if let Some(msg) = self.recent.push(&ws.inputs) {
-                        self.messages.push(msg);
-                    }
-                    self.documents = DocumentsView::default();
-                    self.clusters = ClustersView::default();
-                    self.previous.clear();
-                    self.runs.clear();
-                    self.cache.clear();
-                    self.pair = None;
-                    self.vocab = None;
-                    self.workspace = Some(ws);
-                    self.labels.labelling = false;
-                    self.save_runs_to_project();
-                    if self.settings.run_on_open {
-                        self.run_detectors();
-                    }
-                }
-                Err(e) => self.failed("Opening", e),
-            }
-        }
-        if let Some(result) = self.run_job.as_mut().and_then(|j| j.ready()) {
-            self.run_job = None;
-            match result {
-                Ok(report) => {
-                    for old in &self.runs {
-                        self.previous.insert(
-                            old.algo,
-                            PreviousRun {
-                                metrics: old.metrics,
-                                sweep: old.sweep.clone(),
-                            },
-                        );
-                    }
-                    self.cache = report.cache.clone();
-                    self.runs = report.runs.clone();
-                    self.active = self.active.min(self.runs.len().saturating_sub(1));
-                    self.clusters.reset();
-                    if self.tab == Tab::Documents {
-                        self.tab = Tab::Clusters;
-                    }
-                    self.save_runs_to_project();
-                    self.start_sweep();
-                }
-                Err(e) => self.failed("Run", e),
-            }
-        }
-        if let Some(result) = self.sweep_job.as_mut().and_then(|j| j.ready()) {
-            self.sweep_job = None;
-            match result {
-                Ok(sweeps) => {
-                    for (algo, rows) in self.sweep_algos.iter().zip(sweeps.iter()) {
-                        if let Some(run) = self.runs.iter_mut().find(|r| r.algo == *algo) {
-                            run.sweep = rows.clone();
-                        }
-                    }
-                }
-                Err(e) => self.failed("Precision/recall sweep", e),
-            }
-        }
-        if let Some(result) = self.rerun_job.as_mut().and_then(|j| j.ready()) {
-            self.rerun_job = None;
-            match result {
-                Ok(run) => {
-                    if let Some(slot) = self.runs.iter_mut().find(|r| r.algo == run.algo) {
-                        // The curves do not depend on the threshold; keep what the sweep found.
-                        let sweep = std::mem::take(&mut slot.sweep);
-                        *slot = (*run).clone();
-                        slot.sweep = sweep;
-                    }
-                    self.clusters.reset();
-                    self.save_runs_to_project();
-                }
-                Err(e) => self.failed("Re-clustering", e),
-            }
-        }
-        if let Some(result) = self.pair_job.as_mut().and_then(|j| j.ready()) {
-            self.pair_job = None;
-            match result {
-                Ok(pair) => self.pair = Some(pair),
-                Err(e) => self.failed("Comparing", e),
-            }
-        }
-        if let Some(result) = self.vocab_job.as_mut().and_then(|j| j.ready()) {
-            self.vocab_job = None;
-            match result {
-                Ok(stats) => self.vocab = Some(stats),
-                Err(e) => self.failed("Word statistics", e),
+                Ok(output) => self.job_finished(&output),
+                Err(e) => self.failed(kind.what(), e),
             }
         }
         if let Some(paths) = self.dialog.as_ref().and_then(|d| d.poll()) {
             self.dialog = None;
             self.open(paths);
         }
+    }
+
+    /// Take over what a job made.
+    fn job_finished(&mut self, output: &JobOutput) {
+        match output {
+            JobOutput::Load(ws) => self.loaded(ws.clone()),
+            JobOutput::Run(report) => self.ran(report),
+            JobOutput::Sweep(sweeps) => self.swept(sweeps),
+            JobOutput::Rerun(run) => self.reclustered(run),
+            JobOutput::Pair(pair) => self.pair = Some(pair.clone()),
+            JobOutput::Vocab(stats) => self.vocab = Some(stats.clone()),
+        }
+    }
+
+    fn loaded(&mut self, ws: Arc<Workspace>) {
+        let warnings: usize = ws.collection.reports.iter().map(|r| r.warnings.len()).sum();
+        if warnings > 0 {
+            self.messages.push(format!(
+                "{warnings} warning(s) while reading; see the Inputs panel"
+            ));
+        }
+        if let Some(msg) = self.recent.push(&ws.inputs) {
+            self.messages.push(msg);
+        }
+        self.documents = DocumentsView::default();
+        self.clusters = ClustersView::default();
+        self.previous.clear();
+        self.runs.clear();
+        self.cache.clear();
+        self.pair = None;
+        self.vocab = None;
+        self.workspace = Some(ws);
+        self.labels.labelling = false;
+        self.save_runs_to_project();
+        if self.settings.run_on_open {
+            self.run_detectors();
+        }
+    }
+
+    fn ran(&mut self, report: &RunReport) {
+        for old in &self.runs {
+            self.previous.insert(
+                old.algo,
+                PreviousRun {
+                    metrics: old.metrics,
+                    sweep: old.sweep.clone(),
+                },
+            );
+        }
+        self.cache = report.cache.clone();
+        self.runs = report.runs.clone();
+        self.active = self.active.min(self.runs.len().saturating_sub(1));
+        self.clusters.reset();
+        if self.tab == Tab::Documents {
+            self.tab = Tab::Clusters;
+        }
+        self.save_runs_to_project();
+        self.start_sweep();
+    }
+
+    fn swept(&mut self, sweeps: &[Vec<SweepRow>]) {
+        for (algo, rows) in self.sweep_algos.iter().zip(sweeps.iter()) {
+            if let Some(run) = self.runs.iter_mut().find(|r| r.algo == *algo) {
+                run.sweep = rows.clone();
+            }
+        }
+    }
+
+    fn reclustered(&mut self, run: &AlgoRun) {
+        if let Some(slot) = self.runs.iter_mut().find(|r| r.algo == run.algo) {
+            // The curves do not depend on the threshold; keep what the sweep found.
+            let sweep = std::mem::take(&mut slot.sweep);
+            *slot = (*run).clone();
+            slot.sweep = sweep;
+        }
+        self.clusters.reset();
+        self.save_runs_to_project();
     }
 
     pub(super) fn start_dialog(&mut self, folder: bool) {
@@ -467,7 +399,7 @@ impl Workbench {
             Action::WordStats => {
                 if let Some(ws) = self.workspace.clone() {
                     let source = self.tuning.params.tokens;
-                    self.vocab_job = Some(self.start(move |p| {
+                    self.jobs.start(JobKind::Vocab, move |p| {
                         crate::gui::model::vocabulary::word_stats(
                             &ws.collection.docs,
                             source,
@@ -475,7 +407,8 @@ impl Workbench {
                             300,
                             p,
                         )
-                    }));
+                        .map(|v| JobOutput::Vocab(Arc::new(v)))
+                    });
                     self.poll_jobs();
                 }
             }

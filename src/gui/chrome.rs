@@ -11,6 +11,7 @@ use egui::Key;
 
 use super::action::Action;
 use super::app::{SHORTCUT_CANCEL, SHORTCUT_HELP, SHORTCUT_OPEN, SHORTCUT_RUN, Workbench};
+use super::jobs::JobKind;
 
 impl Workbench {
     pub(super) fn top_bar(&mut self, ui: &mut egui::Ui) {
@@ -59,7 +60,7 @@ impl Workbench {
                 self.open(vec![path]);
             }
             ui.separator();
-            let can_run = self.workspace.is_some() && self.run_job.is_none();
+            let can_run = self.workspace.is_some() && !self.jobs.is_running(JobKind::Run);
             if ui
                 .add_enabled(can_run, egui::Button::new("Run detectors (F5)"))
                 .on_hover_text(ctx.format_shortcut(&SHORTCUT_RUN))
@@ -185,7 +186,7 @@ impl Workbench {
             ui.heading("samecore");
             ui.label("Find same-core near-duplicate pages in web archives.");
             ui.add_space(12.0);
-            if self.load.is_some() {
+            if self.jobs.is_running(JobKind::Load) {
                 ui.spinner();
                 ui.label("Reading…");
             } else {

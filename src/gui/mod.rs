@@ -18,6 +18,7 @@ mod chrome;
 mod clusters;
 mod codebook;
 mod documents;
+mod jobs;
 mod label_curve;
 mod labelling;
 pub mod model;

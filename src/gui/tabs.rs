@@ -10,6 +10,7 @@ use egui::Key;
 
 use super::action::{Action, Tab};
 use super::app::Workbench;
+use super::jobs::JobKind;
 use crate::DocId;
 
 impl Workbench {
@@ -89,7 +90,7 @@ impl Workbench {
                     ui,
                     &ws,
                     self.pair.as_deref(),
-                    self.pair_job.is_some(),
+                    self.jobs.is_running(JobKind::Pair),
                     blind,
                 )
             }
@@ -125,7 +126,7 @@ impl Workbench {
             Tab::Antecedents => self.tuning.ui(
                 ui,
                 self.vocab.as_deref().map(Vec::as_slice),
-                self.vocab_job.is_some(),
+                self.jobs.is_running(JobKind::Vocab),
             ),
         };
         if let Some(a) = action {
