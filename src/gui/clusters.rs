@@ -11,6 +11,7 @@ use crate::DocId;
 use crate::gui::model::workspace::{AlgoRun, ClusterSummary, Workspace};
 
 use super::action::Action;
+use super::view::{View, ViewContext};
 
 /// Keys of this view, for the help overlay.
 pub const KEYS: &[(&str, &str)] = &[
@@ -135,7 +136,7 @@ impl ClustersView {
 
     /// Draw the view; `codes_of` (with a project open) gives each member's codes and where
     /// they came from.
-    pub fn ui(
+    pub fn show(
         &mut self,
         ui: &mut egui::Ui,
         ws: &Workspace,
@@ -146,7 +147,29 @@ impl ClustersView {
             ui.label("No clusters yet: choose detectors on the left and press Run detectors (F5).");
             return None;
         };
-        let mut action = None;
+        let clusters = &run.clusters;
+        Self::heading(ui, run);
+        self.filter_bar(ui);
+        let rows = self.refresh(clusters);
+        let mut action = self.keys(ui, run, &rows);
+        self.cluster_table(ui, clusters, &rows);
+        ui.separator();
+        let Some(cluster) = self.selected.and_then(|s| clusters.get(s)) else {
+            ui.weak("Select a cluster (N / P) to see its pages.");
+            return action;
+        };
+        ui.label(format!(
+            "Cluster of {} pages — click a page (or J / K, Enter) to compare it with the representative",
+            cluster.members.len()
+        ));
+        if let Some(a) = self.members_table(ui, ws, cluster, codes_of) {
+            action = Some(a);
+        }
+        action
+    }
+
+    /// "N clusters of 2+ pages (M pages) — detector at threshold t".
+    fn heading(ui: &mut egui::Ui, run: &AlgoRun) {
         let clusters = &run.clusters;
         let groups = clusters.iter().filter(|c| c.members.len() > 1).count();
         let in_groups: usize = clusters
@@ -161,6 +184,10 @@ impl ClustersView {
                 run.detection.spec.matching.threshold
             ));
         });
+    }
+
+    /// Filter, sort order and singletons.
+    fn filter_bar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             let label = ui.label("Filter:");
             if ui
@@ -195,9 +222,12 @@ impl ClustersView {
                 self.visible = None;
             }
         });
-        let rows = self.refresh(clusters);
+    }
 
-        // Keys: N/P clusters, J/K members, Enter compares.
+    /// N / P move between clusters, J / K between members, Enter compares.
+    fn keys(&mut self, ui: &mut egui::Ui, run: &AlgoRun, rows: &[usize]) -> Option<Action> {
+        let clusters = &run.clusters;
+        let mut action = None;
         if !ui.ctx().egui_wants_keyboard_input() {
             let (next, prev, down, up, enter) = ui.input(|i| {
                 (
@@ -233,6 +263,11 @@ impl ClustersView {
             }
         }
 
+        action
+    }
+
+    /// The list of clusters (`rows` of `clusters`, in display order).
+    fn cluster_table(&mut self, ui: &mut egui::Ui, clusters: &[ClusterSummary], rows: &[usize]) {
         let list_height = (ui.available_height() * 0.5).max(120.0);
         let mut table = TableBuilder::new(ui)
             .id_salt("cluster_table")
@@ -300,15 +335,17 @@ impl ClustersView {
                     }
                 });
             });
-        ui.separator();
-        let Some(cluster) = self.selected.and_then(|s| clusters.get(s)) else {
-            ui.weak("Select a cluster (N / P) to see its pages.");
-            return action;
-        };
-        ui.label(format!(
-            "Cluster of {} pages — click a page (or J / K, Enter) to compare it with the representative",
-            cluster.members.len()
-        ));
+    }
+
+    /// The pages of `cluster`; a click compares one with the representative.
+    fn members_table(
+        &mut self,
+        ui: &mut egui::Ui,
+        ws: &Workspace,
+        cluster: &ClusterSummary,
+        codes_of: Option<&dyn Fn(DocId) -> (String, String)>,
+    ) -> Option<Action> {
+        let mut action = None;
         let docs = &ws.collection.docs;
         // Seven columns do not fit beside the codebook: the table scrolls sideways instead of
         // squeezing its columns.
@@ -393,5 +430,21 @@ impl ClustersView {
                     });
             });
         action
+    }
+}
+
+impl View for ClustersView {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
+        let (codes, pages) = (cx.project.codes.clone(), cx.project.pages.clone());
+        let codes_of = move |d: DocId| {
+            super::codebook::codes_of(&codes, pages.as_deref().map(Vec::as_slice), d)
+        };
+        let coding = cx
+            .project
+            .is_open()
+            .then_some(&codes_of as &dyn Fn(DocId) -> (String, String));
+        let (ws, run) = (cx.workspace, cx.runs.get(cx.active));
+        let action = self.show(ui, ws, run, coding);
+        cx.ask(action);
     }
 }

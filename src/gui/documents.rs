@@ -7,6 +7,7 @@ use std::sync::Arc;
 use egui::Key;
 use egui_extras::{Column, TableBuilder};
 
+use super::view::{View, ViewContext};
 use crate::archive::Collection;
 
 /// Keys of this view, for the help overlay.
@@ -62,7 +63,7 @@ impl DocumentsView {
     }
 
     /// Draw the view.
-    pub fn ui(&mut self, ui: &mut egui::Ui, collection: &Collection) {
+    pub fn show(&mut self, ui: &mut egui::Ui, collection: &Collection) {
         let focus_filter = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, Key::F));
         ui.horizontal(|ui| {
             ui.label("Filter:");
@@ -195,6 +196,12 @@ impl DocumentsView {
         } else {
             ui.weak("Select a page to see where it came from.");
         }
+    }
+}
+
+impl View for DocumentsView {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
+        self.show(ui, &cx.workspace.collection);
     }
 }
 

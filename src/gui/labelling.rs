@@ -10,7 +10,9 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::action::Action;
 use super::session::ProjectSession;
+use super::view::{View, ViewContext};
 use crate::labels::sample::SamplePlan;
 use crate::labels::{LabelInput, Reason, Verdict};
 
@@ -128,7 +130,7 @@ impl LabelsView {
     }
 
     /// Draw the Labels tab.
-    pub fn ui(
+    pub fn show(
         &mut self,
         ui: &mut egui::Ui,
         session: &mut ProjectSession,
@@ -535,6 +537,14 @@ fn bump_name(name: &str) -> String {
             format!("{head} {}", n.parse::<u64>().unwrap_or(0) + 1)
         }
         _ => format!("{name} 2"),
+    }
+}
+
+impl View for LabelsView {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
+        let has_run = !cx.runs.is_empty();
+        let asked = self.show(ui, cx.project, has_run);
+        cx.actions.extend(asked.into_iter().map(Action::Project));
     }
 }
 

@@ -32,6 +32,7 @@ mod run_panel;
 mod session;
 mod tabs;
 mod tuning;
+mod view;
 
 pub use action::{Action, PreviousRun, ProjectAction, Tab};
 pub use app::Workbench;

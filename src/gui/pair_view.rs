@@ -11,6 +11,8 @@ use crate::gui::model::pair::{PairComparison, PairTerm, SpotRole, TermDiff};
 use crate::gui::model::workspace::Workspace;
 
 use super::action::Action;
+use super::jobs::JobKind;
+use super::view::{View, ViewContext};
 
 /// Keys of this view, for the help overlay.
 pub const KEYS: &[(&str, &str)] = &[("R", "Raw / terms toggle in the Pair tab")];
@@ -63,7 +65,7 @@ fn layout_raw(html: &str) -> LayoutJob {
 
 impl PairView {
     /// Draw the view; `blind` (labelling a blind sample) hides every detector's score.
-    pub fn ui(
+    pub fn show(
         &mut self,
         ui: &mut egui::Ui,
         ws: &Workspace,
@@ -201,5 +203,13 @@ impl PairView {
             }
         });
         None
+    }
+}
+
+impl View for PairView {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
+        let busy = cx.busy(JobKind::Pair);
+        let action = self.show(ui, cx.workspace, cx.pair, busy, cx.blind);
+        cx.ask(action);
     }
 }

@@ -7,6 +7,7 @@
 //! from the open project's judged pairs instead (`label_curve`, Henzinger §3.5).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine};
 
@@ -15,6 +16,7 @@ use crate::gui::model::workspace::AlgoRun;
 
 use super::action::{Action, PreviousRun};
 use super::label_curve::{self, RunCurves};
+use super::view::{View, ViewContext};
 use crate::detectors::Algo;
 
 /// Which plot is shown.
@@ -94,7 +96,7 @@ pub struct PlotsView {
 
 impl PlotsView {
     /// Draw the view.
-    pub fn ui(
+    pub fn show(
         &mut self,
         ui: &mut egui::Ui,
         runs: &[AlgoRun],
@@ -364,4 +366,26 @@ fn degrees(ui: &mut egui::Ui, run: &AlgoRun) {
         .show(ui, |plot| {
             plot.points(Points::new("pages", PlotPoints::from(points)).radius(3.0))
         });
+}
+
+impl View for PlotsView {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
+        let (ws, runs, active, previous) = (cx.workspace, cx.runs, cx.active, cx.previous);
+        // Without gold, precision and relative recall come from the labels, which the store
+        // worker reads; asked again whenever labels change.
+        let labelled = match runs.get(active) {
+            Some(r) if !ws.has_gold() && cx.project.is_open() => {
+                if cx.project.want_curves(&r.detection) {
+                    ui.ctx().request_repaint();
+                }
+                cx.project
+                    .curves
+                    .as_deref()
+                    .filter(|c| Arc::ptr_eq(&c.detection, &r.detection))
+            }
+            _ => None,
+        };
+        let action = self.show(ui, runs, active, ws.has_gold(), labelled, previous);
+        cx.ask(action);
+    }
 }

@@ -1,17 +1,16 @@
-//! The central panel: the tab bar and the current tab's view — with the codebook beside the
+//! The central panel: the tab bar and the current tab's [`View`] — with the codebook beside the
 //! clusters and the labelling bar over the pair view when a sample is being labelled.
 //!
 //! In: the [`Workbench`] state and the person's clicks and keys. Out: [`Action`]s queued for
 //! the end of the frame.
 
-use std::sync::Arc;
-
 use egui::Key;
 
 use super::action::{Action, Tab};
 use super::app::Workbench;
-use super::jobs::JobKind;
+use super::view::{View, ViewContext};
 use crate::DocId;
+use crate::gui::model::Workspace;
 
 impl Workbench {
     pub(super) fn central(&mut self, ui: &mut egui::Ui) {
@@ -19,6 +18,61 @@ impl Workbench {
             self.welcome(ui);
             return;
         };
+        self.tab_bar(ui);
+        ui.separator();
+        self.pair_keys(ui);
+        let blind = match self.tab {
+            Tab::Clusters => {
+                self.codebook_beside_clusters(ui, &ws);
+                false
+            }
+            Tab::Pair => self.labelling_bar(ui),
+            _ => false,
+        };
+        let Workbench {
+            documents,
+            clusters,
+            pair_view,
+            plots,
+            tuning,
+            labels,
+            project,
+            runs,
+            active,
+            previous,
+            pair,
+            vocab,
+            jobs,
+            tab,
+            ..
+        } = self;
+        let mut cx = ViewContext {
+            workspace: &ws,
+            runs,
+            active: *active,
+            previous,
+            pair: pair.as_deref(),
+            vocab: vocab.as_deref().map(Vec::as_slice),
+            jobs,
+            project,
+            blind,
+            actions: Vec::new(),
+        };
+        let view: &mut dyn View = match tab {
+            Tab::Documents => documents,
+            Tab::Clusters => clusters,
+            Tab::Pair => pair_view,
+            Tab::Plots => plots,
+            Tab::Antecedents => tuning,
+            Tab::Labels => labels,
+        };
+        view.ui(ui, &mut cx);
+        let asked = cx.actions;
+        self.actions.extend(asked);
+    }
+
+    /// The tabs, with Alt+1…6 on hover.
+    fn tab_bar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             for (i, tab) in Tab::ALL.into_iter().enumerate() {
                 let r = ui
@@ -29,108 +83,57 @@ impl Workbench {
                 }
             }
         });
-        ui.separator();
-        if self.tab == Tab::Pair && !self.labels.labelling && !ui.ctx().egui_wants_keyboard_input()
+    }
+
+    /// J / K in the pair view step through the selected cluster's members.
+    fn pair_keys(&mut self, ui: &mut egui::Ui) {
+        if self.tab != Tab::Pair || self.labels.labelling || ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        let (down, up) = ui.input(|i| (i.key_pressed(Key::J), i.key_pressed(Key::K)));
+        if (down || up)
+            && let Some(run) = self.runs.get(self.active)
+            && let Some((a, b)) = self.clusters.step_member(run, if down { 1 } else { -1 })
         {
-            let (down, up) = ui.input(|i| (i.key_pressed(Key::J), i.key_pressed(Key::K)));
-            if (down || up)
-                && let Some(run) = self.runs.get(self.active)
-                && let Some((a, b)) = self.clusters.step_member(run, if down { 1 } else { -1 })
-            {
-                self.actions.push(Action::Compare(a, b));
-            }
+            self.actions.push(Action::Compare(a, b));
         }
+    }
+
+    /// The codebook on the right of the Clusters tab, for the selected cluster and member.
+    fn codebook_beside_clusters(&mut self, ui: &mut egui::Ui, ws: &Workspace) {
         let run = self.runs.get(self.active);
-        let action = match self.tab {
-            Tab::Documents => {
-                self.documents.ui(ui, &ws.collection);
-                None
-            }
-            Tab::Clusters => {
-                let selected = run.and_then(|r| self.clusters.selected(r));
-                let member = selected.and_then(|(_, m)| m).map(|d| {
-                    let title = ws.collection.docs[d.index()]
-                        .title
-                        .clone()
-                        .unwrap_or_else(|| "(untitled)".into());
-                    (d, title)
-                });
-                let panel = egui::Panel::right("codebook")
-                    .resizable(true)
-                    .default_size(230.0)
-                    .show(ui, |ui| {
-                        self.codebook
-                            .ui(ui, &self.project, selected.map(|(c, _)| c), member)
-                    });
-                self.actions
-                    .extend(panel.inner.into_iter().map(Action::Project));
-                let (codes, pages) = (self.project.codes.clone(), self.project.pages.clone());
-                let codes_of = move |d: DocId| {
-                    super::codebook::codes_of(&codes, pages.as_deref().map(Vec::as_slice), d)
-                };
-                let coding = self
-                    .project
-                    .is_open()
-                    .then_some(&codes_of as &dyn Fn(DocId) -> (String, String));
-                // Tables wider than what the codebook leaves are cut here, so they can
-                // neither cover nor catch the clicks of the codebook's buttons.
-                ui.shrink_clip_rect(ui.available_rect_before_wrap());
-                self.clusters.ui(ui, &ws, run, coding)
-            }
-            Tab::Pair => {
-                let mut blind = false;
-                if self.labels.labelling
-                    && let Some(s) = self.project.sample.clone()
-                {
-                    blind = s.info.blind;
-                    let asked = self.labels.bar(ui, &s);
-                    self.actions.extend(asked.into_iter().map(Action::Project));
-                }
-                self.pair_view.ui(
-                    ui,
-                    &ws,
-                    self.pair.as_deref(),
-                    self.jobs.is_running(JobKind::Pair),
-                    blind,
-                )
-            }
-            Tab::Labels => {
-                let asked = self.labels.ui(ui, &mut self.project, run.is_some());
-                self.actions.extend(asked.into_iter().map(Action::Project));
-                None
-            }
-            Tab::Plots => {
-                // Without gold, precision and relative recall come from the labels, which the
-                // store worker reads; asked again whenever labels change.
-                let labelled = match run {
-                    Some(r) if !ws.has_gold() && self.project.is_open() => {
-                        if self.project.want_curves(&r.detection) {
-                            ui.ctx().request_repaint();
-                        }
-                        self.project
-                            .curves
-                            .as_deref()
-                            .filter(|c| Arc::ptr_eq(&c.detection, &r.detection))
-                    }
-                    _ => None,
-                };
-                self.plots.ui(
-                    ui,
-                    &self.runs,
-                    self.active,
-                    ws.has_gold(),
-                    labelled,
-                    &self.previous,
-                )
-            }
-            Tab::Antecedents => self.tuning.ui(
-                ui,
-                self.vocab.as_deref().map(Vec::as_slice),
-                self.jobs.is_running(JobKind::Vocab),
-            ),
-        };
-        if let Some(a) = action {
-            self.actions.push(a);
+        let selected = run.and_then(|r| self.clusters.selected(r));
+        let member = selected.and_then(|(_, m)| m).map(|d: DocId| {
+            let title = ws.collection.docs[d.index()]
+                .title
+                .clone()
+                .unwrap_or_else(|| "(untitled)".into());
+            (d, title)
+        });
+        let panel = egui::Panel::right("codebook")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| {
+                self.codebook
+                    .ui(ui, &self.project, selected.map(|(c, _)| c), member)
+            });
+        self.actions
+            .extend(panel.inner.into_iter().map(Action::Project));
+        // Tables wider than what the codebook leaves are cut here, so they can neither cover
+        // nor catch the clicks of the codebook's buttons.
+        ui.shrink_clip_rect(ui.available_rect_before_wrap());
+    }
+
+    /// While a sample is labelled, its bar over the pair view; whether the sample is blind.
+    fn labelling_bar(&mut self, ui: &mut egui::Ui) -> bool {
+        if !self.labels.labelling {
+            return false;
         }
+        let Some(s) = self.project.sample.clone() else {
+            return false;
+        };
+        let asked = self.labels.bar(ui, &s);
+        self.actions.extend(asked.into_iter().map(Action::Project));
+        s.info.blind
     }
 }

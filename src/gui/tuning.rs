@@ -9,6 +9,8 @@ use crate::signature::spotsigs::{Antecedent, DEFAULT_DISTANCE};
 use crate::token::TokenSource;
 
 use super::action::Action;
+use super::jobs::JobKind;
+use super::view::{View, ViewContext};
 
 /// State of the tuning view; `params` is what the next run signs with.
 pub struct TuningView {
@@ -58,7 +60,7 @@ impl TuningView {
     }
 
     /// Draw the view.
-    pub fn ui(
+    pub fn show(
         &mut self,
         ui: &mut egui::Ui,
         vocab: Option<&[WordStat]>,
@@ -237,5 +239,13 @@ impl TuningView {
             }
         });
         action
+    }
+}
+
+impl View for TuningView {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
+        let busy = cx.busy(JobKind::Vocab);
+        let action = self.show(ui, cx.vocab, busy);
+        cx.ask(action);
     }
 }
