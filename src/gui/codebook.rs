@@ -7,6 +7,7 @@
 //! [`ProjectAction`]s, and the text of each member's codes for the members table.
 
 use crate::DocId;
+use crate::store::codes::Code;
 use crate::store::codes::{CodeSource, PageCode};
 use crate::store::{CodeId, PageId};
 
@@ -95,6 +96,28 @@ impl CodebookPanel {
             return out;
         }
         let codes = &session.codes.codes;
+        self.new_code_form(ui, &mut out);
+        ui.separator();
+        self.code_list(ui, codes);
+        let Some(code) = self
+            .selected
+            .and_then(|id| codes.iter().find(|c| c.id == id))
+        else {
+            ui.weak("Select a code to apply, rename or merge it.");
+            self.undo_button(ui, session, &mut out);
+            return out;
+        };
+        ui.separator();
+        ui.strong(format!("Code: {} ({} pages)", code.name, code.pages));
+        self.apply_buttons(ui, session, code, cluster, member, &mut out);
+        self.rename_and_merge(ui, codes, code, &mut out);
+        ui.separator();
+        self.undo_button(ui, session, &mut out);
+        out
+    }
+
+    /// The form that adds a code.
+    fn new_code_form(&mut self, ui: &mut egui::Ui, out: &mut Vec<ProjectAction>) {
         let mut enter = false;
         ui.horizontal(|ui| {
             let l = ui.label("New code");
@@ -124,7 +147,10 @@ impl CodebookPanel {
             self.new_name.clear();
             self.new_description.clear();
         }
-        ui.separator();
+    }
+
+    /// The codes, one selectable line each.
+    fn code_list(&mut self, ui: &mut egui::Ui, codes: &[Code]) {
         if codes.is_empty() {
             ui.weak("No code yet.");
         }
@@ -143,16 +169,18 @@ impl CodebookPanel {
                     }
                 }
             });
-        let Some(code) = self
-            .selected
-            .and_then(|id| codes.iter().find(|c| c.id == id))
-        else {
-            ui.weak("Select a code to apply, rename or merge it.");
-            self.undo_button(ui, session, &mut out);
-            return out;
-        };
-        ui.separator();
-        ui.strong(format!("Code: {} ({} pages)", code.name, code.pages));
+    }
+
+    /// Apply `code` to the selected cluster or page.
+    fn apply_buttons(
+        &mut self,
+        ui: &mut egui::Ui,
+        session: &ProjectSession,
+        code: &Code,
+        cluster: Option<u32>,
+        member: Option<(DocId, String)>,
+        out: &mut Vec<ProjectAction>,
+    ) {
         let apply = ui
             .add_enabled(
                 cluster.is_some() && session.pages.is_some(),
@@ -198,6 +226,16 @@ impl CodebookPanel {
                 }
             });
         }
+    }
+
+    /// Rename `code`, or merge it into another (after a confirmation).
+    fn rename_and_merge(
+        &mut self,
+        ui: &mut egui::Ui,
+        codes: &[Code],
+        code: &Code,
+        out: &mut Vec<ProjectAction>,
+    ) {
         ui.horizontal(|ui| {
             let l = ui.label("Rename to");
             ui.add(egui::TextEdit::singleline(&mut self.rename).desired_width(110.0))
@@ -262,9 +300,6 @@ impl CodebookPanel {
                 }
             });
         }
-        ui.separator();
-        self.undo_button(ui, session, &mut out);
-        out
     }
 
     fn undo_button(

@@ -74,170 +74,202 @@ impl TuningView {
             if let Some(e) = &self.error {
                 ui.colored_label(egui::Color32::LIGHT_RED, e);
             }
-            let mut remove = None;
-            egui::ScrollArea::vertical()
-                .id_salt("antecedents")
-                .max_height(280.0)
-                .show(ui, |ui| {
-                    egui::Grid::new("antecedent_grid")
-                        .striped(true)
-                        .show(ui, |ui| {
-                            for (i, a) in self.params.antecedents.iter_mut().enumerate() {
-                                ui.label(&a.word);
-                                let text = &mut self.distance_text[i];
-                                let r = ui.add(
-                                    egui::TextEdit::singleline(text)
-                                        .hint_text("distances")
-                                        .desired_width(60.0),
-                                );
-                                if r.changed() {
-                                    match Antecedent::parse(&format!("{}:{}", a.word, text), &[]) {
-                                        Ok(parsed) => {
-                                            a.distances = parsed.distances;
-                                            self.error = None;
-                                        }
-                                        Err(e) => self.error = Some(e.to_string()),
-                                    }
-                                }
-                                if ui.small_button("remove").clicked() {
-                                    remove = Some(i);
-                                }
-                                ui.end_row();
-                            }
-                        });
-                });
-            if let Some(i) = remove {
-                self.params.antecedents.remove(i);
-                self.distance_text.remove(i);
-            }
+            self.antecedent_list(ui);
             ui.separator();
-            egui::Grid::new("sig_options")
-                .num_columns(2)
-                .show(ui, |ui| {
-                    let label = ui.label("Tokens");
-                    egui::ComboBox::from_id_salt("tokens")
-                        .selected_text(self.params.tokens.name())
-                        .show_ui(ui, |ui| {
-                            for t in TokenSource::ALL {
-                                ui.selectable_value(&mut self.params.tokens, t, t.name());
-                            }
-                        })
-                        .response
-                        .labelled_by(label.id);
-                    ui.end_row();
-                    ui.label("Signatures");
-                    ui.checkbox(
-                        &mut self.params.include_antecedent,
-                        "include the antecedent",
-                    );
-                    ui.end_row();
-                    let label = ui.label("Minimum signatures");
-                    ui.add(egui::DragValue::new(&mut self.params.min_signatures).range(0..=100))
-                        .labelled_by(label.id);
-                    ui.end_row();
-                    ui.label("IDF band");
-                    let mut on = self.params.idf_band.is_some();
-                    ui.horizontal(|ui| {
-                        if ui.checkbox(&mut on, "on").changed() {
-                            self.params.idf_band = on.then_some((0.2, 0.8));
-                        }
-                        if let Some((lo, hi)) = &mut self.params.idf_band {
-                            let l = ui.label("from");
-                            ui.add(egui::DragValue::new(lo).range(0.0..=1.0).speed(0.01))
-                                .labelled_by(l.id);
-                            let l = ui.label("to");
-                            ui.add(egui::DragValue::new(hi).range(0.0..=1.0).speed(0.01))
-                                .labelled_by(l.id);
-                        }
-                    });
-                    ui.end_row();
-                });
-            ui.horizontal(|ui| {
-                if ui
-                    .button("Run with these antecedents")
-                    .on_hover_text("F5")
-                    .clicked()
-                {
-                    action = Some(Action::Run);
-                }
-                if ui.button("Reset to defaults").clicked() {
-                    *self = TuningView::default();
-                }
-            });
-
-            let ui = &mut cols[1];
-            ui.heading("Frequent words");
-            ui.horizontal(|ui| {
-                if ui
-                    .add_enabled(!busy, egui::Button::new("Compute word statistics"))
-                    .clicked()
-                {
-                    action = Some(Action::WordStats);
-                }
-                if busy {
-                    ui.spinner();
-                }
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.filter)
-                        .hint_text("filter words")
-                        .desired_width(120.0),
-                );
-            });
-            let Some(vocab) = vocab else {
-                ui.weak(
-                    "Coverage: share of pages with the word. Spread: how evenly it falls \
-                     through a page (share of tenths of the page it occurs in).",
-                );
-                return;
-            };
-            let needle = self.filter.trim().to_lowercase();
-            let rows: Vec<&WordStat> = vocab
-                .iter()
-                .filter(|w| needle.is_empty() || w.word.contains(&needle))
-                .collect();
-            let mut add = None;
-            egui_extras::TableBuilder::new(ui)
-                .id_salt("vocab_table")
-                .striped(true)
-                .column(egui_extras::Column::initial(110.0))
-                .column(egui_extras::Column::initial(70.0))
-                .column(egui_extras::Column::initial(70.0))
-                .column(egui_extras::Column::initial(80.0))
-                .column(egui_extras::Column::remainder())
-                .header(20.0, |mut h| {
-                    for name in ["word", "coverage", "spread", "count", ""] {
-                        h.col(|ui| {
-                            ui.strong(name);
-                        });
-                    }
-                })
-                .body(|body| {
-                    body.rows(18.0, rows.len(), |mut row| {
-                        let w = rows[row.index()];
-                        row.col(|ui| {
-                            ui.label(&w.word);
-                        });
-                        row.col(|ui| {
-                            ui.label(format!("{:.2}", w.coverage));
-                        });
-                        row.col(|ui| {
-                            ui.label(format!("{:.2}", w.spread));
-                        });
-                        row.col(|ui| {
-                            ui.label(w.occurrences.to_string());
-                        });
-                        row.col(|ui| {
-                            let present = self.params.antecedents.iter().any(|a| a.word == w.word);
-                            if !present && ui.small_button("add").clicked() {
-                                add = Some(w.word.clone());
-                            }
-                        });
-                    });
-                });
-            if let Some(w) = add {
-                self.add(&w);
+            self.signature_options(ui);
+            if let Some(a) = self.run_buttons(ui) {
+                action = Some(a);
+            }
+            if let Some(a) = self.frequent_words(&mut cols[1], vocab, busy) {
+                action = Some(a);
             }
         });
+        action
+    }
+
+    /// The antecedents with their distances, editable, each with a remove button.
+    fn antecedent_list(&mut self, ui: &mut egui::Ui) {
+        let mut remove = None;
+        egui::ScrollArea::vertical()
+            .id_salt("antecedents")
+            .max_height(280.0)
+            .show(ui, |ui| {
+                egui::Grid::new("antecedent_grid")
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (i, a) in self.params.antecedents.iter_mut().enumerate() {
+                            ui.label(&a.word);
+                            let text = &mut self.distance_text[i];
+                            let r = ui.add(
+                                egui::TextEdit::singleline(text)
+                                    .hint_text("distances")
+                                    .desired_width(60.0),
+                            );
+                            if r.changed() {
+                                match Antecedent::parse(&format!("{}:{}", a.word, text), &[]) {
+                                    Ok(parsed) => {
+                                        a.distances = parsed.distances;
+                                        self.error = None;
+                                    }
+                                    Err(e) => self.error = Some(e.to_string()),
+                                }
+                            }
+                            if ui.small_button("remove").clicked() {
+                                remove = Some(i);
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+        if let Some(i) = remove {
+            self.params.antecedents.remove(i);
+            self.distance_text.remove(i);
+        }
+    }
+
+    /// Tokens, antecedent in signature, minimum signatures, IDF band.
+    fn signature_options(&mut self, ui: &mut egui::Ui) {
+        egui::Grid::new("sig_options")
+            .num_columns(2)
+            .show(ui, |ui| {
+                let label = ui.label("Tokens");
+                egui::ComboBox::from_id_salt("tokens")
+                    .selected_text(self.params.tokens.name())
+                    .show_ui(ui, |ui| {
+                        for t in TokenSource::ALL {
+                            ui.selectable_value(&mut self.params.tokens, t, t.name());
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                ui.end_row();
+                ui.label("Signatures");
+                ui.checkbox(
+                    &mut self.params.include_antecedent,
+                    "include the antecedent",
+                );
+                ui.end_row();
+                let label = ui.label("Minimum signatures");
+                ui.add(egui::DragValue::new(&mut self.params.min_signatures).range(0..=100))
+                    .labelled_by(label.id);
+                ui.end_row();
+                ui.label("IDF band");
+                let mut on = self.params.idf_band.is_some();
+                ui.horizontal(|ui| {
+                    if ui.checkbox(&mut on, "on").changed() {
+                        self.params.idf_band = on.then_some((0.2, 0.8));
+                    }
+                    if let Some((lo, hi)) = &mut self.params.idf_band {
+                        let l = ui.label("from");
+                        ui.add(egui::DragValue::new(lo).range(0.0..=1.0).speed(0.01))
+                            .labelled_by(l.id);
+                        let l = ui.label("to");
+                        ui.add(egui::DragValue::new(hi).range(0.0..=1.0).speed(0.01))
+                            .labelled_by(l.id);
+                    }
+                });
+                ui.end_row();
+            });
+    }
+
+    /// Run with these antecedents, or reset them.
+    fn run_buttons(&mut self, ui: &mut egui::Ui) -> Option<Action> {
+        let mut action = None;
+        ui.horizontal(|ui| {
+            if ui
+                .button("Run with these antecedents")
+                .on_hover_text("F5")
+                .clicked()
+            {
+                action = Some(Action::Run);
+            }
+            if ui.button("Reset to defaults").clicked() {
+                *self = TuningView::default();
+            }
+        });
+
+        action
+    }
+
+    /// The corpus's frequent words, to add as antecedents.
+    fn frequent_words(
+        &mut self,
+        ui: &mut egui::Ui,
+        vocab: Option<&[WordStat]>,
+        busy: bool,
+    ) -> Option<Action> {
+        let mut action = None;
+        ui.heading("Frequent words");
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(!busy, egui::Button::new("Compute word statistics"))
+                .clicked()
+            {
+                action = Some(Action::WordStats);
+            }
+            if busy {
+                ui.spinner();
+            }
+            ui.add(
+                egui::TextEdit::singleline(&mut self.filter)
+                    .hint_text("filter words")
+                    .desired_width(120.0),
+            );
+        });
+        let Some(vocab) = vocab else {
+            ui.weak(
+                "Coverage: share of pages with the word. Spread: how evenly it falls \
+             through a page (share of tenths of the page it occurs in).",
+            );
+            return action;
+        };
+        let needle = self.filter.trim().to_lowercase();
+        let rows: Vec<&WordStat> = vocab
+            .iter()
+            .filter(|w| needle.is_empty() || w.word.contains(&needle))
+            .collect();
+        let mut add = None;
+        egui_extras::TableBuilder::new(ui)
+            .id_salt("vocab_table")
+            .striped(true)
+            .column(egui_extras::Column::initial(110.0))
+            .column(egui_extras::Column::initial(70.0))
+            .column(egui_extras::Column::initial(70.0))
+            .column(egui_extras::Column::initial(80.0))
+            .column(egui_extras::Column::remainder())
+            .header(20.0, |mut h| {
+                for name in ["word", "coverage", "spread", "count", ""] {
+                    h.col(|ui| {
+                        ui.strong(name);
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(18.0, rows.len(), |mut row| {
+                    let w = rows[row.index()];
+                    row.col(|ui| {
+                        ui.label(&w.word);
+                    });
+                    row.col(|ui| {
+                        ui.label(format!("{:.2}", w.coverage));
+                    });
+                    row.col(|ui| {
+                        ui.label(format!("{:.2}", w.spread));
+                    });
+                    row.col(|ui| {
+                        ui.label(w.occurrences.to_string());
+                    });
+                    row.col(|ui| {
+                        let present = self.params.antecedents.iter().any(|a| a.word == w.word);
+                        if !present && ui.small_button("add").clicked() {
+                            add = Some(w.word.clone());
+                        }
+                    });
+                });
+            });
+        if let Some(w) = add {
+            self.add(&w);
+        }
         action
     }
 }
