@@ -263,6 +263,34 @@ impl LabelsView {
                 out.push(ProjectAction::Goto(next));
             }
         });
+        self.pair_list(ui, s, out);
+        ui.separator();
+        Self::precision_table(ui, s);
+        if s.annotators.len() < 2 {
+            ui.weak("Agreement needs a second annotator on this sample.");
+            return;
+        }
+        ui.separator();
+        ui.strong("Agreement");
+        for (a, b, agreement) in &s.agreements {
+            ui.label(format!(
+                "Cohen's kappa {a} / {b}: {} on {} pairs both judged",
+                agreement
+                    .kappa
+                    .map(|k| format!("{k:.2}"))
+                    .unwrap_or_else(|| "n/a".into()),
+                agreement.items
+            ));
+        }
+        if s.unsettled.is_empty() {
+            ui.weak("No disagreement left to settle.");
+            return;
+        }
+        Self::disagreements(ui, s, out);
+    }
+
+    /// The sample's pairs, one line each with the reviewer's mark; a click shows the pair.
+    fn pair_list(&self, ui: &mut egui::Ui, s: &SampleSnapshot, out: &mut Vec<ProjectAction>) {
         let blind = s.info.blind;
         egui::CollapsingHeader::new(format!("Pairs ({})", s.pairs.len()))
             .id_salt("sample_pairs")
@@ -299,7 +327,11 @@ impl LabelsView {
                         }
                     });
             });
-        ui.separator();
+    }
+
+    /// Precision per stratum and overall.
+    fn precision_table(ui: &mut egui::Ui, s: &SampleSnapshot) {
+        let blind = s.info.blind;
         ui.strong("Precision (95% Wilson intervals; settled or agreed verdicts)");
         let e = &s.estimate;
         egui::Grid::new("precision").striped(true).show(ui, |ui| {
@@ -323,26 +355,10 @@ impl LabelsView {
             ui.end_row();
         });
         ui.label(format!("Undecided: {}", e.counts.undecided));
-        if s.annotators.len() < 2 {
-            ui.weak("Agreement needs a second annotator on this sample.");
-            return;
-        }
-        ui.separator();
-        ui.strong("Agreement");
-        for (a, b, agreement) in &s.agreements {
-            ui.label(format!(
-                "Cohen's kappa {a} / {b}: {} on {} pairs both judged",
-                agreement
-                    .kappa
-                    .map(|k| format!("{k:.2}"))
-                    .unwrap_or_else(|| "n/a".into()),
-                agreement.items
-            ));
-        }
-        if s.unsettled.is_empty() {
-            ui.weak("No disagreement left to settle.");
-            return;
-        }
+    }
+
+    /// The disagreements between annotators, each with its settle buttons.
+    fn disagreements(ui: &mut egui::Ui, s: &SampleSnapshot, out: &mut Vec<ProjectAction>) {
         ui.label(format!("{} disagreements to settle", s.unsettled.len()));
         for &pos in &s.unsettled {
             ui.horizontal(|ui| {
@@ -376,8 +392,42 @@ impl LabelsView {
             ui.label("No pair of the sample chosen.");
             return out;
         };
-        let mine = s.mine.get(pos as usize).and_then(|m| m.as_ref());
         let mut verdict = None;
+        self.bar_keys(ui, pos, n, &mut verdict, &mut out);
+        Self::bar_status(ui, s, pos, n);
+        self.bar_controls(ui, pos, n, &mut verdict, &mut out);
+        if let Some(v) = verdict {
+            let label = LabelInput {
+                verdict: v,
+                reason: self.reason.take(),
+                note: std::mem::take(&mut self.note).trim().to_string(),
+            };
+            let next = next_unlabelled(s, pos);
+            out.push(ProjectAction::Label {
+                position: pos,
+                label,
+                next,
+            });
+            if next.is_none() {
+                out.push(ProjectAction::Notice(
+                    "Every pair of the sample is labelled".into(),
+                ));
+            }
+        }
+        ui.separator();
+        out
+    }
+
+    /// The keys of labelling: C / I / U verdicts, digits the reason, N the note, J / K move,
+    /// Ctrl+Z undo.
+    fn bar_keys(
+        &mut self,
+        ui: &mut egui::Ui,
+        pos: u32,
+        n: u32,
+        verdict: &mut Option<Verdict>,
+        out: &mut Vec<ProjectAction>,
+    ) {
         if !ui.ctx().egui_wants_keyboard_input() {
             ui.input_mut(|i| {
                 if i.consume_shortcut(&SHORTCUT_UNDO) {
@@ -390,7 +440,7 @@ impl LabelsView {
                         (Key::U, Verdict::Undecided),
                     ] {
                         if i.key_pressed(key) {
-                            verdict = Some(v);
+                            *verdict = Some(v);
                         }
                     }
                     for (key, r) in DIGITS.iter().zip(Reason::ALL) {
@@ -410,6 +460,11 @@ impl LabelsView {
                 }
             });
         }
+    }
+
+    /// Where the labelling stands: sample, annotator, position, progress, this pair.
+    fn bar_status(ui: &mut egui::Ui, s: &SampleSnapshot, pos: u32, n: u32) {
+        let mine = s.mine.get(pos as usize).and_then(|m| m.as_ref());
         ui.horizontal_wrapped(|ui| {
             ui.strong(format!("Labelling {} as {}", s.info.name, s.annotator));
             ui.label(format!("Pair {} of {}", pos + 1, n));
@@ -431,6 +486,17 @@ impl LabelsView {
                 ));
             }
         });
+    }
+
+    /// The verdict buttons, reason, note and navigation.
+    fn bar_controls(
+        &mut self,
+        ui: &mut egui::Ui,
+        pos: u32,
+        n: u32,
+        verdict: &mut Option<Verdict>,
+        out: &mut Vec<ProjectAction>,
+    ) {
         ui.horizontal_wrapped(|ui| {
             for (v, text, key) in [
                 (Verdict::Correct, "Correct", "C"),
@@ -442,7 +508,7 @@ impl LabelsView {
                     .on_hover_text(format!("{key}: label this pair {}, then go on", v.as_str()))
                     .clicked()
                 {
-                    verdict = Some(v);
+                    *verdict = Some(v);
                 }
             }
             let l = ui.label("Reason");
@@ -494,26 +560,6 @@ impl LabelsView {
                 out.push(ProjectAction::StopLabelling);
             }
         });
-        if let Some(v) = verdict {
-            let label = LabelInput {
-                verdict: v,
-                reason: self.reason.take(),
-                note: std::mem::take(&mut self.note).trim().to_string(),
-            };
-            let next = next_unlabelled(s, pos);
-            out.push(ProjectAction::Label {
-                position: pos,
-                label,
-                next,
-            });
-            if next.is_none() {
-                out.push(ProjectAction::Notice(
-                    "Every pair of the sample is labelled".into(),
-                ));
-            }
-        }
-        ui.separator();
-        out
     }
 
     /// Forget the pair shown (another sample was chosen).
