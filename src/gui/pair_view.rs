@@ -84,6 +84,19 @@ impl PairView {
             self.raw = !self.raw;
         }
         let docs = &ws.collection.docs;
+        self.summary(ui, pair, busy, blind);
+        Self::shared_signatures(ui, pair);
+
+        self.layout(ui, pair);
+        let Some((_, left, right)) = &self.cache else {
+            return None;
+        };
+        Self::sides(ui, docs, pair, left, right);
+        None
+    }
+
+    /// Raw or tokens, the term differences, and every detector's score of the pair.
+    fn summary(&mut self, ui: &mut egui::Ui, pair: &PairComparison, busy: bool, blind: bool) {
         ui.horizontal(|ui| {
             ui.checkbox(&mut self.raw, "Raw pages").on_hover_text("R");
             ui.separator();
@@ -127,6 +140,10 @@ impl PairView {
                 ui.separator();
             }
         });
+    }
+
+    /// The spot signatures the two pages share.
+    fn shared_signatures(ui: &mut egui::Ui, pair: &PairComparison) {
         egui::CollapsingHeader::new(format!(
             "Shared spot signatures: {}",
             pair.shared_signatures.len()
@@ -149,7 +166,10 @@ impl PairView {
                     });
                 });
         });
+    }
 
+    /// Lay out the two sides once per pair and mode.
+    fn layout(&mut self, ui: &egui::Ui, pair: &PairComparison) {
         let key = (pair.a, pair.b, self.raw);
         if self.cache.as_ref().map(|c| c.0) != Some(key) {
             let (l, r) = if self.raw {
@@ -171,9 +191,16 @@ impl PairView {
             };
             self.cache = Some((key, l, r));
         }
-        let Some((_, left, right)) = &self.cache else {
-            return None;
-        };
+    }
+
+    /// The two pages side by side.
+    fn sides(
+        ui: &mut egui::Ui,
+        docs: &[crate::Document],
+        pair: &PairComparison,
+        left: &LayoutJob,
+        right: &LayoutJob,
+    ) {
         ui.label("Tinted: terms found on one side only. Underlined: antecedents of shared spot signatures; marked: their spot words.");
         ui.columns(2, |cols| {
             for (col, (doc, job, side)) in cols
@@ -202,7 +229,6 @@ impl PairView {
                 });
             }
         });
-        None
     }
 }
 

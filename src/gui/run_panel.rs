@@ -109,10 +109,54 @@ impl RunSettings {
         let mut action = None;
         ui.heading("Run");
         ui.label("Detectors and thresholds:");
+        self.detector_list(ui);
+        self.matching_grid(ui);
+        // A mode a ticked detector does not run is an error, said before running.
+        let refused: Vec<&str> = self
+            .algos
+            .iter()
+            .filter(|a| !a.supports(self.mode))
+            .map(|a| a.name())
+            .collect();
+        if !refused.is_empty() {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "{} do not run in {} mode: untick them or choose another mode",
+                    refused.join(", "),
+                    self.mode.name()
+                ),
+            );
+        }
+        if ui
+            .add_enabled(
+                has_workspace && refused.is_empty(),
+                egui::Button::new("Run detectors"),
+            )
+            .on_hover_text("F5")
+            .clicked()
+        {
+            action = Some(Action::Run);
+        }
+        if runs.is_empty() {
+            return action;
+        }
+        ui.separator();
+        if let Some(a) = Self::last_run_table(ui, runs, active, previous) {
+            action = Some(a);
+        }
+        action
+    }
+
+    /// A checkbox and a threshold per detector of the registry.
+    fn detector_list(&mut self, ui: &mut egui::Ui) {
         for algo in Algo::ALL {
             ui.horizontal(|ui| {
                 let mut on = self.algos.contains(&algo);
-                let check = ui.checkbox(&mut on, algo.name());
+                let info = algo.info();
+                let check = ui
+                    .checkbox(&mut on, algo.name())
+                    .on_hover_text(format!("Finds {}. Score: {}.", info.finds, info.score));
                 if check.changed() {
                     if on {
                         self.algos.insert(algo);
@@ -138,6 +182,10 @@ impl RunSettings {
                 ));
             });
         }
+    }
+
+    /// Matching mode, guess, cluster rule, seed and sweep runs.
+    fn matching_grid(&mut self, ui: &mut egui::Ui) {
         egui::Grid::new("run_grid").num_columns(2).show(ui, |ui| {
             let label = ui.label("Matching");
             egui::ComboBox::from_id_salt("mode")
@@ -183,17 +231,16 @@ impl RunSettings {
                 .labelled_by(label.id);
             ui.end_row();
         });
-        if ui
-            .add_enabled(has_workspace, egui::Button::new("Run detectors"))
-            .on_hover_text("F5")
-            .clicked()
-        {
-            action = Some(Action::Run);
-        }
-        if runs.is_empty() {
-            return action;
-        }
-        ui.separator();
+    }
+
+    /// The detectors of the last run with their quality; a click shows a detector's clusters.
+    fn last_run_table(
+        ui: &mut egui::Ui,
+        runs: &[AlgoRun],
+        active: usize,
+        previous: &BTreeMap<Algo, PreviousRun>,
+    ) -> Option<Action> {
+        let mut action = None;
         ui.strong("Last run");
         egui::Grid::new("run_summary").striped(true).show(ui, |ui| {
             for h in ["detector", "groups", "t", "pair F1", "doc P/R", "secs"] {
