@@ -7,6 +7,7 @@ use std::sync::Arc;
 use egui::Key;
 use egui_extras::{Column, TableBuilder};
 
+use super::model::Workspace;
 use super::view::{View, ViewContext};
 use crate::archive::Collection;
 
@@ -63,8 +64,24 @@ impl DocumentsView {
     }
 
     /// Draw the view.
-    pub fn show(&mut self, ui: &mut egui::Ui, collection: &Collection) {
+    pub fn show(&mut self, ui: &mut egui::Ui, ws: &Workspace) {
+        let collection = &ws.collection;
         let focus_filter = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, Key::F));
+        self.filter_bar(ui, focus_filter);
+        let total = collection.docs.len();
+        let rows = self.refresh(collection);
+        ui.label(format!("{} of {total} pages", rows.len()));
+
+        self.keys(ui, &rows);
+
+        self.table(ui, ws, &rows);
+
+        ui.separator();
+        self.details(ui, collection);
+    }
+
+    /// The filter line (Ctrl+F focuses it).
+    fn filter_bar(&mut self, ui: &mut egui::Ui, focus_filter: bool) {
         ui.horizontal(|ui| {
             ui.label("Filter:");
             let edit = ui.add(
@@ -79,10 +96,10 @@ impl DocumentsView {
                 self.visible = None;
             }
         });
-        let total = collection.docs.len();
-        let rows = self.refresh(collection);
-        ui.label(format!("{} of {total} pages", rows.len()));
+    }
 
+    /// Arrow keys or J / K move the selection.
+    fn keys(&mut self, ui: &mut egui::Ui, rows: &[usize]) {
         let typing = ui.ctx().egui_wants_keyboard_input();
         if !typing && !rows.is_empty() {
             let (down, up) = ui.input(|i| {
@@ -105,7 +122,11 @@ impl DocumentsView {
                 self.scroll_to_selected = true;
             }
         }
+    }
 
+    /// The pages, one row each.
+    fn table(&mut self, ui: &mut egui::Ui, ws: &Workspace, rows: &[usize]) {
+        let collection = &ws.collection;
         let detail_height = 120.0;
         let table_height = (ui.available_height() - detail_height).max(100.0);
         let mut table = TableBuilder::new(ui)
@@ -154,7 +175,8 @@ impl DocumentsView {
                         ui.label(doc.date.as_deref().unwrap_or(""));
                     });
                     row.col(|ui| {
-                        ui.label(doc.gold.as_deref().unwrap_or(""));
+                        // Gold from folder names or a gold file, whichever the workspace found.
+                        ui.label(ws.gold_name(crate::DocId(index as u32)).unwrap_or(""));
                     });
                     row.col(|ui| {
                         ui.label(&doc.key);
@@ -164,8 +186,10 @@ impl DocumentsView {
                     }
                 });
             });
+    }
 
-        ui.separator();
+    /// Where the selected page came from.
+    fn details(&self, ui: &mut egui::Ui, collection: &Collection) {
         if let Some(doc) = self.selected.and_then(|i| collection.docs.get(i)) {
             egui::Grid::new("document_detail")
                 .num_columns(2)
@@ -201,7 +225,7 @@ impl DocumentsView {
 
 impl View for DocumentsView {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
-        self.show(ui, &cx.workspace.collection);
+        self.show(ui, cx.workspace);
     }
 }
 
