@@ -17,48 +17,7 @@ impl Workbench {
     pub(super) fn top_bar(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         ui.horizontal(|ui| {
-            if ui
-                .button("Open archives…")
-                .on_hover_text(format!(
-                    "{} — WARC, ARC, WACZ, zip",
-                    ctx.format_shortcut(&SHORTCUT_OPEN)
-                ))
-                .clicked()
-            {
-                self.start_dialog(false);
-            }
-            if ui
-                .button("Open folder…")
-                .on_hover_text("A folder of .html/.htm pages")
-                .clicked()
-            {
-                self.start_dialog(true);
-            }
-            let mut reopen = None;
-            ui.add_enabled_ui(!self.recent.entries.is_empty(), |ui| {
-                ui.menu_button("Recent", |ui| {
-                    for entry in &self.recent.entries {
-                        let names: Vec<String> =
-                            entry.iter().map(|p| p.display().to_string()).collect();
-                        if ui.button(names.join(", ")).clicked() {
-                            reopen = Some(entry.clone());
-                        }
-                    }
-                });
-            });
-            if let Some(paths) = reopen {
-                self.open(paths);
-            }
-            let edit = ui.add(
-                egui::TextEdit::singleline(&mut self.path_input)
-                    .hint_text("or type a path and press Enter")
-                    .desired_width(240.0),
-            );
-            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
-            if (ui.button("Load path").clicked() || enter) && !self.path_input.trim().is_empty() {
-                let path = PathBuf::from(self.path_input.trim());
-                self.open(vec![path]);
-            }
+            self.open_controls(ui, &ctx);
             ui.separator();
             let can_run = self.workspace.is_some() && !self.jobs.is_running(JobKind::Run);
             if ui
@@ -68,43 +27,7 @@ impl Workbench {
             {
                 self.actions.push(Action::Run);
             }
-            let progresses = self.progresses();
-            if let Some(p) = progresses.first() {
-                ui.separator();
-                let snap = p.snapshot();
-                let mut text = snap.stage.clone();
-                if snap.stage.starts_with("reading") {
-                    text.push_str(&format!(" {}", human_bytes(snap.done)));
-                    if snap.total > 0 {
-                        text.push_str(&format!(" / {}", human_bytes(snap.total)));
-                    }
-                } else if snap.total > 0 {
-                    text.push_str(&format!(" {}/{}", snap.done, snap.total));
-                }
-                if snap.rate() > 0.0 && !snap.stage.starts_with("reading") {
-                    text.push_str(&format!(" — {:.0}/s", snap.rate()));
-                }
-                if let Some(eta) = snap.eta_secs() {
-                    text.push_str(&format!(" — {eta:.0} s left"));
-                }
-                ui.add(
-                    egui::ProgressBar::new(snap.fraction())
-                        .desired_width(300.0)
-                        .text(text)
-                        .animate(true),
-                );
-                if ui
-                    .button("Cancel")
-                    .on_hover_text(ctx.format_shortcut(&SHORTCUT_CANCEL))
-                    .clicked()
-                {
-                    for p in &progresses {
-                        p.cancel();
-                    }
-                }
-                // Keep the bar moving even when the job reports rarely.
-                ui.ctx().request_repaint_after(Duration::from_millis(100));
-            }
+            self.progress_bar(ui, &ctx);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui
                     .button("Help")
@@ -115,6 +38,93 @@ impl Workbench {
                 }
             });
         });
+    }
+
+    /// Open archives or a folder, the recent inputs, a typed path.
+    fn open_controls(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
+        if ui
+            .button("Open archives…")
+            .on_hover_text(format!(
+                "{} — WARC, ARC, WACZ, zip",
+                ctx.format_shortcut(&SHORTCUT_OPEN)
+            ))
+            .clicked()
+        {
+            self.start_dialog(false);
+        }
+        if ui
+            .button("Open folder…")
+            .on_hover_text("A folder of .html/.htm pages")
+            .clicked()
+        {
+            self.start_dialog(true);
+        }
+        let mut reopen = None;
+        ui.add_enabled_ui(!self.recent.entries.is_empty(), |ui| {
+            ui.menu_button("Recent", |ui| {
+                for entry in &self.recent.entries {
+                    let names: Vec<String> =
+                        entry.iter().map(|p| p.display().to_string()).collect();
+                    if ui.button(names.join(", ")).clicked() {
+                        reopen = Some(entry.clone());
+                    }
+                }
+            });
+        });
+        if let Some(paths) = reopen {
+            self.open(paths);
+        }
+        let edit = ui.add(
+            egui::TextEdit::singleline(&mut self.path_input)
+                .hint_text("or type a path and press Enter")
+                .desired_width(240.0),
+        );
+        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        if (ui.button("Load path").clicked() || enter) && !self.path_input.trim().is_empty() {
+            let path = PathBuf::from(self.path_input.trim());
+            self.open(vec![path]);
+        }
+    }
+
+    /// The progress of the running jobs, with Cancel.
+    fn progress_bar(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
+        let progresses = self.progresses();
+        if let Some(p) = progresses.first() {
+            ui.separator();
+            let snap = p.snapshot();
+            let mut text = snap.stage.clone();
+            if snap.stage.starts_with("reading") {
+                text.push_str(&format!(" {}", human_bytes(snap.done)));
+                if snap.total > 0 {
+                    text.push_str(&format!(" / {}", human_bytes(snap.total)));
+                }
+            } else if snap.total > 0 {
+                text.push_str(&format!(" {}/{}", snap.done, snap.total));
+            }
+            if snap.rate() > 0.0 && !snap.stage.starts_with("reading") {
+                text.push_str(&format!(" — {:.0}/s", snap.rate()));
+            }
+            if let Some(eta) = snap.eta_secs() {
+                text.push_str(&format!(" — {eta:.0} s left"));
+            }
+            ui.add(
+                egui::ProgressBar::new(snap.fraction())
+                    .desired_width(300.0)
+                    .text(text)
+                    .animate(true),
+            );
+            if ui
+                .button("Cancel")
+                .on_hover_text(ctx.format_shortcut(&SHORTCUT_CANCEL))
+                .clicked()
+            {
+                for p in &progresses {
+                    p.cancel();
+                }
+            }
+            // Keep the bar moving even when the job reports rarely.
+            ui.ctx().request_repaint_after(Duration::from_millis(100));
+        }
     }
 
     pub(super) fn inputs_panel(&mut self, ui: &mut egui::Ui) {

@@ -346,7 +346,6 @@ impl ClustersView {
         codes_of: Option<&dyn Fn(DocId) -> (String, String)>,
     ) -> Option<Action> {
         let mut action = None;
-        let docs = &ws.collection.docs;
         // Seven columns do not fit beside the codebook: the table scrolls sideways instead of
         // squeezing its columns.
         egui::ScrollArea::horizontal()
@@ -383,37 +382,8 @@ impl ClustersView {
                         body.rows(18.0, cluster.members.len(), |mut row| {
                             let m = row.index();
                             let d = cluster.members[m];
-                            let doc = &docs[d.index()];
                             row.set_selected(self.member == Some(m));
-                            row.col(|ui| {
-                                ui.label(if m == 0 { "rep." } else { "" });
-                            });
-                            row.col(|ui| {
-                                ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
-                            });
-                            row.col(|ui| {
-                                let (text, from) = codes_of.map(|f| f(d)).unwrap_or_default();
-                                let r = ui.label(text);
-                                if !from.is_empty() {
-                                    r.on_hover_text(from);
-                                }
-                            });
-                            row.col(|ui| {
-                                ui.label(&doc.site.henzinger);
-                            });
-                            row.col(|ui| {
-                                ui.label(doc.date.as_deref().unwrap_or(""));
-                            });
-                            row.col(|ui| {
-                                ui.label(ws.gold_name(d).unwrap_or(""));
-                            });
-                            row.col(|ui| {
-                                ui.label(format!(
-                                    "{}  {}",
-                                    doc.url.as_deref().unwrap_or(""),
-                                    doc.key
-                                ));
-                            });
+                            member_cells(&mut row, ws, cluster, m, codes_of);
                             if row.response().clicked() {
                                 self.member = Some(m);
                                 let rep = cluster.members[0];
@@ -431,6 +401,44 @@ impl ClustersView {
             });
         action
     }
+}
+
+/// The cells of member `m` of `cluster`: representative mark, title, codes, site, capture
+/// date, gold cluster, URL and record.
+fn member_cells(
+    row: &mut egui_extras::TableRow<'_, '_>,
+    ws: &Workspace,
+    cluster: &ClusterSummary,
+    m: usize,
+    codes_of: Option<&dyn Fn(DocId) -> (String, String)>,
+) {
+    let d = cluster.members[m];
+    let doc = &ws.collection.docs[d.index()];
+    row.col(|ui| {
+        ui.label(if m == 0 { "rep." } else { "" });
+    });
+    row.col(|ui| {
+        ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
+    });
+    row.col(|ui| {
+        let (text, from) = codes_of.map(|f| f(d)).unwrap_or_default();
+        let r = ui.label(text);
+        if !from.is_empty() {
+            r.on_hover_text(from);
+        }
+    });
+    row.col(|ui| {
+        ui.label(&doc.site.henzinger);
+    });
+    row.col(|ui| {
+        ui.label(doc.date.as_deref().unwrap_or(""));
+    });
+    row.col(|ui| {
+        ui.label(ws.gold_name(d).unwrap_or(""));
+    });
+    row.col(|ui| {
+        ui.label(format!("{}  {}", doc.url.as_deref().unwrap_or(""), doc.key));
+    });
 }
 
 impl View for ClustersView {

@@ -146,6 +146,44 @@ impl PlotsView {
     ) -> Option<Action> {
         let mut action = None;
         let current = run.detection.spec.matching.threshold;
+        if let Some(a) = self.quality_controls(ui, run) {
+            action = Some(a);
+        }
+        let labelled = labelled.filter(|c| !c.samples.is_empty());
+        match labelled {
+            _ if has_gold => {}
+            Some(curves) => {
+                ui.label(label_curve::caption(curves));
+            }
+            None => {
+                ui.label(
+                    "This archive has no gold clusters (folder names or a .gold.tsv beside it), \
+                     so precision and recall cannot be plotted from gold; label pairs of a \
+                     sample of this run (Labels tab, with a project open) to plot them from \
+                     the labels.",
+                );
+            }
+        }
+        let response = self.quality_plot(ui, runs, current, labelled, previous);
+        let pointer = response.inner;
+        let r = &response.response;
+        if (r.dragged() || r.is_pointer_button_down_on())
+            && let Some(p) = pointer
+        {
+            self.pending = Some(p.x.clamp(0.0, 1.0));
+        }
+        if (r.drag_stopped() || r.clicked())
+            && let Some(t) = self.pending.take()
+        {
+            action = Some(Action::SetThreshold(t));
+        }
+        action
+    }
+
+    /// Metric family, the threshold slider and the metrics at the current threshold.
+    fn quality_controls(&mut self, ui: &mut egui::Ui, run: &AlgoRun) -> Option<Action> {
+        let mut action = None;
+        let current = run.detection.spec.matching.threshold;
         ui.horizontal(|ui| {
             ui.label("Metric:");
             for m in [
@@ -177,23 +215,21 @@ impl PlotsView {
                 ));
             }
         });
-        let labelled = labelled.filter(|c| !c.samples.is_empty());
-        match labelled {
-            _ if has_gold => {}
-            Some(curves) => {
-                ui.label(label_curve::caption(curves));
-            }
-            None => {
-                ui.label(
-                    "This archive has no gold clusters (folder names or a .gold.tsv beside it), \
-                     so precision and recall cannot be plotted from gold; label pairs of a \
-                     sample of this run (Labels tab, with a project open) to plot them from \
-                     the labels.",
-                );
-            }
-        }
+        action
+    }
+
+    /// Precision, recall and F1 against threshold of every run (and before the last run),
+    /// with the threshold line; the pointer's position over the plot.
+    fn quality_plot(
+        &self,
+        ui: &mut egui::Ui,
+        runs: &[AlgoRun],
+        current: f64,
+        labelled: Option<&RunCurves>,
+        previous: &BTreeMap<Algo, PreviousRun>,
+    ) -> egui_plot::PlotResponse<Option<egui_plot::PlotPoint>> {
         let metric = self.metric;
-        let response = Plot::new("quality_plot")
+        Plot::new("quality_plot")
             .legend(Legend::default())
             .include_x(0.0)
             .include_x(1.0)
@@ -252,20 +288,7 @@ impl PlotsView {
                     );
                 }
                 plot.pointer_coordinate()
-            });
-        let pointer = response.inner;
-        let r = &response.response;
-        if (r.dragged() || r.is_pointer_button_down_on())
-            && let Some(p) = pointer
-        {
-            self.pending = Some(p.x.clamp(0.0, 1.0));
-        }
-        if (r.drag_stopped() || r.clicked())
-            && let Some(t) = self.pending.take()
-        {
-            action = Some(Action::SetThreshold(t));
-        }
-        action
+            })
     }
 }
 
