@@ -18,7 +18,7 @@ use super::codebook::CodebookPanel;
 use super::documents::DocumentsView;
 use super::jobs::{JobKind, JobOutput, Jobs};
 use super::labelling::LabelsView;
-use super::open::PendingDialog;
+use super::open::{DialogKind, PendingDialog};
 use super::pair_view::PairView;
 use super::plots::PlotsView;
 use super::recent::Recent;
@@ -375,7 +375,12 @@ impl Workbench {
             return;
         }
         let waker = self.waker.clone();
-        self.dialog = Some(PendingDialog::start(folder, move || {
+        let kind = if folder {
+            DialogKind::Folder
+        } else {
+            DialogKind::Archives
+        };
+        self.dialog = Some(PendingDialog::start(kind, move || {
             if let Some(w) = &waker {
                 w();
             }

@@ -18,6 +18,7 @@ use egui_plot::{FilledArea, Line, LineStyle, PlotPoints, PlotUi};
 use super::project::StoreState;
 use crate::Result;
 use crate::detectors::Detection;
+use crate::labels::estimate::sample_estimate;
 use crate::labels::stats::{self, ThresholdPoint};
 
 /// The curve of one sample.
@@ -30,6 +31,10 @@ pub struct SampleCurve {
     /// Precision and relative recall from the run's threshold up to 1.
     pub points: Vec<ThresholdPoint>,
 }
+
+/// The precision a threshold is recommended for (the lower end of its 95 % interval), as
+/// `samecore label --report` does by default.
+pub const PRECISION_TARGET: f64 = 0.95;
 
 /// The labels-based curves of one detector run.
 #[derive(Debug, Clone)]
@@ -74,24 +79,15 @@ pub fn run_curves(st: &StoreState, detection: Arc<Detection>) -> Result<RunCurve
             out.blind += 1;
             continue;
         }
-        let labels = project.labels(info.id)?;
-        let resolved = stats::resolve(&labels, &project.settlements(info.id)?, None);
-        let judged: Vec<_> = project
-            .sample_pairs(info.id)?
-            .into_iter()
-            .filter_map(|p| {
-                let verdict = resolved.verdicts.get(&p.position)?;
-                Some((p.score?, p.stratum, *verdict))
-            })
-            .collect();
+        let estimate = sample_estimate(project, info.id, None)?;
+        let judged = estimate.scored();
         if judged.is_empty() {
             continue;
         }
-        let strata = project.sample_strata(info.id)?;
         out.samples.push(SampleCurve {
             name: info.name,
             judged: judged.len(),
-            points: stats::threshold_curve(&strata, &judged, &grid, stats::Z95),
+            points: stats::threshold_curve(&estimate.strata, &judged, &grid, stats::Z95),
         });
     }
     Ok(out)
@@ -104,10 +100,21 @@ pub fn caption(curves: &RunCurves) -> String {
         .samples
         .iter()
         .map(|s| {
+            let recommended = match stats::recommend_threshold(&s.points, PRECISION_TARGET) {
+                Some(p) => format!(
+                    "; lowest threshold whose precision lower bound reaches {PRECISION_TARGET}: \
+                     {:.2} ({} judged pairs at or above it)",
+                    p.threshold, p.judged
+                ),
+                None => {
+                    format!("; no threshold's precision lower bound reaches {PRECISION_TARGET} yet")
+                }
+            };
             format!(
-                "Labels: {algo} precision (95 % Wilson band) and relative recall from {} judged \
-                 pairs of sample \"{}\", each weighted by its stratum (relative recall: the share \
-                 of the run's correct pairs kept, Henzinger §3.5)",
+                "Labels: {algo} precision (95 % Wilson band; undecided pairs count as not \
+                 correct) and relative recall from {} judged pairs of sample \"{}\", each \
+                 weighted by its stratum (relative recall: the share of the run's correct pairs \
+                 kept, Henzinger §3.5){recommended}",
                 s.judged, s.name
             )
         })

@@ -1,9 +1,20 @@
-//! Choosing archives: the native file dialog runs on its own thread (it blocks), a typed path
-//! is always offered too (the dialog may be missing on a bare desktop), and files dropped on the
-//! window are opened.
+//! The native file dialogs (archives, a folder of pages, a project file), each on a helper
+//! thread because the dialog blocks; a typed path is always offered too (the dialog may be
+//! missing on a bare desktop), and files dropped on the window are opened.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, channel};
+
+/// What the dialog asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialogKind {
+    /// Archive files (WARC, ARC, WACZ, zip, pages).
+    Archives,
+    /// A folder of pages.
+    Folder,
+    /// A project file to open or create.
+    Project(&'static str),
+}
 
 /// A file dialog running on a helper thread.
 pub struct PendingDialog {
@@ -11,21 +22,29 @@ pub struct PendingDialog {
 }
 
 impl PendingDialog {
-    /// Show the dialog for archive files (`folder == false`) or a folder of pages.
-    pub fn start(folder: bool, wake: impl Fn() + Send + 'static) -> PendingDialog {
+    /// Show the dialog; `wake` is called once the person chose or cancelled.
+    pub fn start(kind: DialogKind, wake: impl Fn() + Send + 'static) -> PendingDialog {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            let dialog = rfd::FileDialog::new().set_title("Open archives");
-            let picked = if folder {
-                dialog.pick_folder().map(|p| vec![p])
-            } else {
-                dialog
+            let picked = match kind {
+                DialogKind::Archives => rfd::FileDialog::new()
+                    .set_title("Open archives")
                     .add_filter(
                         "Web archives",
                         &["warc", "gz", "arc", "wacz", "zip", "html", "htm"],
                     )
                     .add_filter("All files", &["*"])
-                    .pick_files()
+                    .pick_files(),
+                DialogKind::Folder => rfd::FileDialog::new()
+                    .set_title("Open a folder of pages")
+                    .pick_folder()
+                    .map(|p| vec![p]),
+                DialogKind::Project(extension) => rfd::FileDialog::new()
+                    .set_title("Open or create a project")
+                    .add_filter("samecore project", &[extension])
+                    .set_file_name(format!("project.{extension}"))
+                    .save_file()
+                    .map(|p| vec![p]),
             };
             // The receiver is gone only when the app closed; nothing to do then.
             let _ = tx.send(picked);

@@ -365,23 +365,21 @@ fn histogram(ui: &mut egui::Ui, run: &AlgoRun) {
 }
 
 fn degrees(ui: &mut egui::Ui, run: &AlgoRun) {
-    let pairs = run.detection.pairs();
-    let mut degree: BTreeMap<u32, u32> = BTreeMap::new();
-    for p in pairs {
-        *degree.entry(p.a.0).or_default() += 1;
-        *degree.entry(p.b.0).or_default() += 1;
-    }
-    let mut histogram: BTreeMap<u32, u32> = BTreeMap::new();
-    for d in degree.values() {
-        *histogram.entry(*d).or_default() += 1;
-    }
+    let n = run.detection.outcome.matched.len();
+    let histogram = crate::detectors::report::degree_distribution(n, run.detection.pairs());
+    // log10(0) has no place on log-log axes: pages without a near-duplicate are counted apart.
+    let with_one: u64 = histogram
+        .iter()
+        .filter(|&(&d, _)| d > 0)
+        .map(|(_, &pages)| pages)
+        .sum();
     ui.label(format!(
-        "Near-duplicates per page (log10 of degree vs log10 of pages), {} pages with at least one",
-        degree.len()
+        "Near-duplicates per page (log10 of degree vs log10 of pages), {with_one} pages with at least one"
     ));
     let points: Vec<[f64; 2]> = histogram
         .iter()
-        .map(|(&d, &n)| [f64::from(d).log10(), f64::from(n).log10()])
+        .filter(|&(&d, _)| d > 0)
+        .map(|(&d, &pages)| [f64::from(d).log10(), (pages as f64).log10()])
         .collect();
     Plot::new("degree_plot")
         .x_axis_label("log10 degree")

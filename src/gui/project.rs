@@ -22,8 +22,9 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 use crate::detectors::{Algo, Detection};
+use crate::labels::LabelInput;
+use crate::labels::estimate::{SampleEstimate, sample_estimate};
 use crate::labels::stats::{self, Agreement, PrecisionEstimate};
-use crate::labels::{LabelInput, Verdict};
 use crate::store::codes::{Code, CodeSource, PageCode};
 use crate::store::samples::{LabelProgress, LabelRecord, SampleInfo, SamplePair};
 use crate::store::{CodeId, PageId, Project, RunId, SampleId};
@@ -301,9 +302,13 @@ pub fn sample_snapshot(
         .into_iter()
         .find(|s| s.id == sample)
         .ok_or_else(|| crate::Error::InvalidParameter(format!("no sample {sample}")))?;
-    let pairs = project.sample_pairs(sample)?;
-    let labels = project.labels(sample)?;
-    let settlements = project.settlements(sample)?;
+    let SampleEstimate {
+        labels,
+        pairs,
+        resolved,
+        precision: estimate,
+        ..
+    } = sample_estimate(project, sample, None)?;
     let mut mine = vec![None; pairs.len()];
     for l in labels.iter().filter(|l| l.annotator == annotator) {
         if let Some(m) = mine.get_mut(l.position as usize) {
@@ -314,18 +319,6 @@ pub fn sample_snapshot(
     let mut annotators: Vec<String> = labels.iter().map(|l| l.annotator.clone()).collect();
     annotators.sort();
     annotators.dedup();
-    let resolved = stats::resolve(&labels, &settlements, None);
-    let judged: Vec<(String, Verdict)> = pairs
-        .iter()
-        .filter_map(|p| {
-            resolved
-                .verdicts
-                .get(&p.position)
-                .map(|v| (p.stratum.clone(), *v))
-        })
-        .collect();
-    let estimate =
-        stats::stratified_precision(&project.sample_strata(sample)?, &judged, stats::Z95);
     let mut agreements = Vec::new();
     for (i, a) in annotators.iter().enumerate() {
         for b in &annotators[i + 1..] {

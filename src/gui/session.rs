@@ -9,9 +9,9 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, channel};
 
 use super::label_curve::{self, RunCurves};
+use super::open::{DialogKind, PendingDialog};
 use super::project::{
     self, CodeSnapshot, CodeUndo, Reply, SampleSnapshot, StoreActor, Waker, replies,
 };
@@ -46,7 +46,7 @@ pub struct ProjectSession {
     pub opened: Option<PathBuf>,
     /// The typed project path.
     pub path_input: String,
-    dialog: Option<Receiver<Option<PathBuf>>>,
+    dialog: Option<PendingDialog>,
     /// Detector results already queued for saving, and the workspace they belong to.
     sent: Vec<Arc<Detection>>,
     workspace: Option<Arc<Workspace>>,
@@ -144,19 +144,14 @@ impl ProjectSession {
         if self.dialog.is_some() {
             return;
         }
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let picked = rfd::FileDialog::new()
-                .set_title("Open or create a project")
-                .add_filter("samecore project", &[EXTENSION])
-                .set_file_name(format!("project.{EXTENSION}"))
-                .save_file();
-            let _ = tx.send(picked);
-            if let Some(w) = waker {
-                w();
-            }
-        });
-        self.dialog = Some(rx);
+        self.dialog = Some(PendingDialog::start(
+            DialogKind::Project(EXTENSION),
+            move || {
+                if let Some(w) = &waker {
+                    w();
+                }
+            },
+        ));
     }
 
     fn send(
@@ -467,16 +462,10 @@ impl ProjectSession {
             messages: std::mem::take(&mut self.notes),
             ..Polled::default()
         };
-        if let Some(rx) = &self.dialog {
-            match rx.try_recv() {
-                Ok(picked) => {
-                    self.dialog = None;
-                    if let Some(path) = picked {
-                        self.open(path, waker);
-                    }
-                }
-                Err(std::sync::mpsc::TryRecvError::Empty) => {}
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.dialog = None,
+        if let Some(picked) = self.dialog.as_ref().and_then(PendingDialog::poll) {
+            self.dialog = None;
+            if let Some(path) = picked.into_iter().next() {
+                self.open(path, waker);
             }
         }
         let replies = self
