@@ -3,9 +3,14 @@
 //! the project file (labels, codes; [`crate::store`]) belongs to a store worker thread fed
 //! over a channel (`project.rs` says why), its replies polled the same way.
 //!
-//! Files: `app` (state, jobs, actions), `chrome` (top bar, inputs, messages, help), `tabs`
-//! (central panel), one file per view (`documents`, `clusters`, `pair_view`, `plots`,
-//! `tuning`, `labelling`, `codebook`; `label_curve`: the Plots tab's precision from labels),
+//! Files: `app` (state, polling the jobs, applying actions), `jobs` (the running jobs, one
+//! keyed table), `action` (what views ask of the app: `Action`, `ProjectAction`, `Tab`),
+//! `view` (the `View` trait every tab implements and its `ViewContext`), `chrome` (top bar,
+//! inputs, messages, help), `tabs` (central panel: tab bar, codebook beside the clusters,
+//! labelling bar over the pair view, then the tab's view), one file per view (`documents`,
+//! `clusters`, `pair_view`, `plots`, `tuning`, `labelling`, `codebook`, `run_panel`;
+//! `label_curve`: the Plots tab's precision from labels), `open` (native file dialogs),
+//! `model` (the view-model the jobs compute: workspace, pair comparison, word statistics),
 //! and the project: `project` (the store worker), `session` (what the UI holds of it),
 //! `project_panel` (side panel and action glue).
 //!
