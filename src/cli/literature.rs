@@ -73,6 +73,10 @@ pub struct DetectorArgs {
     /// Projection: project raw term counts (the paper) instead of unit-length bags of words.
     #[arg(long)]
     pub projection_raw_counts: bool,
+    /// spotsigs-reference: the published SpotSigs code's `stopwords.txt` (samecore does not
+    /// ship it; default: the file `SAMECORE_SPOTSIGS_STOPWORDS` names).
+    #[arg(long, value_name = "FILE")]
+    pub reference_stopwords: Option<std::path::PathBuf>,
     /// Seed of the hash functions and projections of these detectors (default 0).
     #[arg(long)]
     pub signature_seed: Option<u64>,
@@ -151,6 +155,10 @@ impl DetectorArgs {
                     unit_length: p.unit_length && !self.projection_raw_counts,
                     seed: seed(p.seed),
                 },
+            },
+            spotsigs_reference: samecore::detectors::spotsigs_reference::ReferenceOptions {
+                stopwords: self.reference_stopwords.clone(),
+                ..d.spotsigs_reference.clone()
             },
             ..d
         };

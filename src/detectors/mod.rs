@@ -52,6 +52,8 @@ pub mod shingles;
 pub mod simhash;
 pub mod simhash64;
 pub mod spotsigs;
+pub mod spotsigs_reference;
+mod spotsigs_reference_match;
 
 use serde::{Deserialize, Serialize};
 
@@ -100,11 +102,13 @@ pub enum Algo {
     Chunks,
     /// Random projection + Hyperlink Map ([`projection`]).
     Projection,
+    /// The published SpotSigs Java code, reproduced ([`spotsigs_reference`]).
+    SpotSigsReference,
 }
 
 impl Algo {
     /// Every algorithm, for loops in the CLI, the workbench, tests and benchmarks.
-    pub const ALL: [Algo; 8] = [
+    pub const ALL: [Algo; 9] = [
         Algo::SpotSigs,
         Algo::Shingles,
         Algo::MinHash,
@@ -113,6 +117,7 @@ impl Algo {
         Algo::Combined,
         Algo::Chunks,
         Algo::Projection,
+        Algo::SpotSigsReference,
     ];
 
     /// Its registry entry.
@@ -126,6 +131,7 @@ impl Algo {
             Algo::Combined => &combined::INFO,
             Algo::Chunks => &chunks::INFO,
             Algo::Projection => &projection::INFO,
+            Algo::SpotSigsReference => &spotsigs_reference::INFO,
         }
     }
 
@@ -186,6 +192,8 @@ pub struct DetectorOptions {
     pub chunks: chunks::ChunksOptions,
     /// Random projection + Hyperlink Map.
     pub projection: projection::ProjectionOptions,
+    /// The published SpotSigs code.
+    pub spotsigs_reference: spotsigs_reference::ReferenceOptions,
 }
 
 impl DetectorOptions {
@@ -201,6 +209,7 @@ impl DetectorOptions {
             Algo::Combined => serde_json::to_value(&self.combined),
             Algo::Chunks => serde_json::to_value(&self.chunks),
             Algo::Projection => serde_json::to_value(&self.projection),
+            Algo::SpotSigsReference => serde_json::to_value(&self.spotsigs_reference),
         };
         // Plain structs of numbers, strings and enums: serialising cannot fail.
         v.unwrap_or(serde_json::Value::Null)
@@ -218,6 +227,9 @@ pub fn detector(algo: Algo, options: &DetectorOptions) -> Result<Box<dyn Detecto
         Algo::Combined => Box::new(combined::CombinedDetector::new(&options.combined)?),
         Algo::Chunks => Box::new(chunks::ChunksDetector::new(&options.chunks)?),
         Algo::Projection => Box::new(projection::ProjectionDetector::new(&options.projection)?),
+        Algo::SpotSigsReference => Box::new(spotsigs_reference::ReferenceDetector::new(
+            &options.spotsigs_reference,
+        )?),
     })
 }
 
