@@ -227,6 +227,9 @@ fn signatures(
     out
 }
 
+/// A page as read: its signatures by name with their counts, and its digest.
+type ReadPage = (HashMap<String, u32>, Option<[u8; 20]>);
+
 /// The published SpotSigs behind the [`Detector`] trait.
 #[derive(Debug, Clone)]
 pub struct ReferenceDetector {
@@ -271,7 +274,7 @@ impl Detector for ReferenceDetector {
             .map(|(w, d)| (w.as_str(), *d))
             .collect();
         progress.stage("reference signatures", docs.len() as u64);
-        let read: Vec<Result<(HashMap<String, u32>, Option<[u8; 20]>)>> = docs
+        let read: Vec<Result<ReadPage>> = docs
             .par_iter()
             .map(|d| {
                 progress.check()?;
@@ -290,7 +293,7 @@ impl Detector for ReferenceDetector {
 
 /// Pages that pass (5) and (6), signature ids given in order of first appearance.
 fn collect_pages(
-    read: Vec<(HashMap<String, u32>, Option<[u8; 20]>)>,
+    read: Vec<ReadPage>,
     o: &ReferenceOptions,
 ) -> ReferencePrepared {
     let n = read.len();
