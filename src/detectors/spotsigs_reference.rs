@@ -292,10 +292,7 @@ impl Detector for ReferenceDetector {
 }
 
 /// Pages that pass (5) and (6), signature ids given in order of first appearance.
-fn collect_pages(
-    read: Vec<ReadPage>,
-    o: &ReferenceOptions,
-) -> ReferencePrepared {
+fn collect_pages(read: Vec<ReadPage>, o: &ReferenceOptions) -> ReferencePrepared {
     let n = read.len();
     let mut ids: HashMap<String, u32> = HashMap::new();
     let mut pages: Vec<Page> = Vec::new();
