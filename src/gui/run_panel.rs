@@ -121,11 +121,19 @@ impl RunSettings {
         if !refused.is_empty() {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                format!(
-                    "{} do not run in {} mode: untick them or choose another mode",
-                    refused.join(", "),
-                    self.mode.name()
-                ),
+                if refused.len() == 1 {
+                    format!(
+                        "{} does not run in {} mode: untick it or choose another mode",
+                        refused[0],
+                        self.mode.name()
+                    )
+                } else {
+                    format!(
+                        "{} do not run in {} mode: untick them or choose another mode",
+                        refused.join(", "),
+                        self.mode.name()
+                    )
+                },
             );
         }
         if ui
