@@ -543,3 +543,32 @@ fn a_panicking_job_is_an_error_on_screen_and_the_app_is_not_left_busy() {
     );
     h.get_by_label_contains("injected failure");
 }
+
+#[test]
+fn the_published_spotsigs_is_a_preset_of_the_run_panel_and_the_antecedents_tab() {
+    let mut h = opened_sample();
+    h.get_by_label("Preset: SpotSigs as published").click();
+    h.run();
+    // Only the reference detector is ticked now, and it asks for the published stopword list.
+    h.get_by_label("Its stopwords.txt");
+    let stopwords = std::env::var("SAMECORE_SPOTSIGS_STOPWORDS").ok();
+    h.get_by_label("Run detectors").click();
+    h.run();
+    match stopwords {
+        Some(_) => {
+            let algos: Vec<&str> = h.state().runs().iter().map(|r| r.algo.name()).collect();
+            assert_eq!(algos, ["spotsigs-reference"]);
+        }
+        None => {
+            let messages = h.state().messages().join("\n");
+            assert!(messages.contains("stopwords.txt"), "{messages}");
+        }
+    }
+    // The Antecedents tab loads the published configuration into samecore's own SpotSigs.
+    h.get_by_label("Antecedents").click();
+    h.run();
+    h.get_by_label("Published preset").click();
+    h.run();
+    h.get_by_label("Antecedents (24)");
+    h.get_by_label("une");
+}

@@ -32,6 +32,9 @@ pub struct RunSettings {
     pub runs: usize,
     /// Run SpotSigs as soon as an archive is open.
     pub run_on_open: bool,
+    /// The published SpotSigs code's `stopwords.txt`, for `spotsigs-reference` (empty: the
+    /// file `SAMECORE_SPOTSIGS_STOPWORDS` names).
+    pub reference_stopwords: String,
 }
 
 impl Default for RunSettings {
@@ -48,6 +51,7 @@ impl Default for RunSettings {
             seed: 0,
             runs: 3,
             run_on_open: true,
+            reference_stopwords: String::new(),
         }
     }
 }
@@ -86,12 +90,17 @@ impl RunSettings {
         base.matching.guess = self.guess;
         base.matching.seed = self.seed;
         base.rule = self.rule;
+        let mut options = DetectorOptions {
+            spotsigs: tuning.params.clone(),
+            ..DetectorOptions::default()
+        };
+        let stopwords = self.reference_stopwords.trim();
+        if !stopwords.is_empty() {
+            options.spotsigs_reference.stopwords = Some(stopwords.into());
+        }
         RunRequest {
             algos: self.algos.iter().copied().collect(),
-            options: DetectorOptions {
-                spotsigs: tuning.params.clone(),
-                ..DetectorOptions::default()
-            },
+            options,
             base,
             thresholds: self.thresholds.clone(),
         }
@@ -110,6 +119,7 @@ impl RunSettings {
         ui.heading("Run");
         ui.label("Detectors and thresholds:");
         self.detector_list(ui);
+        self.reference_preset(ui);
         self.matching_grid(ui);
         // A mode a ticked detector does not run is an error, said before running.
         let refused: Vec<&str> = self
@@ -154,6 +164,41 @@ impl RunSettings {
             action = Some(a);
         }
         action
+    }
+
+    /// The published SpotSigs code as a preset, and the stopword list it needs.
+    fn reference_preset(&mut self, ui: &mut egui::Ui) {
+        if ui
+            .button("Preset: SpotSigs as published")
+            .on_hover_text(
+                "Only spotsigs-reference, at the published code's 0.5, all pairs, clusters by \
+                 transitive closure: the pairs and scores of the published Java code",
+            )
+            .clicked()
+        {
+            self.algos = BTreeSet::from([Algo::SpotSigsReference]);
+            self.thresholds.insert(
+                Algo::SpotSigsReference,
+                Algo::SpotSigsReference.default_threshold(),
+            );
+            self.mode = Mode::AllPairs;
+            self.rule = ClusterRule::Transitive;
+        }
+        if self.algos.contains(&Algo::SpotSigsReference) {
+            ui.horizontal(|ui| {
+                let label = ui.label("Its stopwords.txt");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.reference_stopwords)
+                        .hint_text("path of the published code's list")
+                        .desired_width(150.0),
+                )
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "samecore cannot ship the published code's stopword list: give the path of \
+                     your copy (or set SAMECORE_SPOTSIGS_STOPWORDS)",
+                );
+            });
+        }
     }
 
     /// A checkbox and a threshold per detector of the registry.

@@ -87,6 +87,28 @@ impl TuningView {
         action
     }
 
+    /// The published SpotSigs configuration in samecore's own engine.
+    fn published_preset(&mut self) {
+        let reference = crate::detectors::spotsigs_reference::ReferenceOptions::default();
+        let spec: Vec<String> = reference
+            .antecedents
+            .iter()
+            .map(|(w, d)| format!("{w}:{d}"))
+            .collect();
+        match Antecedent::parse_list(&spec.join(","), &[1]) {
+            Ok(antecedents) => {
+                self.distance_text = antecedents.iter().map(distances_text).collect();
+                self.params.antecedents = antecedents;
+                self.params.tokens = TokenSource::Markup;
+                self.params.include_antecedent = false;
+                self.params.idf_band = Some(reference.idf_band);
+                self.params.min_signatures = reference.min_signatures as usize;
+                self.error = None;
+            }
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
     /// The antecedents with their distances, editable, each with a remove button.
     fn antecedent_list(&mut self, ui: &mut egui::Ui) {
         let mut remove = None;
@@ -185,6 +207,17 @@ impl TuningView {
             }
             if ui.button("Reset to defaults").clicked() {
                 *self = TuningView::default();
+            }
+            if ui
+                .button("Published preset")
+                .on_hover_text(
+                    "The published code's antecedents, raw markup, the antecedent left out of the \
+                     signature, IDF band 0.2–0.8, at least 4 signatures — in samecore's engine. \
+                     For the published code's exact pairs run spotsigs-reference.",
+                )
+                .clicked()
+            {
+                self.published_preset();
             }
         });
 
