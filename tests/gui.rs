@@ -572,3 +572,26 @@ fn the_published_spotsigs_is_a_preset_of_the_run_panel_and_the_antecedents_tab()
     h.get_by_label("Antecedents (24)");
     h.get_by_label("une");
 }
+
+#[test]
+fn members_show_the_page_they_were_linked_through_weakest_first() {
+    let mut h = opened_sample();
+    h.key_press(Key::N);
+    h.run();
+    h.get_by_label("Linked through");
+    // The representative is member 1; every other member names its link and its score, and
+    // the members come in ascending order of that score.
+    let run = h.state().active_run().unwrap();
+    let cluster = run.clusters.iter().find(|c| c.members.len() > 2).unwrap();
+    let scores: Vec<f64> = cluster.links[1..]
+        .iter()
+        .map(|l| l.expect("a member has a link").1)
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] <= w[1]), "{scores:?}");
+    assert_eq!(
+        cluster.weakest,
+        scores.first().copied(),
+        "the weakest link is the first member's"
+    );
+    assert!(h.query_all_by_label_contains(" via #").count() >= 2);
+}

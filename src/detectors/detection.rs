@@ -132,6 +132,42 @@ impl Detection {
     pub fn pairs(&self) -> &[ScoredPair] {
         &self.outcome.pairs
     }
+
+    /// For every document, the page of its own cluster it was linked through, with that
+    /// link's score: its declared match under the representative rule, else (and for a
+    /// representative) its strongest scored pair inside the cluster; `None` for a page alone.
+    /// A member whose link is weak joined on little evidence: the workbench lists those first.
+    pub fn linked_through(&self) -> Vec<Option<(crate::DocId, f64)>> {
+        let cluster = &self.clustering.cluster_of;
+        let n = cluster.len();
+        let mut out: Vec<Option<(crate::DocId, f64)>> = vec![None; n];
+        let declared = self.spec.rule == ClusterRule::Representative;
+        if declared {
+            for (d, m) in self.outcome.matched.iter().enumerate().take(n) {
+                if let Some((x, s)) = *m
+                    && cluster.get(x.index()) == Some(&cluster[d])
+                {
+                    out[d] = Some((x, s));
+                }
+            }
+        }
+        let threshold = self.spec.matching.threshold;
+        for p in self.outcome.pairs.iter().filter(|p| p.score >= threshold) {
+            let (a, b) = (p.a.index(), p.b.index());
+            if a >= n || b >= n || cluster[a] != cluster[b] {
+                continue;
+            }
+            for (x, y) in [(a, p.b), (b, p.a)] {
+                if declared && self.outcome.matched.get(x).is_some_and(Option::is_some) {
+                    continue;
+                }
+                if out[x].is_none_or(|(_, s)| p.score > s) {
+                    out[x] = Some((y, p.score));
+                }
+            }
+        }
+        out
+    }
 }
 
 fn cluster(outcome: &MatchOutcome, rule: ClusterRule, threshold: f64) -> Clustering {
@@ -169,5 +205,32 @@ mod tests {
         assert!(spec.check(Algo::SpotSigs).is_ok());
         spec.matching.threshold = 1.5;
         assert!(spec.check(Algo::SpotSigs).is_err());
+    }
+
+    #[test]
+    fn each_member_is_linked_through_its_match_or_its_strongest_pair() {
+        use crate::DocId;
+        // 0 - 1 (0.9), 1 - 2 (0.4): one chain of three under transitive closure.
+        let outcome = MatchOutcome {
+            order: vec![DocId(0), DocId(1), DocId(2)],
+            matched: vec![None, Some((DocId(0), 0.9)), Some((DocId(1), 0.4))],
+            pairs: vec![
+                ScoredPair::new(DocId(0), DocId(1), 0.9),
+                ScoredPair::new(DocId(1), DocId(2), 0.4),
+            ],
+            pairs_complete: true,
+            trace: Default::default(),
+        };
+        let mut spec = RunSpec::default_for(Algo::SpotSigs);
+        spec.matching.threshold = 0.3;
+        let d = Detection::new(Algo::SpotSigs, spec.clone(), outcome.clone());
+        let links = d.linked_through();
+        assert_eq!(links[1], Some((DocId(0), 0.9)));
+        assert_eq!(links[2], Some((DocId(1), 0.4)));
+        // The representative is linked through its strongest pair.
+        assert_eq!(links[0], Some((DocId(1), 0.9)));
+        spec.rule = ClusterRule::Transitive;
+        let t = Detection::new(Algo::SpotSigs, spec, outcome);
+        assert_eq!(t.linked_through()[1], Some((DocId(0), 0.9)));
     }
 }

@@ -34,15 +34,18 @@ pub enum SortBy {
     Date,
     /// Least pure first (needs gold): where the detector went wrong.
     Purity,
+    /// Weakest link first: the clusters a member joined on the least evidence.
+    WeakestLink,
 }
 
 impl SortBy {
-    const ALL: [SortBy; 5] = [
+    const ALL: [SortBy; 6] = [
         SortBy::Size,
         SortBy::Title,
         SortBy::Sites,
         SortBy::Date,
         SortBy::Purity,
+        SortBy::WeakestLink,
     ];
 
     fn label(self) -> &'static str {
@@ -52,6 +55,7 @@ impl SortBy {
             SortBy::Sites => "sites",
             SortBy::Date => "date",
             SortBy::Purity => "gold purity",
+            SortBy::WeakestLink => "weakest link",
         }
     }
 }
@@ -100,6 +104,12 @@ impl ClustersView {
                 SortBy::Title => rows.sort_by(|a, b| key(a).title.cmp(&key(b).title)),
                 SortBy::Sites => rows.sort_by_key(|i| std::cmp::Reverse(key(i).sites.len())),
                 SortBy::Date => rows.sort_by(|a, b| key(a).dates.cmp(&key(b).dates)),
+                SortBy::WeakestLink => rows.sort_by(|a, b| {
+                    key(a)
+                        .weakest
+                        .unwrap_or(f64::INFINITY)
+                        .total_cmp(&key(b).weakest.unwrap_or(f64::INFINITY))
+                }),
                 SortBy::Purity => rows.sort_by(|a, b| {
                     key(a)
                         .gold_purity
@@ -282,6 +292,7 @@ impl ClustersView {
             .column(Column::remainder().at_least(160.0).clip(true))
             .column(Column::initial(160.0).clip(true))
             .column(Column::initial(170.0).clip(true))
+            .column(Column::initial(90.0))
             .column(Column::initial(90.0));
         if self.scroll_to_selected
             && let Some(pos) = self
@@ -299,6 +310,7 @@ impl ClustersView {
                     "Sites",
                     "Captured",
                     "Gold purity",
+                    "Weakest link",
                 ] {
                     h.col(|ui| {
                         ui.strong(name);
@@ -328,6 +340,12 @@ impl ClustersView {
                     });
                     row.col(|ui| {
                         ui.label(c.gold_purity.map(|p| format!("{p:.2}")).unwrap_or_default());
+                    });
+                    row.col(|ui| {
+                        ui.label(c.weakest.map(|w| format!("{w:.3}")).unwrap_or_default())
+                            .on_hover_text(
+                                "The lowest score by which a member is linked to its cluster",
+                            );
                     });
                     if row.response().clicked() {
                         self.selected = Some(i);
@@ -362,6 +380,7 @@ impl ClustersView {
                     .column(Column::initial(130.0).clip(true))
                     .column(Column::initial(160.0).clip(true))
                     .column(Column::initial(90.0).clip(true))
+                    .column(Column::initial(200.0).clip(true))
                     .column(Column::initial(260.0).clip(true))
                     .header(20.0, |mut h| {
                         for name in [
@@ -371,6 +390,7 @@ impl ClustersView {
                             "Site",
                             "Captured",
                             "Gold",
+                            "Linked through",
                             "URL / record",
                         ] {
                             h.col(|ui| {
@@ -415,7 +435,11 @@ fn member_cells(
     let d = cluster.members[m];
     let doc = &ws.collection.docs[d.index()];
     row.col(|ui| {
-        ui.label(if m == 0 { "rep." } else { "" });
+        ui.label(if m == 0 {
+            "rep.".to_string()
+        } else {
+            format!("#{}", m + 1)
+        });
     });
     row.col(|ui| {
         ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
@@ -435,6 +459,24 @@ fn member_cells(
     });
     row.col(|ui| {
         ui.label(ws.gold_name(d).unwrap_or(""));
+    });
+    row.col(|ui| {
+        // The member this one joined through, and how strongly (weakest links come first).
+        let text = match cluster.links.get(m).copied().flatten() {
+            Some((via, score)) => {
+                let position = cluster.members.iter().position(|&x| x == via);
+                let title = ws.collection.docs[via.index()]
+                    .title
+                    .as_deref()
+                    .unwrap_or("(untitled)");
+                match position {
+                    Some(p) => format!("{score:.3} via #{} {title}", p + 1),
+                    None => format!("{score:.3} via {title}"),
+                }
+            }
+            None => String::new(),
+        };
+        ui.label(text);
     });
     row.col(|ui| {
         ui.label(format!("{}  {}", doc.url.as_deref().unwrap_or(""), doc.key));

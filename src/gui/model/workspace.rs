@@ -116,7 +116,7 @@ pub struct AlgoRun {
 pub struct ClusterSummary {
     /// Cluster index in the run's clustering.
     pub id: u32,
-    /// Members, representative first, then by id.
+    /// Members: the representative first, then by ascending link score (weakest first).
     pub members: Vec<DocId>,
     /// Title of the representative.
     pub title: String,
@@ -126,6 +126,11 @@ pub struct ClusterSummary {
     pub dates: Option<(String, String)>,
     /// Share of members carrying the cluster's most common gold label (`None` without gold).
     pub gold_purity: Option<f64>,
+    /// Per member (same order): the member it was linked through and that link's score
+    /// ([`Detection::linked_through`]).
+    pub links: Vec<Option<(DocId, f64)>>,
+    /// The weakest link of a member other than the representative (`None` for a page alone).
+    pub weakest: Option<f64>,
     /// Lowercased text the list filter searches: titles, URLs, sites.
     pub haystack: String,
 }
@@ -134,6 +139,8 @@ pub struct ClusterSummary {
 pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
     let docs = &ws.collection.docs;
     let reps = &detection.clustering.representatives;
+    let linked = detection.linked_through();
+    let link_score = |d: DocId| linked.get(d.index()).copied().flatten().map(|(_, s)| s);
     let mut out: Vec<ClusterSummary> = detection
         .clustering
         .members()
@@ -142,7 +149,27 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
         .filter(|(_, m)| !m.is_empty())
         .map(|(id, mut members)| {
             let rep = reps.get(id).copied().unwrap_or(members[0]);
-            members.sort_by_key(|&d| (d != rep, d));
+            // The representative first, then the weakest links: what joined on little
+            // evidence is what a coder should look at.
+            members.sort_by(|&x, &y| {
+                (x != rep)
+                    .cmp(&(y != rep))
+                    .then_with(|| {
+                        let (sx, sy) = (link_score(x), link_score(y));
+                        sx.unwrap_or(f64::INFINITY)
+                            .total_cmp(&sy.unwrap_or(f64::INFINITY))
+                    })
+                    .then(x.cmp(&y))
+            });
+            let links: Vec<Option<(DocId, f64)>> = members
+                .iter()
+                .map(|d| linked.get(d.index()).copied().flatten())
+                .collect();
+            let weakest = members
+                .iter()
+                .filter(|&&d| d != rep)
+                .filter_map(|&d| link_score(d))
+                .min_by(f64::total_cmp);
             let mut sites: Vec<String> = members
                 .iter()
                 .map(|d| docs[d.index()].site.henzinger.clone())
@@ -191,6 +218,8 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 }
             }
             ClusterSummary {
+                links,
+                weakest,
                 id: id as u32,
                 members,
                 title,
