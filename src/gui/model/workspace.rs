@@ -170,53 +170,12 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 .filter(|&&d| d != rep)
                 .filter_map(|&d| link_score(d))
                 .min_by(f64::total_cmp);
-            let mut sites: Vec<String> = members
-                .iter()
-                .map(|d| docs[d.index()].site.henzinger.clone())
-                .filter(|s| !s.is_empty())
-                .collect();
-            sites.sort();
-            sites.dedup();
-            let mut dates = members.iter().filter_map(|d| docs[d.index()].date.clone());
-            let dates = dates.next().map(|first| {
-                let (mut lo, mut hi) = (first.clone(), first);
-                for d in dates {
-                    if d < lo {
-                        lo = d;
-                    } else if d > hi {
-                        hi = d;
-                    }
-                }
-                (lo, hi)
-            });
-            let gold_purity = ws.has_gold().then(|| {
-                let mut counts: BTreeMap<Option<u32>, usize> = BTreeMap::new();
-                for d in &members {
-                    *counts
-                        .entry(ws.gold.cluster_of.get(d.index()).copied().flatten())
-                        .or_default() += 1;
-                }
-                counts.values().max().copied().unwrap_or(0) as f64 / members.len() as f64
-            });
+            let (sites, dates, gold_purity) = cluster_facts(ws, &members);
             let title = docs[rep.index()]
                 .title
                 .clone()
                 .unwrap_or_else(|| docs[rep.index()].key.clone());
-            let mut haystack = String::new();
-            for d in &members {
-                let doc = &docs[d.index()];
-                for p in [
-                    doc.title.as_deref(),
-                    doc.url.as_deref(),
-                    Some(doc.key.as_str()),
-                ]
-                .into_iter()
-                .flatten()
-                {
-                    haystack.push_str(&p.to_lowercase());
-                    haystack.push('\n');
-                }
-            }
+            let haystack = haystack(docs, &members);
             ClusterSummary {
                 links,
                 weakest,
@@ -237,6 +196,63 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
             .then(a.members[0].cmp(&b.members[0]))
     });
     out
+}
+
+/// The sites, capture-date span and gold purity of a cluster's `members`.
+fn cluster_facts(
+    ws: &Workspace,
+    members: &[DocId],
+) -> (Vec<String>, Option<(String, String)>, Option<f64>) {
+    let docs = &ws.collection.docs;
+    let mut sites: Vec<String> = members
+        .iter()
+        .map(|d| docs[d.index()].site.henzinger.clone())
+        .filter(|s| !s.is_empty())
+        .collect();
+    sites.sort();
+    sites.dedup();
+    let mut dates = members.iter().filter_map(|d| docs[d.index()].date.clone());
+    let dates = dates.next().map(|first| {
+        let (mut lo, mut hi) = (first.clone(), first);
+        for d in dates {
+            if d < lo {
+                lo = d;
+            } else if d > hi {
+                hi = d;
+            }
+        }
+        (lo, hi)
+    });
+    let gold_purity = ws.has_gold().then(|| {
+        let mut counts: BTreeMap<Option<u32>, usize> = BTreeMap::new();
+        for d in members {
+            *counts
+                .entry(ws.gold.cluster_of.get(d.index()).copied().flatten())
+                .or_default() += 1;
+        }
+        counts.values().max().copied().unwrap_or(0) as f64 / members.len() as f64
+    });
+    (sites, dates, gold_purity)
+}
+
+/// The lowercased titles, URLs and keys of `members`, which the cluster filter searches.
+fn haystack(docs: &[crate::Document], members: &[DocId]) -> String {
+    let mut haystack = String::new();
+    for d in members {
+        let doc = &docs[d.index()];
+        for p in [
+            doc.title.as_deref(),
+            doc.url.as_deref(),
+            Some(doc.key.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            haystack.push_str(&p.to_lowercase());
+            haystack.push('\n');
+        }
+    }
+    haystack
 }
 
 fn finish_run(
