@@ -13,17 +13,17 @@
 //! Parallelism: inside a file one thread reads and decompresses while the calling thread decodes
 //! batches of pages (charset + title) on the rayon pool; [`load`] reads files in parallel.
 //!
-//! Why a reader of our own rather than the `warc` or `rust_warc` crates (ARCHITECTURE.md,
-//! "Choices measured"): we need recovery from garbage between records, wrong
-//! `Content-Length`s, truncated gzip members and absurd lengths, with every good record before and after still loading, and a
+//! Why a reader of our own rather than the `warc` or `rust_warc` crates (ARCHITECTURE.md, "Choices
+//! measured"): we need recovery from garbage between records, wrong `Content-Length`s, truncated
+//! gzip members and absurd lengths, with every good record before and after still loading, and a
 //! byte offset per record for re-reading. `rust_warc` stops at the first error and buffers whole
 //! bodies; `warc` loses the record after a wrong length, runs on libflate/nom 7 and gives no
-//! compressed member offsets. Ours is a plain line/length parser over flate2 (zlib-rs), and it
-//! is as fast as decompression allows: measured on this machine (release build, 2 busy cores) on
-//! a 100 MB `.warc.gz` of 33,000 per-record members (449 MB decompressed, 40 copies of the 2008
+//! compressed member offsets. Ours is a plain line/length parser over flate2 (zlib-rs), and it is
+//! as fast as decompression allows: measured on this machine (release build, 2 busy cores) on a 100
+//! MB `.warc.gz` of 33,000 per-record members (449 MB decompressed, 40 copies of the 2008
 //! archive.org sample), `samecore info` used 0.69 s of CPU (about 650 MB/s decompressed, the
-//! 650–860 MB/s flate2 alone reaches here; `gzip -dc` needs 1.77 s of CPU for the same
-//! file), 0.9 s wall and 20 MB of memory; the uncompressed 449 MB file took 0.57 s wall.
+//! 650–860 MB/s flate2 alone reaches here; `gzip -dc` needs 1.77 s of CPU for the same file), 0.9 s
+//! wall and 20 MB of memory; the uncompressed 449 MB file took 0.57 s wall.
 
 mod arc;
 mod block;

@@ -26,7 +26,7 @@ pub(crate) struct FileOutcome {
     pub pending: Vec<PendingRevisit>,
 }
 
-/// Stream one file's documents to `sink`; `progress` gets stage "reading <file>" with bytes as
+/// Stream one file's documents to `sink`; `progress` gets stage `reading <file>` with bytes as
 /// units and is checked for cancel between records. Revisits whose original is not in this file
 /// are counted as skipped `revisit-unresolved`.
 pub fn read_file(

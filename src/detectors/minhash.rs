@@ -5,8 +5,9 @@
 //! unless fixed, and a candidate becomes a pair when its Jaccard estimate reaches the threshold
 //! (a bare datasketch `query` returns unverified candidates). Score: the Jaccard estimate.
 //!
-//! **Against datasketch** (`python3 benches/datasketch_compare.py`; same terms, word 4-shingles, 128 permutations, threshold 0.4, LSH 32×4 on both sides, candidates checked
-//! by the Jaccard estimate on both sides; only MinHash + LSH + check is timed):
+//! **Against datasketch** (`python3 benches/datasketch_compare.py`; same terms, word 4-shingles,
+//! 128 permutations, threshold 0.4, LSH 32×4 on both sides, candidates checked by the Jaccard
+//! estimate on both sides; only MinHash + LSH + check is timed):
 //! - goldset-dev, 30 hash seeds (`--seeds 30`): samecore 0.023 s on 2 threads vs datasketch
 //!   0.92 s, median 37.5× (24.7–44.3×). Pair F1 0.576 ± 0.035 vs 0.582 ± 0.027 (sd). Over 130
 //!   seeds (1–130) the paired difference is −0.004 ± 0.004 (standard error; 95% interval

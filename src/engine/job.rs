@@ -3,8 +3,9 @@
 //!
 //! The watcher polls: [`Job::ready`] each frame, [`Job::progress`] for the bar, [`Job::cancel`]
 //! for the button. Work that panics ends the job with [`crate::Error::Panicked`] carrying the
-//! panic's message, so a watcher shows an error instead of waiting forever. The worker wakes the watcher through the [`Progress`] waker, so the engine
-//! never knows whether a GUI, a CLI or a test is watching. Jobs made with [`Job::run_now`] finish
+//! panic's message, so a watcher shows an error instead of waiting forever. The worker wakes
+//! the watcher through the [`Progress`] waker, so the engine never knows whether a GUI, a CLI
+//! or a test is watching. Jobs made with [`Job::run_now`] finish
 //! on the calling thread: tests use them to drive the GUI deterministically.
 
 use std::sync::{Arc, Mutex};

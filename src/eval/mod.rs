@@ -1,5 +1,5 @@
-//! Evaluation: clusterings and gold clusters in, the three metrics of the evaluation protocol (ARCHITECTURE.md) out, for one run
-//! or a sweep over thresholds × seeds.
+//! Evaluation: clusterings and gold clusters in, the three metrics of the evaluation protocol
+//! (ARCHITECTURE.md) out, for one run or a sweep over thresholds × seeds.
 //!
 //! - [`metrics`]: pairwise P/R/F1, the Workbench paper's document-level P/R (§3.2) and B-cubed
 //!   P/R/F1, all computed on a [`crate::cluster::Clustering`].

@@ -8,8 +8,8 @@
 //! are independent: they render in parallel and the archive streams with bounded memory, yet the
 //! bytes do not depend on the thread count.
 //!
-//! The cases the archive is built to contain (those a real crawl of news sites holds; the SpotSigs paper's §1 motivation
-//! and henzinger §3's same-site / different-site split):
+//! The cases the archive is built to contain (those a real crawl of news sites holds; the SpotSigs
+//! paper's §1 motivation and henzinger §3's same-site / different-site split):
 //! - a story syndicated to 2–8 sites, each copy edited: the site's byline and date format, maybe
 //!   another headline wording, a later version with one or two paragraphs rewritten, wire copy
 //!   cut to its first half to four fifths, a dropped or added last paragraph, a few word
