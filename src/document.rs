@@ -145,6 +145,10 @@ pub struct Document {
     pub gold: Option<String>,
     /// For a page whose capture was recorded as a revisit: the key of the capture it repeats.
     pub revisit_of: Option<String>,
+    /// The capture itself, as [`capture_key`] writes it: what makes this page one page of a
+    /// project, whatever file, copy or offset it was read from. Empty until the page is decoded.
+    #[serde(default)]
+    pub capture: String,
     /// The decoded page (markup included), kept compressed. Empty in metadata-only collections.
     pub html: PageText,
 }
@@ -267,8 +271,48 @@ impl Document {
             charset: "utf-8".into(),
             gold: None,
             revisit_of: None,
+            capture: capture_key(key, None, None, None, html.as_ref().as_bytes()),
             html: PageText::new(html.as_ref()),
         }
+    }
+}
+
+/// The 14-digit capture timestamp the Wayback Machine and pywb write (`20140325121225`) of a
+/// date as a reader stores it (ISO 8601 or already 14 digits); none when it has fewer than 14
+/// digits.
+pub fn timestamp14(date: &str) -> Option<String> {
+    let digits: String = date.chars().filter(char::is_ascii_digit).take(14).collect();
+    (digits.len() == 14).then_some(digits)
+}
+
+/// The digest of a payload that came without one: XXH3-64 of its bytes, written `xxh3:<hex>`
+/// (a WARC's own `WARC-Payload-Digest`, `sha1:<base32>`, is used when the record has one; the
+/// prefix says which it is). XXH3 rather than SHA-1 because it runs at memory speed and this is
+/// an identity, not a security check.
+pub fn content_digest(payload: &[u8]) -> String {
+    format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(payload))
+}
+
+/// The identity of a capture: `<14-digit timestamp> <URL> <payload digest>` for an archive
+/// record with a URL and a date (repeated `WARC-Record-ID`s, the same file given twice, a copy
+/// or a symlink of it and overlapping archives all give the same capture the same key), and
+/// `<reader key> <digest>` for a loose page (its path inside the folder or zip, plus its
+/// content, so two folders with an `index.html` each stay two pages). `digest` is the record's
+/// own payload digest; without one, [`content_digest`] of `payload`.
+pub fn capture_key(
+    key: &str,
+    url: Option<&str>,
+    date: Option<&str>,
+    digest: Option<&str>,
+    payload: &[u8],
+) -> String {
+    let digest = match digest {
+        Some(d) if !d.trim().is_empty() => d.trim().to_string(),
+        _ => content_digest(payload),
+    };
+    match (url, date.and_then(timestamp14)) {
+        (Some(url), Some(ts)) if !url.trim().is_empty() => format!("{ts} {} {digest}", url.trim()),
+        _ => format!("{key} {digest}"),
     }
 }
 

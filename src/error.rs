@@ -57,6 +57,20 @@ pub enum Error {
         /// How long the store waited for the lock.
         waited_ms: u64,
     },
+    /// A page's archive is neither where it was recorded nor where the project file says it
+    /// is relative to itself.
+    #[error(
+        "archive {} not found (nor relative to the project file); if it moved, run \
+         `samecore relocate --project {} NEW_FOLDER`",
+        path.display(),
+        project.display()
+    )]
+    ArchiveMissing {
+        /// The recorded path.
+        path: PathBuf,
+        /// The project file.
+        project: PathBuf,
+    },
     /// A project file that cannot be used: not a samecore project, damaged, or from a newer
     /// samecore.
     #[error("{reason}: {}", path.display())]

@@ -491,7 +491,20 @@ fn real_warcs_match_warcio_counts() {
         let (docs, report) = read_all(&path);
         assert_eq!(report.records, expected.records, "{name}");
         assert_eq!(report.html_responses, expected.html_responses, "{name}");
-        assert!(report.warnings.is_empty(), "{name}: {:?}", report.warnings);
+        // The only warning real files give: ipwb's test file reuses one WARC-Record-ID for
+        // seven captures (real crawlers do this); the pages are told apart by capture.
+        let unexpected: Vec<_> = report
+            .warnings
+            .iter()
+            .filter(|w| !w.message.contains("reuse a WARC-Record-ID"))
+            .collect();
+        assert!(unexpected.is_empty(), "{name}: {unexpected:?}");
+        assert_eq!(
+            report.warnings.len(),
+            usize::from(name == "ipwb__5mementos.warc"),
+            "{name}: {:?}",
+            report.warnings
+        );
         assert!(
             docs.len() as u64
                 >= report.html_responses - report.skipped.get("empty").copied().unwrap_or(0)

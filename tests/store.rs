@@ -31,6 +31,7 @@ fn fixture(project: &mut Project) -> (RunId, Vec<PageId>) {
             length: Some(900),
             site: Some(format!("site{}.example.org", i % 3)),
             location: None,
+            ..PageIdentity::default()
         })
         .collect();
     let pages = project.upsert_pages(Some(archive), &identities).unwrap();
@@ -132,9 +133,12 @@ fn in_memory_and_on_disk_projects_hold_runs() {
     let project = Project::open(&path).unwrap();
     assert_eq!(project.runs().unwrap().len(), 1);
     assert_eq!(project.migration().from, SCHEMA_VERSION);
-    assert_eq!(
-        project.archives().unwrap(),
-        vec!["crawl.warc.gz".to_string()]
+    // Archives are stored by absolute path (and relative to the project file).
+    let archives = project.archives().unwrap();
+    assert_eq!(archives.len(), 1);
+    assert!(
+        Path::new(&archives[0]).is_absolute() && archives[0].ends_with("crawl.warc.gz"),
+        "{archives:?}"
     );
 }
 

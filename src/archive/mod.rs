@@ -36,7 +36,7 @@ mod stream;
 mod wacz;
 mod warc;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -304,11 +304,35 @@ pub fn load(paths: &[PathBuf], opts: &ReadOptions, progress: &Progress) -> Resul
     }
     pipeline::resolve_across_files(&mut per_file, opts);
     let mut collection = Collection::default();
+    let mut seen: HashSet<String> = HashSet::new();
     for outcome in per_file {
         let mut docs = outcome.docs;
         docs.sort_by_key(|(order, _)| *order);
-        collection.docs.extend(docs.into_iter().map(|(_, d)| d));
-        collection.reports.push(outcome.report);
+        let mut report = outcome.report;
+        let mut repeated: Option<(u64, u64)> = None;
+        for (_, doc) in docs {
+            if doc.capture.is_empty() || seen.insert(doc.capture.clone()) {
+                collection.docs.push(doc);
+            } else {
+                let (n, _) = repeated.get_or_insert((0, doc.location.offset));
+                *n += 1;
+                report.documents = report.documents.saturating_sub(1);
+                report.skip("repeated-capture");
+            }
+        }
+        if let Some((n, first)) = repeated {
+            let file = report.file.clone();
+            report.warn(
+                &file,
+                first,
+                format!(
+                    "{n} page(s) repeat a capture already read (same URL, capture time and \
+                     payload: the same archive given twice, a copy, or overlapping archives); \
+                     each is kept once"
+                ),
+            );
+        }
+        collection.reports.push(report);
     }
     Ok(collection)
 }

@@ -5,7 +5,7 @@
 //! In: a path and a format reader. Out: documents to a sink plus a [`FileReport`], and for
 //! [`super::load`] the revisits that must be resolved against other files.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
@@ -72,6 +72,8 @@ fn run(
     let started = Instant::now();
     let (tx, rx) = sync_channel::<Vec<RawPage>>(2);
     let mut decoded_docs = 0u64;
+    let mut record_ids: HashSet<u64> = HashSet::new();
+    let mut repeated_ids: Option<(u64, u64, String)> = None;
     let mut late_warnings = Vec::new();
     let mut late_skips = Vec::new();
     let result = std::thread::scope(|scope| {
@@ -89,6 +91,13 @@ fn run(
                 match doc {
                     Ok(doc) => {
                         decoded_docs += 1;
+                        if let Some(id) = doc.record_id.as_deref()
+                            && doc.revisit_of.is_none()
+                            && !record_ids.insert(xxhash_rust::xxh3::xxh3_64(id.as_bytes()))
+                        {
+                            let entry = repeated_ids.get_or_insert((0, order, id.to_string()));
+                            entry.0 += 1;
+                        }
                         sink(order, doc);
                     }
                     Err(message) => {
@@ -115,6 +124,16 @@ fn run(
     }
     for reason in late_skips {
         report.skip(reason);
+    }
+    if let Some((n, _, id)) = repeated_ids {
+        report.warn(
+            path,
+            0,
+            format!(
+                "{n} page(s) reuse a WARC-Record-ID already used in this file (e.g. {id}); \
+                 samecore tells pages apart by capture (URL, capture time, payload digest)"
+            ),
+        );
     }
     for _ in &pending {
         report.skip("revisit-unresolved");
@@ -172,6 +191,13 @@ pub(crate) fn finish(page: RawPage, opts: &ReadOptions) -> Result<Document, Stri
         doc.title = decode::extract_title(&html);
     }
     doc.charset = used;
+    doc.capture = crate::document::capture_key(
+        &doc.key,
+        doc.url.as_deref(),
+        doc.date.as_deref(),
+        doc.payload_digest.as_deref(),
+        &bytes,
+    );
     if opts.keep_html {
         doc.html = PageText::new(&html);
     }
@@ -225,6 +251,7 @@ pub(crate) fn resolve_across_files(outcomes: &mut [FileOutcome], opts: &ReadOpti
             let original = &outcomes[of].docs[oi].1;
             let mut doc = revisit.doc;
             doc.revisit_of = Some(original.key.clone());
+            doc.capture = revisit_capture(&doc, original);
             doc.location = original.location.clone();
             doc.title = original.title.clone();
             doc.charset = original.charset.clone();
@@ -237,6 +264,21 @@ pub(crate) fn resolve_across_files(outcomes: &mut [FileOutcome], opts: &ReadOpti
             outcomes[f].docs.push((revisit.order, doc));
         }
     }
+}
+
+/// The capture key of a revisit: its own URL and date, its digest or else its original's.
+pub(crate) fn revisit_capture(revisit: &Document, original: &Document) -> String {
+    let digest = revisit
+        .payload_digest
+        .clone()
+        .or_else(|| original.capture.rsplit(' ').next().map(str::to_string));
+    crate::document::capture_key(
+        &revisit.key,
+        revisit.url.as_deref(),
+        revisit.date.as_deref(),
+        digest.as_deref(),
+        b"",
+    )
 }
 
 /// Parse WARC (or, with `arc`, ARC) bytes held in memory — plain or gzip, told by the first

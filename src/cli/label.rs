@@ -425,6 +425,32 @@ fn report(
             })
             .collect();
         let dist = TermDiffDistribution::from_pairs(&values);
+        if values.len() < diffs.len() {
+            let missing: Vec<String> = project
+                .archive_places()?
+                .into_iter()
+                .filter(|p| p.found.is_none())
+                .map(|p| p.path)
+                .collect();
+            eprintln!(
+                "warning: {} of {} pairs could not be re-read{}",
+                diffs.len() - values.len(),
+                diffs.len(),
+                if missing.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; archives not found: {} (if they moved: samecore relocate --project \
+                         {} FOLDER)",
+                        missing.join(", "),
+                        project
+                            .path()
+                            .map(|p| p.display().to_string())
+                            .unwrap_or_default()
+                    )
+                }
+            );
+        }
         writeln!(
             out,
             "term differences: {} of {} pairs re-read; mean {:.1}, median {}, {:.0} % below 42",

@@ -12,6 +12,7 @@ pub mod info;
 pub mod label;
 pub mod literature;
 pub mod progress_bar;
+pub mod relocate;
 pub mod run;
 pub mod sample;
 pub mod synth;
@@ -53,6 +54,8 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Read gold clusters (`doc,cluster`) into a project.
     ImportGold(import_gold::ImportGoldArgs),
+    /// Tell a project where its archives are now, after they moved.
+    Relocate(relocate::RelocateArgs),
 }
 
 /// Run one subcommand.
@@ -66,5 +69,6 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Label(args) => label::run(args),
         Command::Export(args) => export::run(args),
         Command::ImportGold(args) => import_gold::run(args),
+        Command::Relocate(args) => relocate::run(args),
     }
 }

@@ -193,9 +193,26 @@ pub fn load(
         archive::load(archives, &ReadOptions::default(), &progress)
     })
     .context("cannot load the archives")?;
+    print_read_warnings(&collection.reports);
     let docs = collection.docs;
     let (gold, _) = samecore::eval::gold::find(archives, &docs, gold)?;
     Ok((docs, gold))
+}
+
+/// What reading found wrong, on stderr: the first ten warnings and how many more (`samecore
+/// info` lists them all).
+pub fn print_read_warnings(reports: &[archive::FileReport]) {
+    const SHOWN: usize = 10;
+    let all: Vec<_> = reports.iter().flat_map(|r| &r.warnings).collect();
+    for warning in all.iter().take(SHOWN) {
+        eprintln!("warning: {warning}");
+    }
+    if all.len() > SHOWN {
+        eprintln!(
+            "warning: {} more reading warnings; `samecore info` lists them all",
+            all.len() - SHOWN
+        );
+    }
 }
 
 /// The run spec for these matching options; Seeded mode takes `--seeds` or gold seeds.

@@ -203,7 +203,7 @@ fn add_archives(project: &mut Project, archives: &[PathBuf]) -> anyhow::Result<u
             samecore::archive::load(archives, &options, &progress)
         })
         .context("cannot read the archives")?;
-    let identities: Vec<PageIdentity> = collection.docs.iter().map(PageIdentity::from).collect();
+    let identities = samecore::store::detection::identities(&collection.docs);
     let archive = match archives {
         [only] => Some(project.add_archive(&only.display().to_string())?),
         many => {

@@ -271,9 +271,9 @@ pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> 
         .pages()?
         .into_iter()
         .map(|p| PageRow {
+            gold: gold_of(&gold, &p.identity),
             cluster: cluster_of.get(&p.id).copied(),
             codes: codes.remove(&p.id).unwrap_or_default().join(";"),
-            gold: gold.get(&p.identity.key).cloned(),
             key: p.identity.key,
             record_id: p.identity.record_id,
             url: p.identity.url,
@@ -285,6 +285,21 @@ pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> 
         .collect();
     rows.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(rows)
+}
+
+/// A page's gold cluster: gold files name pages by capture key, reader key or record id.
+fn gold_of(
+    gold: &BTreeMap<String, String>,
+    identity: &crate::store::runs::PageIdentity,
+) -> Option<String> {
+    [
+        Some(&identity.key),
+        identity.reader_key.as_ref(),
+        identity.record_id.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(|k| gold.get(k).cloned())
 }
 
 /// The pair rows of a sample, by (position, annotator).

@@ -80,7 +80,7 @@ impl Workbench {
             ws.collection
                 .docs
                 .iter()
-                .position(|d| d.key == key)
+                .position(|d| d.capture == key || d.key == key)
                 .and_then(|i| u32::try_from(i).ok())
                 .map(DocId)
         };

@@ -106,8 +106,8 @@ pub fn sample_term_differences(
         tokens
             .entry(page.id)
             .or_insert_with(|| {
-                let location = page.identity.location.as_ref()?;
-                let bytes = crate::archive::read_raw(location).ok()?;
+                let location = project.locate(page).ok()?;
+                let bytes = crate::archive::read_raw(&location).ok()?;
                 let html = String::from_utf8_lossy(&bytes);
                 Some(crate::token::henzinger::terms(
                     &html,

@@ -3,6 +3,8 @@
 //! clusters out — the bridge between the engine's [`crate::DocId`]s, which index one loaded
 //! collection, and the project's [`PageId`]s, which stay valid across loads.
 
+use std::collections::HashMap;
+
 use serde_json::json;
 
 use super::runs::{ClusterMember, PageIdentity, RunRecord, ScoredPair};
@@ -39,7 +41,7 @@ impl Project {
             [only] => Some(*only),
             _ => None,
         };
-        let identities: Vec<PageIdentity> = docs.iter().map(PageIdentity::from).collect();
+        let identities = identities(docs);
         let pages = self.upsert_pages(archive, &identities)?;
         let page = |i: usize| {
             pages.get(i).copied().ok_or_else(|| {
@@ -85,4 +87,24 @@ impl Project {
         let run = self.add_run(&record, &pairs, &members)?;
         Ok((run, pages))
     }
+}
+
+/// The identities of `docs` with every file made absolute (symlinks resolved), so a page is
+/// found again from any working directory.
+pub fn identities(docs: &[Document]) -> Vec<PageIdentity> {
+    let mut absolute: HashMap<std::path::PathBuf, std::path::PathBuf> = HashMap::new();
+    docs.iter()
+        .map(|doc| {
+            let mut identity = PageIdentity::from(doc);
+            if let Some(location) = identity.location.as_mut() {
+                let abs = absolute
+                    .entry(location.file.clone())
+                    .or_insert_with(|| super::runs::absolute(&location.file))
+                    .clone();
+                identity.file = Some(abs.to_string_lossy().into_owned());
+                location.file = abs;
+            }
+            identity
+        })
+        .collect()
 }

@@ -6,6 +6,7 @@
 //! refer to pages by [`PageId`], so one page keeps its codes and labels across runs.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
@@ -36,12 +37,32 @@ pub struct PageIdentity {
     /// Where the record lives, with how it is stored, to re-read the raw page
     /// ([`crate::archive::read_raw`]).
     pub location: Option<RecordLocation>,
+    /// `WARC-Payload-Digest` (`sha1:…`), or the digest samecore computed when the record had
+    /// none (`xxh3:…`, see [`crate::document::content_digest`]).
+    pub digest: Option<String>,
+    /// HTTP status of the response.
+    pub status: Option<u16>,
+    /// Media type of the response (`text/html`).
+    pub mime: Option<String>,
+    /// The reader's own key ([`Document::key`]: record id, ARC `URL date`, or the path inside
+    /// a folder or zip), the key gold files and `--seeds` name pages by, and the key projects
+    /// before schema v3 stored the page under.
+    pub reader_key: Option<String>,
 }
 
 impl From<&Document> for PageIdentity {
     fn from(doc: &Document) -> Self {
+        let digest = doc
+            .payload_digest
+            .clone()
+            .or_else(|| doc.capture.rsplit(' ').next().map(str::to_string))
+            .filter(|d| !d.is_empty());
         PageIdentity {
-            key: doc.key.clone(),
+            key: if doc.capture.is_empty() {
+                doc.key.clone()
+            } else {
+                doc.capture.clone()
+            },
             record_id: doc.record_id.clone(),
             url: doc.url.clone(),
             date: doc.date.clone(),
@@ -50,6 +71,10 @@ impl From<&Document> for PageIdentity {
             length: Some(doc.location.length),
             site: (!doc.site.henzinger.is_empty()).then(|| doc.site.henzinger.clone()),
             location: Some(doc.location.clone()),
+            digest,
+            status: doc.status,
+            mime: doc.content_type.clone(),
+            reader_key: Some(doc.key.clone()),
         }
     }
 }
@@ -126,6 +151,68 @@ pub struct ClusterMember {
     pub representative: bool,
 }
 
+/// An archive of a project, with where it is now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ArchivePlace {
+    /// Its row.
+    pub id: i64,
+    /// Its absolute path when it was recorded.
+    pub path: String,
+    /// Its path relative to the project file's folder, when recorded on disk.
+    pub relative: Option<String>,
+    /// Where the file is now: the recorded path, or the relative one; none when neither exists.
+    pub found: Option<PathBuf>,
+}
+
+/// `path` made absolute (symlinks resolved when the file exists).
+pub(crate) fn absolute(path: &Path) -> PathBuf {
+    let path = if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    };
+    std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// `target` relative to the folder `base` (both absolute), with `..` where needed; none when
+/// they share no root (different drives).
+pub(crate) fn relative_to(base: &Path, target: &Path) -> Option<PathBuf> {
+    let base: Vec<_> = base.components().collect();
+    let target: Vec<_> = target.components().collect();
+    if base.first() != target.first() {
+        return None;
+    }
+    let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
+    let mut rel = PathBuf::new();
+    for _ in common..base.len() {
+        rel.push("..");
+    }
+    for c in &target[common..] {
+        rel.push(c);
+    }
+    Some(rel)
+}
+
+/// A file or folder called `name` in `folder` or below it, down to `depth` levels.
+fn find_named(folder: &Path, name: &std::ffi::OsStr, depth: usize) -> Option<PathBuf> {
+    let direct = folder.join(name);
+    if direct.exists() {
+        return Some(direct);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut subs: Vec<PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    subs.sort();
+    subs.iter().find_map(|sub| find_named(sub, name, depth - 1))
+}
+
 fn opt_u64(v: Option<i64>) -> Option<u64> {
     v.and_then(|v| u64::try_from(v).ok())
 }
@@ -135,28 +222,184 @@ fn opt_i64(v: Option<u64>) -> Option<i64> {
 }
 
 impl Project {
-    /// Record that an archive was opened; returns its row (the same for the same path).
+    /// Record that an archive was opened; returns its row (the same for the same file, however
+    /// it was named). The archive is stored by its absolute path and, for a project on disk, by
+    /// its path relative to the project file, so it is found again from any working directory
+    /// and after the project and its archives move together ([`Project::locate`]).
     pub fn add_archive(&mut self, path: &str) -> Result<i64> {
+        let abs = absolute(Path::new(path));
+        let abs_str = abs.to_string_lossy().into_owned();
+        let rel = self
+            .path()
+            .and_then(Path::parent)
+            .and_then(|dir| relative_to(&absolute(dir), &abs))
+            .map(|r| r.to_string_lossy().into_owned());
         self.write(|tx| {
             tx.execute(
-                "INSERT INTO archives (path) VALUES (?1) ON CONFLICT (path) DO NOTHING",
-                [path],
+                "INSERT INTO archives (path, abs_path, rel_path) VALUES (?1, ?1, ?2)
+                 ON CONFLICT (path) DO UPDATE SET abs_path = excluded.abs_path,
+                   rel_path = coalesce(excluded.rel_path, rel_path)",
+                params![abs_str, rel],
             )?;
             Ok(
-                tx.query_row("SELECT id FROM archives WHERE path = ?1", [path], |r| {
+                tx.query_row("SELECT id FROM archives WHERE path = ?1", [&abs_str], |r| {
                     r.get(0)
                 })?,
             )
         })
     }
 
-    /// The archives opened, in the order they were first opened.
+    /// The archives opened (absolute paths), in the order they were first opened.
     pub fn archives(&self) -> Result<Vec<String>> {
+        Ok(self.archive_places()?.into_iter().map(|a| a.path).collect())
+    }
+
+    /// The archives opened with where they were recorded and where they are now.
+    pub fn archive_places(&self) -> Result<Vec<ArchivePlace>> {
+        let base = self.path().and_then(Path::parent).map(absolute);
         self.read(|tx| {
-            let mut stmt = tx.prepare("SELECT path FROM archives ORDER BY id")?;
-            let rows = stmt.query_map([], |r| r.get(0))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
+            let mut stmt = tx.prepare(
+                "SELECT id, coalesce(abs_path, path), rel_path FROM archives ORDER BY id",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                ))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (id, path, rel) = row?;
+                let found = if Path::new(&path).exists() {
+                    Some(PathBuf::from(&path))
+                } else {
+                    rel.as_ref()
+                        .zip(base.as_ref())
+                        .map(|(rel, base)| base.join(rel))
+                        .filter(|p| p.exists())
+                };
+                out.push(ArchivePlace {
+                    id,
+                    path,
+                    relative: rel,
+                    found,
+                });
+            }
+            Ok(out)
         })
+    }
+
+    /// Where a page's record can be read now: its recorded location when that file exists,
+    /// else the same file found relative to the project file (the project and its archives
+    /// were moved together, or the run was made from another directory). An error that says
+    /// where it looked and how to point samecore at the new place otherwise.
+    pub fn locate(&self, page: &Page) -> Result<RecordLocation> {
+        let Some(location) = page.identity.location.clone() else {
+            return Err(Error::InvalidParameter(format!(
+                "page {} has no stored record location (it was imported, not read from an archive)",
+                page.identity.key
+            )));
+        };
+        if location.file.exists() {
+            return Ok(location);
+        }
+        let wanted = location.file.to_string_lossy().into_owned();
+        for place in self.archive_places()? {
+            let Some(found) = place.found else { continue };
+            if place.path == wanted {
+                return Ok(RecordLocation {
+                    file: found,
+                    ..location
+                });
+            }
+            // A folder of pages: the page's file lies under the archive folder.
+            if let Ok(inner) = location.file.strip_prefix(&place.path) {
+                let candidate = found.join(inner);
+                if candidate.exists() {
+                    return Ok(RecordLocation {
+                        file: candidate,
+                        ..location
+                    });
+                }
+            }
+        }
+        Err(Error::ArchiveMissing {
+            path: location.file,
+            project: self.path().map(Path::to_path_buf).unwrap_or_default(),
+        })
+    }
+
+    /// Point the project at archives that moved: every archive whose file is not found where
+    /// it was recorded, nor relative to the project file, is looked for by name in `folder`
+    /// (and its sub-folders, two levels deep); each one found is recorded at its new place
+    /// with its pages. Returns (old path, new path) for each archive moved.
+    pub fn relocate(&mut self, folder: &Path) -> Result<Vec<(String, PathBuf)>> {
+        let base = self.path().and_then(Path::parent).map(absolute);
+        let mut moved = Vec::new();
+        for place in self.archive_places()? {
+            if place.found.is_some() {
+                continue;
+            }
+            let Some(name) = Path::new(&place.path).file_name() else {
+                continue;
+            };
+            let Some(found) = find_named(&absolute(folder), name, 2) else {
+                continue;
+            };
+            moved.push((place.path, found));
+            let (old, new) = moved
+                .last()
+                .map(|(o, n)| (o.clone(), n.clone()))
+                .unwrap_or_default();
+            let new_str = new.to_string_lossy().into_owned();
+            let rel = base
+                .as_ref()
+                .and_then(|b| relative_to(b, &new))
+                .map(|r| r.to_string_lossy().into_owned());
+            self.write(|tx| {
+                tx.execute(
+                    "UPDATE archives SET path = ?2, abs_path = ?2, rel_path = ?3 WHERE id = ?1",
+                    params![place.id, new_str, rel],
+                )?;
+                // Pages of the archive (a file) or under it (a folder of pages).
+                let mut stmt = tx.prepare(
+                    "SELECT id, file, location FROM documents
+                     WHERE file = ?1 OR file LIKE ?2 ESCAPE '\\'",
+                )?;
+                let like = format!(
+                    "{}/%",
+                    old.replace('\\', "\\\\")
+                        .replace('%', "\\%")
+                        .replace('_', "\\_")
+                );
+                let rows = stmt
+                    .query_map(params![old, like], |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, Option<String>>(2)?,
+                        ))
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                let mut update =
+                    tx.prepare("UPDATE documents SET file = ?2, location = ?3 WHERE id = ?1")?;
+                for (id, file, location) in rows {
+                    let file = format!("{new_str}{}", &file[old.len()..]);
+                    let location = match location {
+                        Some(json) => {
+                            let mut loc: RecordLocation = serde_json::from_str(&json)?;
+                            loc.file = PathBuf::from(&file);
+                            Some(serde_json::to_string(&loc)?)
+                        }
+                        None => None,
+                    };
+                    update.execute(params![id, file, location])?;
+                }
+                Ok(())
+            })?;
+        }
+        Ok(moved)
     }
 
     /// Store page identities (in one transaction), updating pages already known by key; their
@@ -332,7 +575,9 @@ impl Project {
                 "INSERT INTO gold (key, cluster) VALUES (?1, ?2)
                  ON CONFLICT (key) DO UPDATE SET cluster = excluded.cluster",
             )?;
-            let mut known = tx.prepare("SELECT 1 FROM documents WHERE key = ?1")?;
+            let mut known = tx.prepare(
+                "SELECT 1 FROM documents WHERE key = ?1 OR reader_key = ?1 OR record_id = ?1",
+            )?;
             let mut matched = 0;
             for (key, cluster) in gold {
                 insert.execute([key, cluster])?;
@@ -354,7 +599,10 @@ impl Project {
     }
 }
 
-/// [`Project::upsert_pages`] inside a transaction (also used by imports).
+/// [`Project::upsert_pages`] inside a transaction (also used by imports). A page is found by
+/// its key (the capture); failing that, a page stored before schema v3 under the reader's key
+/// at the same offset is re-keyed to the capture in place (with its gold), so its labels and
+/// codes stay with it.
 pub(crate) fn upsert_pages_tx(
     tx: &rusqlite::Transaction<'_>,
     archive: Option<i64>,
@@ -362,7 +610,8 @@ pub(crate) fn upsert_pages_tx(
 ) -> Result<Vec<PageId>> {
     let mut upsert = tx.prepare(
         "INSERT INTO documents (archive_id, key, record_id, url, date, file, offset, length, site,
-           location) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+           location, digest, status, mime, reader_key)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
          ON CONFLICT (key) DO UPDATE SET
            archive_id = coalesce(excluded.archive_id, archive_id),
            record_id = coalesce(excluded.record_id, record_id),
@@ -372,13 +621,32 @@ pub(crate) fn upsert_pages_tx(
            offset = coalesce(excluded.offset, offset),
            length = coalesce(excluded.length, length),
            site = coalesce(excluded.site, site),
-           location = coalesce(excluded.location, location)
+           location = coalesce(excluded.location, location),
+           digest = coalesce(excluded.digest, digest),
+           status = coalesce(excluded.status, status),
+           mime = coalesce(excluded.mime, mime),
+           reader_key = coalesce(excluded.reader_key, reader_key)
          RETURNING id",
     )?;
+    let mut legacy = tx.prepare(
+        "SELECT id FROM documents WHERE legacy = 1 AND key = ?1 AND offset IS ?2
+         AND NOT EXISTS (SELECT 1 FROM documents WHERE key = ?3)",
+    )?;
+    let mut rekey = tx.prepare("UPDATE documents SET key = ?2, legacy = 0 WHERE id = ?1")?;
+    let mut rekey_gold = tx.prepare("UPDATE OR IGNORE gold SET key = ?2 WHERE key = ?1")?;
     let mut ids = Vec::with_capacity(pages.len());
     for p in pages {
         if p.key.is_empty() {
             return Err(Error::InvalidParameter("a page with an empty key".into()));
+        }
+        if let Some(old) = p.reader_key.as_deref().filter(|k| *k != p.key) {
+            let found: Option<i64> = legacy
+                .query_row(params![old, opt_i64(p.offset), p.key], |r| r.get(0))
+                .optional()?;
+            if let Some(id) = found {
+                rekey.execute(params![id, p.key])?;
+                rekey_gold.execute(params![old, p.key])?;
+            }
         }
         let id: i64 = upsert.query_row(
             params![
@@ -391,7 +659,11 @@ pub(crate) fn upsert_pages_tx(
                 opt_i64(p.offset),
                 opt_i64(p.length),
                 p.site,
-                p.location.as_ref().map(serde_json::to_string).transpose()?
+                p.location.as_ref().map(serde_json::to_string).transpose()?,
+                p.digest,
+                p.status,
+                p.mime,
+                p.reader_key
             ],
             |r| r.get(0),
         )?;
@@ -401,14 +673,15 @@ pub(crate) fn upsert_pages_tx(
 }
 
 const PAGE_SELECT: &str =
-    "SELECT id, key, record_id, url, date, file, offset, length, site, location FROM documents";
+    "SELECT id, key, record_id, url, date, file, offset, length, site, location,
+     digest, status, mime, reader_key FROM documents";
 
 pub(crate) fn page_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Page> {
     page_row_at(r, 0)
 }
 
-/// A page whose ten columns (`id, key, record_id, url, date, file, offset, length, site,
-/// location`) start at `first`.
+/// A page whose fourteen columns (`id, key, record_id, url, date, file, offset, length, site,
+/// location, digest, status, mime, reader_key`, [`PAGE_COLUMNS`]) start at `first`.
 pub(crate) fn page_row_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Page> {
     let location: Option<String> = r.get(first + 9)?;
     Ok(Page {
@@ -432,9 +705,16 @@ pub(crate) fn page_row_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Resu
                 })?),
                 None => None,
             },
+            digest: r.get(first + 10)?,
+            status: r.get(first + 11)?,
+            mime: r.get(first + 12)?,
+            reader_key: r.get(first + 13)?,
         },
     })
 }
+
+/// Number of columns [`page_row_at`] reads.
+pub(crate) const PAGE_COLUMNS: usize = 14;
 
 fn page_where(
     tx: &rusqlite::Transaction<'_>,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::judgements::{DrawnSample, Stratum};
 use super::judgements::{LabelInput, Reason, Verdict};
-use super::runs::{Page, page_row_at};
+use super::runs::{PAGE_COLUMNS, Page, page_row_at};
 use super::{Project, RunId, SampleId, bad_value};
 use crate::{Error, Result};
 
@@ -259,9 +259,9 @@ impl Project {
             let mut stmt = tx.prepare(
                 "SELECT p.position, p.score, p.stratum,
                    a.id, a.key, a.record_id, a.url, a.date, a.file, a.offset, a.length, a.site,
-                   a.location,
+                   a.location, a.digest, a.status, a.mime, a.reader_key,
                    b.id, b.key, b.record_id, b.url, b.date, b.file, b.offset, b.length, b.site,
-                   b.location
+                   b.location, b.digest, b.status, b.mime, b.reader_key
                  FROM sample_pairs p JOIN documents a ON a.id = p.a JOIN documents b ON b.id = p.b
                  WHERE p.sample_id = ?1 AND (?2 IS NULL OR p.position = ?2) ORDER BY p.position",
             )?;
@@ -271,7 +271,7 @@ impl Project {
                     score: r.get(1)?,
                     stratum: r.get(2)?,
                     a: page_row_at(r, 3)?,
-                    b: page_row_at(r, 13)?,
+                    b: page_row_at(r, 3 + PAGE_COLUMNS)?,
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -12,6 +12,11 @@
 //!   settlements of disagreements; code provenance (cluster / page, run, who, when) and page
 //!   overrides; hand-edited clusters; gold clusters imported from CSV; the full record location
 //!   of a page (JSON), so its raw page can be re-read from the archive.
+//! - v3: pages keyed by capture (`<timestamp> <URL> <digest>`, see
+//!   [`crate::document::capture_key`]); rows written before keep their old key and are marked
+//!   `legacy` until a run meets them again at the same file offset, which re-keys them in place
+//!   (labels and codes stay attached). Pages gain payload digest, HTTP status and MIME type;
+//!   archives their absolute path and their path relative to the project file; gold its source.
 
 use std::path::{Path, PathBuf};
 
@@ -20,7 +25,7 @@ use rusqlite::Connection;
 use crate::{Error, Result};
 
 /// The schema version this samecore writes.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// `user_version` 0 -> 1: the first released schema.
 const V1: &str = r#"
@@ -150,8 +155,25 @@ CREATE TABLE gold (
 ) WITHOUT ROWID;
 "#;
 
+/// `user_version` 2 -> 3.
+const V3: &str = r#"
+ALTER TABLE documents ADD COLUMN legacy INTEGER NOT NULL DEFAULT 0;
+UPDATE documents SET legacy = 1;
+ALTER TABLE documents ADD COLUMN digest TEXT;
+ALTER TABLE documents ADD COLUMN status INTEGER;
+ALTER TABLE documents ADD COLUMN mime TEXT;
+ALTER TABLE documents ADD COLUMN reader_key TEXT;
+UPDATE documents SET reader_key = key;
+CREATE INDEX documents_by_reader_key ON documents (reader_key);
+CREATE INDEX documents_by_legacy_key ON documents (legacy, key, offset);
+ALTER TABLE archives ADD COLUMN abs_path TEXT;
+ALTER TABLE archives ADD COLUMN rel_path TEXT;
+UPDATE archives SET abs_path = path;
+ALTER TABLE gold ADD COLUMN source TEXT NOT NULL DEFAULT 'import';
+"#;
+
 /// Migration `i` takes the file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2, V3];
 
 /// What [`migrate`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]

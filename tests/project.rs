@@ -1,0 +1,160 @@
+//! The project file on real archives: page identity (repeated record ids, the same archive
+//! twice, copies, symlinks), archives found again from another directory and after a move.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use samecore::Error;
+use samecore::store::Project;
+
+fn warc(name: &str) -> Option<PathBuf> {
+    common::shared(&format!("data/warc/{name}"))
+}
+
+/// Run the binary in `dir`; (success, stdout, stderr).
+fn samecore_in(dir: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_samecore"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn counts(project: &Path) -> (usize, Vec<u64>) {
+    let p = Project::open(project).unwrap();
+    let runs = p.runs().unwrap().iter().map(|r| r.pairs).collect();
+    (p.pages().unwrap().len(), runs)
+}
+
+#[test]
+fn repeated_record_ids_are_seven_pages_and_info_warns() {
+    let Some(file) = warc("ipwb__5mementos.warc") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let (ok, _, err) = samecore_in(dir.path(), &["run", &file, "--project", "x.samecore"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("reuse a WARC-Record-ID"), "{err}");
+    let project = Project::open(dir.path().join("x.samecore")).unwrap();
+    let pages = project.pages().unwrap();
+    assert_eq!(pages.len(), 7);
+    // All seven share one record id and keep it; their keys (the capture) differ.
+    assert!(
+        pages
+            .iter()
+            .all(|p| p.identity.record_id == pages[0].identity.record_id)
+    );
+    let run = project.runs().unwrap()[0].id;
+    let members: usize = project
+        .run_clusters(run)
+        .unwrap()
+        .iter()
+        .map(|c| c.members.len())
+        .sum();
+    assert_eq!(members, 7);
+    let (ok, out, _) = samecore_in(dir.path(), &["info", &file]);
+    assert!(ok && out.contains("warnings:       1"), "{out}");
+}
+
+#[test]
+fn the_same_capture_is_one_page_whatever_file_it_is_read_from() {
+    let Some(file) = warc("pywb__iana.warc.gz") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("copy.warc.gz");
+    std::fs::copy(&file, &copy).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&file, dir.path().join("link.warc.gz")).unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let (ok, _, err) = samecore_in(dir.path(), &["run", &file, "--project", "one.samecore"]);
+    assert!(ok, "{err}");
+    let (single_pages, single_runs) = counts(&dir.path().join("one.samecore"));
+    assert!(single_pages > 5);
+
+    // The same archive twice: the same pages and the same pairs, with a warning.
+    let (ok, _, err) = samecore_in(
+        dir.path(),
+        &["run", &file, &file, "--project", "twice.samecore"],
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("repeat a capture already read"), "{err}");
+    assert_eq!(
+        counts(&dir.path().join("twice.samecore")),
+        (single_pages, single_runs.clone())
+    );
+
+    // A copy and a symlink, run into the first project: no new page.
+    for other in ["copy.warc.gz", "link.warc.gz"] {
+        if !dir.path().join(other).exists() {
+            continue;
+        }
+        let (ok, _, err) = samecore_in(dir.path(), &["run", other, "--project", "one.samecore"]);
+        assert!(ok, "{other}: {err}");
+        let (pages, runs) = counts(&dir.path().join("one.samecore"));
+        assert_eq!(pages, single_pages, "{other}");
+        assert_eq!(runs.last(), single_runs.last(), "{other}");
+    }
+}
+
+#[test]
+fn archives_are_found_from_anywhere_after_a_move_and_after_relocate() {
+    let Some(file) = warc("pywb__iana.warc.gz") else {
+        return;
+    };
+    let root = tempfile::tempdir().unwrap();
+    let work = root.path().join("work");
+    let sub = work.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::copy(&file, sub.join("n.warc.gz")).unwrap();
+    // Run from inside sub/, the project one level up, the archive named relatively.
+    let (ok, _, err) = samecore_in(&sub, &["run", "n.warc.gz", "--project", "../r.samecore"]);
+    assert!(ok, "{err}");
+    let readable = |project: &Path| -> Result<usize, Error> {
+        let p = Project::open(project).unwrap();
+        let pages = p.pages().unwrap();
+        let mut n = 0;
+        for page in &pages {
+            samecore::archive::read_raw(&p.locate(page)?)?;
+            n += 1;
+        }
+        Ok(n)
+    };
+    let all = readable(&work.join("r.samecore")).unwrap();
+    assert!(all > 5);
+
+    // Project and archives moved together: found through the path relative to the project.
+    let moved = root.path().join("moved");
+    std::fs::rename(&work, &moved).unwrap();
+    assert_eq!(readable(&moved.join("r.samecore")).unwrap(), all);
+
+    // The archive folder moved on its own: a clear error, then `relocate` points at it.
+    std::fs::rename(moved.join("sub"), root.path().join("elsewhere")).unwrap();
+    match readable(&moved.join("r.samecore")) {
+        Err(e @ Error::ArchiveMissing { .. }) => {
+            assert!(e.to_string().contains("samecore relocate"), "{e}")
+        }
+        other => panic!("expected a missing archive, got {other:?}"),
+    }
+    let project = moved.join("r.samecore").to_string_lossy().into_owned();
+    let (ok, _, _) = samecore_in(root.path(), &["relocate", "--project", &project]);
+    assert!(
+        !ok,
+        "relocate without a folder reports the missing archive as an error"
+    );
+    let (ok, out, err) = samecore_in(
+        root.path(),
+        &["relocate", "--project", &project, "elsewhere"],
+    );
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("moved:"), "{out}");
+    assert_eq!(readable(&moved.join("r.samecore")).unwrap(), all);
+}
