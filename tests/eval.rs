@@ -71,19 +71,33 @@ fn run_writes_clusters_and_pairs_by_document_key() {
     assert!(summary["metrics"]["pairwise"]["f1"].as_f64().unwrap() >= 0.88);
     let text = std::fs::read_to_string(&clusters).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 1117);
-    assert!(lines.iter().all(|l| {
-        let (doc, cluster) = l.split_once('\t').unwrap();
-        doc.ends_with(".htm") && doc.contains('/') && cluster.parse::<u32>().is_ok()
+    assert_eq!(lines.len(), 1 + 1117, "a header and one row per page");
+    assert!(
+        lines[0].starts_with("doc\tcluster\trepresentative\tkey\t"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1..].iter().all(|l| {
+        let f: Vec<&str> = l.split('\t').collect();
+        f[0].ends_with(".htm") && f[0].contains('/') && f[1].parse::<u32>().is_ok()
     }));
     let text = std::fs::read_to_string(&pairs).unwrap();
-    assert!(!text.is_empty());
-    for l in text.lines() {
+    let mut lines = text.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("a_doc\tb_doc\tscore\ta_key\tb_key")
+    );
+    let mut n = 0;
+    for l in lines {
         let f: Vec<&str> = l.split('\t').collect();
-        assert_eq!(f.len(), 3, "{l}");
+        assert_eq!(f.len(), 11, "{l}");
         let score: f64 = f[2].parse().unwrap();
         assert!((0.25..=1.0).contains(&score), "{l}");
+        n += 1;
     }
+    assert!(n > 0);
 }
 
 #[test]

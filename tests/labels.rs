@@ -446,7 +446,8 @@ fn cli_samples_labels_from_piped_keys_reports_and_exports() {
     );
     assert!(ok && out.contains("\"detector\":\"simhash\""), "{out}");
 
-    // The export reads back into a fresh project through the CLI too.
+    // The export reads back into a fresh project through the CLI too, once the project has
+    // the pages (an import never invents them: before, it is refused and writes nothing).
     let fresh = dir.path().join("fresh.samecore");
     let (ok, _, err) = samecore(
         &[
@@ -458,7 +459,26 @@ fn cli_samples_labels_from_piped_keys_reports_and_exports() {
         ],
         "",
     );
-    assert!(ok && err.contains("6 labels written"), "{err}");
+    assert!(!ok && err.contains("not in this project"), "{err}");
+    {
+        let mut project = Project::open(&fresh).unwrap();
+        assert!(project.samples().unwrap().is_empty());
+        project_with_run(&mut project);
+    }
+    let (ok, _, err) = samecore(
+        &[
+            "export",
+            "--project",
+            fresh.to_str().unwrap(),
+            "--import-labels",
+            csv.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        ok && err.contains("6 labels and 1 settlements written"),
+        "{err}"
+    );
     let copy = Project::open(&fresh).unwrap();
     let original = Project::open(&path).unwrap();
     let strip = |p: &Project| -> Vec<_> {

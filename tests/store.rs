@@ -600,7 +600,7 @@ fn a_new_run_is_reconciled_with_existing_codes() {
 #[test]
 fn exports_round_trip_labels_and_codes() {
     let dir = tempfile::tempdir().unwrap();
-    for format in [Format::Csv, Format::Jsonl] {
+    for format in Format::ALL {
         let mut source = Project::in_memory().unwrap();
         let (run, pages) = fixture(&mut source);
         let sample = uniform_sample(&mut source, run, "round");
@@ -629,11 +629,10 @@ fn exports_round_trip_labels_and_codes() {
             .unwrap();
         source.code_page(pages[5], code, false, "bob").unwrap();
 
-        let ext = if format == Format::Csv {
-            "csv"
-        } else {
-            "jsonl"
-        };
+        source
+            .settle(sample, 1, "lead", &LabelInput::new(Verdict::Correct))
+            .unwrap();
+        let ext = format.name();
         let pairs_file = dir.path().join(format!("pairs.{ext}"));
         let codes_file = dir.path().join(format!("codes.{ext}"));
         let pairs = export::pair_rows(&source, sample).unwrap();
@@ -650,12 +649,29 @@ fn exports_round_trip_labels_and_codes() {
             export::write_file(&page_rows, &pages_file, None).unwrap(),
             12
         );
-        let back: Vec<export::PageRow> = import::read_rows(&pages_file, None).unwrap();
+        let back: Vec<export::PageRow> = export::read_rows(&pages_file, None).unwrap();
         assert_eq!(back, page_rows);
 
         let mut target = Project::in_memory().unwrap();
+        // Without the pages, nothing is imported.
+        let refused = import::import_labels(&mut target, &pairs_file, Some(format));
+        assert!(
+            matches!(&refused, Err(samecore::Error::InvalidParameter(m)) if m.contains("not in this project")),
+            "{refused:?}"
+        );
+        assert!(target.samples().unwrap().is_empty() && target.pages().unwrap().is_empty());
+        let identities: Vec<_> = source
+            .pages()
+            .unwrap()
+            .into_iter()
+            .map(|p| p.identity)
+            .collect();
+        target.upsert_pages(None, &identities).unwrap();
         let report = import::import_labels(&mut target, &pairs_file, Some(format)).unwrap();
-        assert_eq!((report.rows, report.written), (11, 3));
+        assert_eq!(
+            (report.rows, report.written, report.settlements),
+            (11, 3, 1)
+        );
         import::import_codes(&mut target, &codes_file, None).unwrap();
         let imported = target.sample_by_name("round").unwrap().id;
         let strip = |labels: Vec<samecore::store::samples::LabelRecord>| -> Vec<_> {
@@ -686,6 +702,33 @@ fn exports_round_trip_labels_and_codes() {
                 .collect()
         };
         assert_eq!(keys(&target), keys(&source));
+        // Settlements, strata populations and positions come back as they were.
+        let settled = |p: &Project, s: SampleId| -> Vec<_> {
+            p.settlements(s)
+                .unwrap()
+                .into_iter()
+                .map(|s| (s.position, s.label, s.settled_by, s.settled_at))
+                .collect()
+        };
+        assert_eq!(settled(&target, imported), settled(&source, sample));
+        assert_eq!(
+            target
+                .sample_strata(imported)
+                .unwrap()
+                .iter()
+                .map(|s| (s.population, s.drawn))
+                .collect::<Vec<_>>(),
+            source
+                .sample_strata(sample)
+                .unwrap()
+                .iter()
+                .map(|s| (s.population, s.drawn))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            target.sample_pairs(imported).unwrap().len(),
+            source.sample_pairs(sample).unwrap().len()
+        );
         // Importing the same file again writes nothing new.
         let again = import::import_labels(&mut target, &pairs_file, Some(format)).unwrap();
         assert_eq!(again.written, 0);
@@ -700,7 +743,7 @@ fn empty_csv_exports_still_have_a_header_and_runs_export() {
     export::write_rows(&export::code_rows(&project).unwrap(), &mut out, Format::Csv).unwrap();
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        "key,record_id,url,date,code,applied,source,run,cluster,applied_by,applied_at\n"
+        "key,record_id,url,timestamp,date,code,applied,source,run,cluster,applied_by,applied_at\n"
     );
     let mut project = Project::in_memory().unwrap();
     fixture(&mut project);

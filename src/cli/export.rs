@@ -1,6 +1,6 @@
 //! `samecore export --project FILE.samecore TABLE --out FILE`: write one table of a project as
-//! CSV or JSON Lines (by the file's extension, or `--format`), ready for a spreadsheet or
-//! pandas: `pages` (identity, cluster in `--run`, codes, gold), `pairs` (a `--sample` with
+//! CSV, TSV, JSON Lines or Parquet (by the file's extension, or `--format`; an unknown extension
+//! is an error), ready for pandas, R or a spreadsheet: `pages` (identity, cluster in `--run`, codes, gold), `pairs` (a `--sample` with
 //! scores and labels), `runs` (parameters, seed, version, timings) or `codes` (every code
 //! decision with provenance). `--out -` writes to stdout. `--import-labels` /
 //! `--import-codes FILE` read such a pairs / codes export back into the project instead.
@@ -38,7 +38,7 @@ pub struct ExportArgs {
     /// Output file (`-` for stdout).
     #[arg(long, short, required_unless_present_any = ["import_labels", "import_codes"])]
     pub out: Option<PathBuf>,
-    /// csv or jsonl; default by the file's extension (csv for stdout).
+    /// csv, tsv, jsonl or parquet; default by the file's extension (csv for stdout).
     #[arg(long)]
     pub format: Option<Format>,
     /// For pages: the run whose clusters to write (default: the latest run).
@@ -47,7 +47,8 @@ pub struct ExportArgs {
     /// For pairs: the sample.
     #[arg(long)]
     pub sample: Option<String>,
-    /// Read a pairs export (labels) back into the project.
+    /// Read a pairs export (labels and settlements) back into the project. Its pages must be
+    /// in the project (read the archives into it first); all or nothing.
     #[arg(long, value_name = "FILE", conflicts_with = "table")]
     pub import_labels: Option<PathBuf>,
     /// Read a codes export back into the project.
@@ -68,10 +69,16 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         if let Some(path) = &args.import_labels {
             let r = import::import_labels(&mut project, path, args.format)?;
             eprintln!(
-                "{}: {} rows, {} labels written",
+                "{}: {} rows; {} labels and {} settlements written{}",
                 path.display(),
                 r.rows,
-                r.written
+                r.written,
+                r.settlements,
+                if r.samples_created > 0 {
+                    format!("; {} sample(s) made from the export", r.samples_created)
+                } else {
+                    String::new()
+                }
             );
         }
         if let Some(path) = &args.import_codes {
@@ -89,13 +96,11 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         bail!("say what to export and where: TABLE --out FILE");
     };
     let to_stdout = out.as_os_str() == "-";
-    let format = args.format.unwrap_or_else(|| {
-        if to_stdout {
-            Format::Csv
-        } else {
-            Format::of_path(out)
-        }
-    });
+    let format = match (args.format, to_stdout) {
+        (Some(f), _) => f,
+        (None, true) => Format::Csv,
+        (None, false) => Format::of_path(out)?,
+    };
     let n = match table {
         Table::Pages => {
             let run = match args.run {
@@ -125,7 +130,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn write<T: serde::Serialize + Default>(
+fn write<T: serde::Serialize + serde::de::DeserializeOwned + Default>(
     rows: &[T],
     out: &std::path::Path,
     to_stdout: bool,

@@ -1,13 +1,14 @@
 //! `samecore run ARCHIVE… --algo spotsigs …`: load archives, run one detector once, print a
-//! summary (and the metrics when gold clusters are known), write `--clusters` (`doc<TAB>cluster`
-//! for every document, clusters numbered from 0 by smallest member) and `--pairs`
-//! (`doc_a<TAB>doc_b<TAB>score`, every scored pair at or above the threshold). `doc` is
+//! summary (and the metrics when gold clusters are known), write `--clusters` (every document
+//! with its cluster, numbered from 0 by smallest member) and `--pairs` (every scored pair at or
+//! above the threshold), each with a header row and the pages' identity
+//! ([`samecore::export::ClusterFileRow`], [`samecore::export::PairFileRow`]). `doc` is
 //! [`samecore::Document::key`]. `--project FILE.samecore` also stores the run (pages, pairs,
 //! clusters, parameters) in a project with [`samecore::store::Project::save_detection`], for
 //! `samecore sample`, `label` and `export` on the same file. The options shared with
 //! `samecore eval` live here.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -17,6 +18,7 @@ use samecore::archive::{self, ReadOptions};
 use samecore::cluster::ClusterRule;
 use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
 use samecore::eval::{GoldStandard, evaluate};
+use samecore::export::{self, ClusterFileRow, PairFileRow};
 use samecore::matching::{Guess, MatchParams, Mode, gold_seeds};
 use samecore::progress::Progress;
 use samecore::signature::SpotSigsParams;
@@ -156,10 +158,12 @@ pub struct RunArgs {
     /// Seed of the random document order.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Write `doc<TAB>cluster` for every document here.
+    /// Write every document with its cluster here (`doc`, `cluster`, `representative`, then
+    /// its identity; a header row; TSV, CSV, JSONL or Parquet by the extension).
     #[arg(long)]
     pub clusters: Option<PathBuf>,
-    /// Write `doc_a<TAB>doc_b<TAB>score` for every scored pair here.
+    /// Write every scored pair here (`a_doc`, `b_doc`, `score`, then both pages' identity; a
+    /// header row; TSV, CSV, JSONL or Parquet by the extension).
     #[arg(long)]
     pub pairs: Option<PathBuf>,
     /// Store the run in this project file (created when missing), for `samecore sample`.
@@ -278,21 +282,30 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     };
 
     if let Some(path) = &args.clusters {
-        write_tsv(path, |w| {
-            for (d, c) in docs.iter().zip(&detection.clustering.cluster_of) {
-                writeln!(w, "{}\t{c}", d.key)?;
-            }
-            Ok(())
-        })?;
+        let reps = &detection.clustering.representatives;
+        let rows: Vec<ClusterFileRow> = docs
+            .iter()
+            .zip(&detection.clustering.cluster_of)
+            .enumerate()
+            .map(|(i, (d, &c))| {
+                let rep = reps.get(c as usize).is_some_and(|r| r.index() == i);
+                ClusterFileRow::new(d, c, rep)
+            })
+            .collect();
+        export::write_file(&rows, path, None)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.pairs {
-        write_tsv(path, |w| {
-            for p in detection.pairs() {
-                let (a, b) = (&docs[p.a.index()].key, &docs[p.b.index()].key);
-                writeln!(w, "{a}\t{b}\t{:.6}", p.score)?;
-            }
-            Ok(())
-        })?;
+        let rows: Vec<PairFileRow> = detection
+            .pairs()
+            .iter()
+            .map(|p| {
+                let score = (p.score * 1e6).round() / 1e6;
+                PairFileRow::new(&docs[p.a.index()], &docs[p.b.index()], score)
+            })
+            .collect();
+        export::write_file(&rows, path, None)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
 
     let metrics = gold
@@ -426,16 +439,4 @@ fn save(
         )
         .with_context(|| format!("cannot store the run in {}", path.display()))?;
     Ok(run)
-}
-
-fn write_tsv(
-    path: &Path,
-    body: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
-) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let mut w = BufWriter::new(file);
-    body(&mut w)
-        .and_then(|_| w.flush())
-        .with_context(|| format!("cannot write {}", path.display()))
 }

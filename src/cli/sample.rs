@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use clap::Args;
+use samecore::export::{self, ClusterFileRow, PairFileRow};
 use samecore::labels::sample::{self, SamplePlan};
 use samecore::store::runs::{ClusterMember, PageIdentity, RunRecord, ScoredPair};
 use samecore::store::{Project, RunId};
@@ -216,66 +217,49 @@ fn add_archives(project: &mut Project, archives: &[PathBuf]) -> anyhow::Result<u
     Ok(project.upsert_pages(archive, &identities)?.len())
 }
 
-/// Split a tab-separated line, with the file and line for errors.
-fn fields<'a>(line: &'a str, n: usize, path: &Path, number: usize) -> anyhow::Result<Vec<&'a str>> {
-    let parts: Vec<&str> = line.split('\t').map(str::trim).collect();
-    if parts.len() < n || parts[..n].iter().any(|p| p.is_empty()) {
-        bail!(
-            "{}:{number}: expected {n} tab-separated fields",
-            path.display()
-        );
-    }
-    Ok(parts)
-}
-
-/// Record a run from `samecore run`'s pair (and cluster) files; pages are added by key.
+/// Record a run from `samecore run`'s pair (and cluster) files; pages are matched by capture
+/// key, and added with the identity the files give when the project does not have them.
 fn record_run(
     project: &mut Project,
     pairs_file: &Path,
     clusters_file: Option<&Path>,
     detector: &str,
 ) -> anyhow::Result<RunId> {
-    let read = |p: &Path| {
-        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
+    let pair_rows: Vec<PairFileRow> = export::read_rows(pairs_file, None)
+        .with_context(|| format!("cannot read {}", pairs_file.display()))?;
+    let cluster_rows: Vec<ClusterFileRow> = match clusters_file {
+        Some(path) => export::read_rows(path, None)
+            .with_context(|| format!("cannot read {}", path.display()))?,
+        None => Vec::new(),
     };
-    let mut keys: BTreeMap<String, usize> = BTreeMap::new();
-    let intern = |k: &str, keys: &mut BTreeMap<String, usize>| {
-        let n = keys.len();
-        *keys.entry(k.to_string()).or_insert(n)
-    };
-    let mut raw_pairs = Vec::new();
-    for (i, line) in read(pairs_file)?.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let f = fields(line, 3, pairs_file, i + 1)?;
-        let score: f64 = f[2]
-            .parse()
-            .with_context(|| format!("{}:{}: bad score {:?}", pairs_file.display(), i + 1, f[2]))?;
-        raw_pairs.push((intern(f[0], &mut keys), intern(f[1], &mut keys), score));
-    }
-    let mut raw_clusters = Vec::new();
-    if let Some(path) = clusters_file {
-        for (i, line) in read(path)?.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let f = fields(line, 2, path, i + 1)?;
-            let cluster: i64 = f[1]
-                .parse()
-                .with_context(|| format!("{}:{}: bad cluster {:?}", path.display(), i + 1, f[1]))?;
-            raw_clusters.push((intern(f[0], &mut keys), cluster));
-        }
-    }
-    let mut ordered: Vec<(&String, &usize)> = keys.iter().collect();
-    ordered.sort_by_key(|(_, n)| **n);
-    let identities: Vec<PageIdentity> = ordered
-        .iter()
-        .map(|(k, _)| PageIdentity {
-            key: (*k).clone(),
-            ..PageIdentity::default()
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut identities: Vec<PageIdentity> = Vec::new();
+    let mut intern = |identity: PageIdentity| -> usize {
+        let n = identities.len();
+        *index.entry(identity.key.clone()).or_insert_with(|| {
+            identities.push(identity);
+            n
         })
-        .collect();
+    };
+    let side =
+        |key: &str, doc: &str, url: &Option<String>, record_id: &Option<String>| PageIdentity {
+            key: if key.is_empty() { doc } else { key }.to_string(),
+            reader_key: Some(doc.to_string()),
+            url: url.clone(),
+            record_id: record_id.clone(),
+            ..PageIdentity::default()
+        };
+    let mut raw_pairs = Vec::with_capacity(pair_rows.len());
+    for r in &pair_rows {
+        let a = intern(side(&r.a_key, &r.a_doc, &r.a_url, &r.a_record_id));
+        let b = intern(side(&r.b_key, &r.b_doc, &r.b_url, &r.b_record_id));
+        raw_pairs.push((a, b, r.score));
+    }
+    let mut raw_clusters = Vec::with_capacity(cluster_rows.len());
+    for r in &cluster_rows {
+        let p = intern(side(&r.key, &r.doc, &r.url, &r.record_id));
+        raw_clusters.push((p, i64::from(r.cluster), r.representative));
+    }
     let pages = project.upsert_pages(None, &identities)?;
     let pairs: Vec<ScoredPair> = raw_pairs
         .iter()
@@ -287,10 +271,10 @@ fn record_run(
         .collect();
     let clusters: Vec<ClusterMember> = raw_clusters
         .iter()
-        .map(|&(p, cluster)| ClusterMember {
+        .map(|&(p, cluster, representative)| ClusterMember {
             page: pages[p],
             cluster,
-            representative: false,
+            representative,
         })
         .collect();
     let record = RunRecord {

@@ -8,12 +8,10 @@
 //! and line.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use serde::de::DeserializeOwned;
-
-use super::{CodeRow, Format, PairRow};
+use super::format::bad_row;
+use super::{CodeRow, Format, PairRow, read_rows};
 use crate::labels::{LabelInput, Reason, Verdict};
 use crate::store::codes::{CodeSource, PageCode};
 use crate::store::imports::ImportedPair;
@@ -22,45 +20,6 @@ use crate::store::samples::LabelRecord;
 use crate::store::{PageId, Project};
 use crate::{Error, Result};
 
-fn bad_row(path: &Path, line: u64, what: impl std::fmt::Display) -> Error {
-    Error::io(
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("line {line}: {what}"),
-        ),
-        path,
-    )
-}
-
-/// Read every row of a CSV (with header) or JSON Lines file (format by extension unless given).
-pub fn read_rows<T: DeserializeOwned>(path: &Path, format: Option<Format>) -> Result<Vec<T>> {
-    let format = format.unwrap_or_else(|| Format::of_path(path));
-    let file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
-    let mut rows = Vec::new();
-    match format {
-        Format::Csv => {
-            let mut reader = csv::Reader::from_reader(BufReader::new(file));
-            for row in reader.deserialize() {
-                let row: T = row.map_err(|e| {
-                    let line = e.position().map_or(0, |p| p.line());
-                    bad_row(path, line, e)
-                })?;
-                rows.push(row);
-            }
-        }
-        Format::Jsonl => {
-            for (i, line) in BufReader::new(file).lines().enumerate() {
-                let line = line.map_err(|e| Error::io(e, path))?;
-                if line.trim().is_empty() {
-                    continue;
-                }
-                rows.push(serde_json::from_str(&line).map_err(|e| bad_row(path, i as u64 + 1, e))?);
-            }
-        }
-    }
-    Ok(rows)
-}
-
 /// What an import did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ImportReport {
@@ -68,69 +27,88 @@ pub struct ImportReport {
     pub rows: usize,
     /// Labels or code decisions written (rows already in the project are not written again).
     pub written: usize,
+    /// Settlements written or changed.
+    pub settlements: usize,
+    /// Samples made from the export (they were not in the project).
+    pub samples_created: usize,
 }
 
-/// Import a pair export ([`super::PairRow`]s): each row's label goes to the sample of the same
-/// name (created when missing), onto the pair with the same two pages.
+/// Import a pair export ([`super::PairRow`]s) with [`Project::import_labels`]: labels and
+/// settlements go to the sample of the same name, onto the pair at the same position; the
+/// pages must be in the project. All or nothing.
 pub fn import_labels(
     project: &mut Project,
     path: &Path,
     format: Option<Format>,
 ) -> Result<ImportReport> {
     let rows: Vec<PairRow> = read_rows(path, format)?;
-    let mut by_sample: BTreeMap<String, Vec<(ImportedPair, Option<LabelRecord>)>> = BTreeMap::new();
+    let mut by_sample: BTreeMap<String, Vec<ImportedPair>> = BTreeMap::new();
+    let parse_label = |line: u64, verdict: &str, reason: Option<&str>, note: Option<&String>| {
+        Ok::<_, Error>(LabelInput {
+            verdict: verdict
+                .parse::<Verdict>()
+                .map_err(|e| bad_row(path, line, e))?,
+            reason: match reason {
+                Some(r) if !r.is_empty() => {
+                    Some(r.parse::<Reason>().map_err(|e| bad_row(path, line, e))?)
+                }
+                _ => None,
+            },
+            note: note.cloned().unwrap_or_default(),
+        })
+    };
     for (i, row) in rows.iter().enumerate() {
-        // Header is line 1, so row i is on line i + 2 in CSV; close enough for JSONL too.
+        // Header is line 1, so row i is on line i + 2 in CSV; close enough for the others.
         let line = i as u64 + 2;
+        let Some(position) = row.position.checked_sub(1) else {
+            return Err(bad_row(path, line, "positions start at 1"));
+        };
         let label = match (&row.annotator, &row.verdict) {
             (Some(annotator), Some(verdict)) if !annotator.is_empty() => Some(LabelRecord {
-                position: row.position,
+                position,
                 annotator: annotator.clone(),
-                label: LabelInput {
-                    verdict: verdict
-                        .parse::<Verdict>()
-                        .map_err(|e| bad_row(path, line, e))?,
-                    reason: match row.reason.as_deref() {
-                        Some(r) if !r.is_empty() => {
-                            Some(r.parse::<Reason>().map_err(|e| bad_row(path, line, e))?)
-                        }
-                        _ => None,
-                    },
-                    note: row.note.clone().unwrap_or_default(),
-                },
+                label: parse_label(line, verdict, row.reason.as_deref(), row.note.as_ref())?,
                 created_at: row.labelled_at.clone().unwrap_or_default(),
             }),
             _ => None,
         };
-        let pair = ImportedPair {
-            a: PageIdentity {
-                key: row.a_key.clone(),
-                record_id: row.a_record_id.clone(),
-                url: row.a_url.clone(),
-                date: row.a_date.clone(),
-                ..PageIdentity::default()
-            },
-            b: PageIdentity {
-                key: row.b_key.clone(),
-                record_id: row.b_record_id.clone(),
-                url: row.b_url.clone(),
-                date: row.b_date.clone(),
-                ..PageIdentity::default()
-            },
-            score: row.score,
-            stratum: Some(row.stratum.clone()),
+        let settlement = match (&row.settled_verdict, &row.settled_by) {
+            (Some(verdict), Some(by)) if !verdict.is_empty() => Some((
+                parse_label(
+                    line,
+                    verdict,
+                    row.settled_reason.as_deref(),
+                    row.settled_note.as_ref(),
+                )?,
+                by.clone(),
+                row.settled_at.clone().unwrap_or_default(),
+            )),
+            _ => None,
         };
         by_sample
             .entry(row.sample.clone())
             .or_default()
-            .push((pair, label));
+            .push(ImportedPair {
+                position,
+                a: row.a_key.clone(),
+                b: row.b_key.clone(),
+                score: row.score,
+                stratum: row.stratum.clone(),
+                stratum_population: row.stratum_population,
+                stratum_drawn: row.stratum_drawn,
+                label,
+                settlement,
+            });
     }
     let mut report = ImportReport {
         rows: rows.len(),
-        written: 0,
+        ..ImportReport::default()
     };
-    for (name, rows) in &by_sample {
-        report.written += project.import_labels(name, rows)?;
+    let samples: Vec<(String, Vec<ImportedPair>)> = by_sample.into_iter().collect();
+    for r in project.import_labels(&samples)? {
+        report.written += r.labels;
+        report.settlements += r.settlements;
+        report.samples_created += usize::from(r.sample_created);
     }
     Ok(report)
 }
@@ -173,6 +151,7 @@ pub fn import_codes(
     Ok(ImportReport {
         rows: rows.len(),
         written: project.import_page_codes(&decisions)?,
+        ..ImportReport::default()
     })
 }
 

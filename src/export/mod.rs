@@ -1,94 +1,108 @@
-//! Export a project to files that open in a spreadsheet or pandas, and read them back.
+//! Export a project to files that open in pandas, R and a spreadsheet, and read them back.
 //!
-//! In: a [`Project`]. Out: CSV (header row, RFC 4180 quoting) or JSON Lines (one object per
-//! line), chosen by [`Format`]; the same flat row types serve both, so a CSV and a JSONL export
-//! of the same table hold the same columns:
+//! In: a [`Project`]. Out: CSV, TSV, JSON Lines or Parquet ([`Format`], by extension or
+//! told); the same flat row types serve all four, so every format of a table holds the same
+//! columns. Every row that names a page carries its identity the way the field writes it:
+//! capture key, `WARC-Record-ID`, URL, 14-digit timestamp (as pywb and the Wayback Machine
+//! write it) and ISO date, file, offset, record length, payload digest, HTTP status, MIME type
+//! and site. Positions a person sees are 1-based.
 //!
-//! - [`PageRow`]: every page with record id, URL, date, file + offset, its cluster in a run
-//!   (after hand edits), its codes (`;`-separated) and its gold cluster;
-//! - [`PairRow`]: every pair of a sample with score, stratum and one row per annotator's
-//!   current label (a pair nobody labelled has one row with empty label columns), plus its
-//!   settlement;
-//! - [`RunRow`]: every run with its parameters (JSON), seed, code version and timings;
+//! - [`PageRow`]: every page, its cluster in a run (after hand edits), its codes (a JSON
+//!   array, so a code name may hold any character) and its gold cluster with its source;
+//! - [`PairRow`]: every pair of a sample with score, stratum, the stratum's population and
+//!   drawn count and the pair's weight (population / drawn, so weighted estimates can be
+//!   recomputed), one row per annotator's current label (a pair nobody labelled has one row
+//!   with empty label columns), and its settlement (verdict, reason, note, who, when);
+//! - [`RunRow`]: every run with its parameters (JSON), seed, code version and total time (the
+//!   per-step trace stays in the project: it reached 77 KB per cell);
 //! - [`CodeRow`]: every code decision on a page with its provenance.
 //!
-//! [`import`] reads pair and code exports back (labels and codes round-trip) and gold clusters
-//! from a `doc,cluster` CSV or TSV. Files are written beside their target and renamed into
-//! place, so a failed export never leaves half a file under the final name.
+//! [`import`] reads pair and code exports back and gold clusters from a `doc,cluster` file.
 
+pub mod format;
 pub mod import;
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use format::{Format, columns, read_rows, write_file, write_rows};
+
+use crate::document::timestamp14;
+use crate::store::runs::PageIdentity;
 use crate::store::{Project, RunId, SampleId};
 use crate::{Error, Result};
-
-/// File format of an export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Format {
-    /// Comma-separated values with a header row.
-    Csv,
-    /// One JSON object per line.
-    Jsonl,
-}
-
-impl Format {
-    /// The format a file name asks for: `.jsonl` / `.ndjson` / `.json` are JSON Lines,
-    /// everything else CSV.
-    pub fn of_path(path: &Path) -> Format {
-        match path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            Some("jsonl" | "ndjson" | "json") => Format::Jsonl,
-            _ => Format::Csv,
-        }
-    }
-}
-
-impl std::str::FromStr for Format {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "csv" => Ok(Format::Csv),
-            "jsonl" | "ndjson" | "json" => Ok(Format::Jsonl),
-            other => Err(Error::InvalidParameter(format!(
-                "unknown format {other:?} (expected csv or jsonl)"
-            ))),
-        }
-    }
-}
 
 /// A page, as exported.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PageRow {
-    /// The page's key.
+    /// The page's key in the project: its capture (`<timestamp> <URL> <digest>`).
     pub key: String,
     /// `WARC-Record-ID`.
     pub record_id: Option<String>,
     /// Target URL.
     pub url: Option<String>,
-    /// Capture date.
+    /// 14-digit capture timestamp (`20140325121225`).
+    pub timestamp: Option<String>,
+    /// Capture date, ISO 8601.
     pub date: Option<String>,
-    /// Archive file.
+    /// Archive file (absolute path).
     pub file: Option<String>,
-    /// Byte offset of the record.
+    /// Byte offset of the record in the file.
     pub offset: Option<u64>,
+    /// Length of the record in the file.
+    pub length: Option<u64>,
+    /// Payload digest (`sha1:…` from the archive, `xxh3:…` computed).
+    pub digest: Option<String>,
+    /// HTTP status.
+    pub status: Option<u16>,
+    /// MIME type.
+    pub mime: Option<String>,
     /// Site (henzinger §3 rule).
     pub site: Option<String>,
     /// Cluster in the exported run (after hand edits).
     pub cluster: Option<i64>,
-    /// Codes applied to the page, by name, `;`-separated.
+    /// Codes applied to the page, by name, as a JSON array (`["a","b;c"]`).
     pub codes: String,
-    /// Gold cluster, when imported.
+    /// Gold cluster, when known.
     pub gold: Option<String>,
+    /// Where the gold cluster came from (`folders`, `file:<path>`, `import`).
+    pub gold_source: Option<String>,
+}
+
+/// The identity columns of one page of a pair, prefixed `a_` or `b_` in [`PairRow`].
+struct Side {
+    key: String,
+    record_id: Option<String>,
+    url: Option<String>,
+    timestamp: Option<String>,
+    date: Option<String>,
+    file: Option<String>,
+    offset: Option<u64>,
+    length: Option<u64>,
+    digest: Option<String>,
+    status: Option<u16>,
+    mime: Option<String>,
+    site: Option<String>,
+}
+
+impl From<&PageIdentity> for Side {
+    fn from(p: &PageIdentity) -> Side {
+        Side {
+            key: p.key.clone(),
+            record_id: p.record_id.clone(),
+            url: p.url.clone(),
+            timestamp: p.date.as_deref().and_then(timestamp14),
+            date: p.date.clone(),
+            file: p.file.clone(),
+            offset: p.offset,
+            length: p.length,
+            digest: p.digest.clone(),
+            status: p.status,
+            mime: p.mime.clone(),
+            site: p.site.clone(),
+        }
+    }
 }
 
 /// One annotator's label on one sampled pair, as exported.
@@ -96,28 +110,67 @@ pub struct PageRow {
 pub struct PairRow {
     /// The sample's name.
     pub sample: String,
-    /// Position in the sample (0-based).
+    /// Position in the sample, 1-based (as `samecore label` shows it and `--settle` takes it).
     pub position: u32,
-    /// First page's key.
+    /// First page: key, record id, URL, timestamp, date, file, offset, length, digest,
+    /// status, MIME type, site.
     pub a_key: String,
-    /// First page's URL.
-    pub a_url: Option<String>,
-    /// First page's record id.
+    #[allow(missing_docs)]
     pub a_record_id: Option<String>,
-    /// First page's capture date.
+    #[allow(missing_docs)]
+    pub a_url: Option<String>,
+    #[allow(missing_docs)]
+    pub a_timestamp: Option<String>,
+    #[allow(missing_docs)]
     pub a_date: Option<String>,
-    /// Second page's key.
+    #[allow(missing_docs)]
+    pub a_file: Option<String>,
+    #[allow(missing_docs)]
+    pub a_offset: Option<u64>,
+    #[allow(missing_docs)]
+    pub a_length: Option<u64>,
+    #[allow(missing_docs)]
+    pub a_digest: Option<String>,
+    #[allow(missing_docs)]
+    pub a_status: Option<u16>,
+    #[allow(missing_docs)]
+    pub a_mime: Option<String>,
+    #[allow(missing_docs)]
+    pub a_site: Option<String>,
+    /// Second page: the same columns.
     pub b_key: String,
-    /// Second page's URL.
-    pub b_url: Option<String>,
-    /// Second page's record id.
+    #[allow(missing_docs)]
     pub b_record_id: Option<String>,
-    /// Second page's capture date.
+    #[allow(missing_docs)]
+    pub b_url: Option<String>,
+    #[allow(missing_docs)]
+    pub b_timestamp: Option<String>,
+    #[allow(missing_docs)]
     pub b_date: Option<String>,
+    #[allow(missing_docs)]
+    pub b_file: Option<String>,
+    #[allow(missing_docs)]
+    pub b_offset: Option<u64>,
+    #[allow(missing_docs)]
+    pub b_length: Option<u64>,
+    #[allow(missing_docs)]
+    pub b_digest: Option<String>,
+    #[allow(missing_docs)]
+    pub b_status: Option<u16>,
+    #[allow(missing_docs)]
+    pub b_mime: Option<String>,
+    #[allow(missing_docs)]
+    pub b_site: Option<String>,
     /// Detector score.
     pub score: Option<f64>,
     /// Stratum.
     pub stratum: String,
+    /// Pairs of the run in this stratum.
+    pub stratum_population: Option<u64>,
+    /// Pairs drawn from it.
+    pub stratum_drawn: Option<u64>,
+    /// The pair's weight in a stratified estimate: population / drawn.
+    pub weight: Option<f64>,
     /// Annotator (empty when unlabelled).
     pub annotator: Option<String>,
     /// `correct`, `incorrect` or `undecided`.
@@ -130,8 +183,46 @@ pub struct PairRow {
     pub labelled_at: Option<String>,
     /// The settled verdict, if the pair was settled.
     pub settled_verdict: Option<String>,
+    /// The settlement's reason.
+    pub settled_reason: Option<String>,
+    /// The settlement's note.
+    pub settled_note: Option<String>,
     /// Who settled it.
     pub settled_by: Option<String>,
+    /// When.
+    pub settled_at: Option<String>,
+}
+
+impl PairRow {
+    fn set_a(&mut self, s: Side) {
+        self.a_key = s.key;
+        self.a_record_id = s.record_id;
+        self.a_url = s.url;
+        self.a_timestamp = s.timestamp;
+        self.a_date = s.date;
+        self.a_file = s.file;
+        self.a_offset = s.offset;
+        self.a_length = s.length;
+        self.a_digest = s.digest;
+        self.a_status = s.status;
+        self.a_mime = s.mime;
+        self.a_site = s.site;
+    }
+
+    fn set_b(&mut self, s: Side) {
+        self.b_key = s.key;
+        self.b_record_id = s.record_id;
+        self.b_url = s.url;
+        self.b_timestamp = s.timestamp;
+        self.b_date = s.date;
+        self.b_file = s.file;
+        self.b_offset = s.offset;
+        self.b_length = s.length;
+        self.b_digest = s.digest;
+        self.b_status = s.status;
+        self.b_mime = s.mime;
+        self.b_site = s.site;
+    }
 }
 
 /// A run, as exported.
@@ -151,12 +242,107 @@ pub struct RunRow {
     pub created_at: String,
     /// Wall-clock milliseconds.
     pub elapsed_ms: Option<u64>,
-    /// Stage timings, as a JSON string.
-    pub timings: String,
     /// Scored pairs.
     pub pairs: u64,
     /// Clusters of two or more pages.
     pub clusters: u64,
+}
+
+/// One page of `samecore run --clusters`: the reader's key first (what gold files and
+/// `--seeds` name), its cluster, then its identity.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClusterFileRow {
+    /// The reader's key: record id, ARC `URL date`, or the path inside a folder or zip.
+    pub doc: String,
+    /// Cluster, numbered from 0 by smallest member.
+    pub cluster: u32,
+    /// Whether the page represents its cluster.
+    pub representative: bool,
+    /// The capture key (as in a project).
+    pub key: String,
+    /// `WARC-Record-ID`.
+    pub record_id: Option<String>,
+    /// Target URL.
+    pub url: Option<String>,
+    /// 14-digit capture timestamp.
+    pub timestamp: Option<String>,
+    /// Archive file as given.
+    pub file: String,
+    /// Byte offset of the record.
+    pub offset: u64,
+    /// Length of the record.
+    pub length: u64,
+    /// Payload digest.
+    pub digest: Option<String>,
+    /// Site (henzinger §3 rule).
+    pub site: String,
+}
+
+/// One scored pair of `samecore run --pairs`: both reader keys and the score first, then both
+/// pages' capture key, URL, timestamp and record id.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PairFileRow {
+    /// First page's reader key.
+    pub a_doc: String,
+    /// Second page's reader key.
+    pub b_doc: String,
+    /// The detector's score.
+    pub score: f64,
+    /// First page's capture key.
+    pub a_key: String,
+    /// Second page's capture key.
+    pub b_key: String,
+    /// First page's URL.
+    pub a_url: Option<String>,
+    /// Second page's URL.
+    pub b_url: Option<String>,
+    /// First page's 14-digit timestamp.
+    pub a_timestamp: Option<String>,
+    /// Second page's 14-digit timestamp.
+    pub b_timestamp: Option<String>,
+    /// First page's record id.
+    pub a_record_id: Option<String>,
+    /// Second page's record id.
+    pub b_record_id: Option<String>,
+}
+
+impl ClusterFileRow {
+    /// The row of `doc` in `cluster`.
+    pub fn new(doc: &crate::Document, cluster: u32, representative: bool) -> ClusterFileRow {
+        ClusterFileRow {
+            doc: doc.key.clone(),
+            cluster,
+            representative,
+            key: doc.capture.clone(),
+            record_id: doc.record_id.clone(),
+            url: doc.url.clone(),
+            timestamp: doc.date.as_deref().and_then(timestamp14),
+            file: doc.location.file.to_string_lossy().into_owned(),
+            offset: doc.location.offset,
+            length: doc.location.length,
+            digest: doc.capture.rsplit(' ').next().map(str::to_string),
+            site: doc.site.henzinger.clone(),
+        }
+    }
+}
+
+impl PairFileRow {
+    /// The row of a pair of `a` and `b` scored `score`.
+    pub fn new(a: &crate::Document, b: &crate::Document, score: f64) -> PairFileRow {
+        PairFileRow {
+            a_doc: a.key.clone(),
+            b_doc: b.key.clone(),
+            score,
+            a_key: a.capture.clone(),
+            b_key: b.capture.clone(),
+            a_url: a.url.clone(),
+            b_url: b.url.clone(),
+            a_timestamp: a.date.as_deref().and_then(timestamp14),
+            b_timestamp: b.date.as_deref().and_then(timestamp14),
+            a_record_id: a.record_id.clone(),
+            b_record_id: b.record_id.clone(),
+        }
+    }
 }
 
 /// A code decision on a page, as exported.
@@ -168,6 +354,8 @@ pub struct CodeRow {
     pub record_id: Option<String>,
     /// Target URL.
     pub url: Option<String>,
+    /// 14-digit capture timestamp.
+    pub timestamp: Option<String>,
     /// Capture date.
     pub date: Option<String>,
     /// The code's name.
@@ -184,69 +372,6 @@ pub struct CodeRow {
     pub applied_by: String,
     /// When.
     pub applied_at: Option<String>,
-}
-
-/// A writer of rows in one [`Format`].
-enum Sink<W: Write> {
-    Csv(Box<csv::Writer<W>>),
-    Jsonl(W),
-}
-
-impl<W: Write> Sink<W> {
-    fn new(out: W, format: Format) -> Self {
-        match format {
-            Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
-            Format::Jsonl => Sink::Jsonl(out),
-        }
-    }
-
-    fn row<T: Serialize>(&mut self, row: &T) -> Result<()> {
-        match self {
-            Sink::Csv(w) => w.serialize(row)?,
-            Sink::Jsonl(w) => {
-                serde_json::to_writer(&mut *w, row)?;
-                w.write_all(b"\n").map_err(|e| Error::io(e, "<export>"))?;
-            }
-        }
-        Ok(())
-    }
-
-    fn finish(self) -> Result<()> {
-        match self {
-            Sink::Csv(mut w) => w.flush().map_err(|e| Error::io(e, "<export>")),
-            Sink::Jsonl(mut w) => w.flush().map_err(|e| Error::io(e, "<export>")),
-        }
-    }
-}
-
-fn write_all<T: Serialize + Default>(
-    rows: &[T],
-    mut out: impl Write,
-    format: Format,
-) -> Result<usize> {
-    if rows.is_empty() && format == Format::Csv {
-        // An empty CSV still gets its header, so pandas and spreadsheets see the columns:
-        // serialize a default row and keep its first line.
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.serialize(T::default())?;
-        let bytes = w
-            .into_inner()
-            .map_err(|e| Error::io(e.into_error(), "<export>"))?;
-        let header = bytes
-            .split_inclusive(|&b| b == b'\n')
-            .next()
-            .unwrap_or_default();
-        out.write_all(header)
-            .and_then(|()| out.flush())
-            .map_err(|e| Error::io(e, "<export>"))?;
-        return Ok(0);
-    }
-    let mut sink = Sink::new(out, format);
-    for row in rows {
-        sink.row(row)?;
-    }
-    sink.finish()?;
-    Ok(rows.len())
 }
 
 /// The page rows of a project (clusters from `run`, when given), by key.
@@ -266,32 +391,39 @@ pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> 
             codes.entry(pc.page).or_default().push(pc.code);
         }
     }
-    let gold = project.gold()?;
-    let mut rows: Vec<PageRow> = project
-        .pages()?
-        .into_iter()
-        .map(|p| PageRow {
-            gold: gold_of(&gold, &p.identity),
+    let gold = project.gold_with_source()?;
+    let mut rows = Vec::new();
+    for p in project.pages()? {
+        let (gold, gold_source) = gold_of(&gold, &p.identity).unzip();
+        let s = Side::from(&p.identity);
+        rows.push(PageRow {
+            key: s.key,
+            record_id: s.record_id,
+            url: s.url,
+            timestamp: s.timestamp,
+            date: s.date,
+            file: s.file,
+            offset: s.offset,
+            length: s.length,
+            digest: s.digest,
+            status: s.status,
+            mime: s.mime,
+            site: s.site,
             cluster: cluster_of.get(&p.id).copied(),
-            codes: codes.remove(&p.id).unwrap_or_default().join(";"),
-            key: p.identity.key,
-            record_id: p.identity.record_id,
-            url: p.identity.url,
-            date: p.identity.date,
-            file: p.identity.file,
-            offset: p.identity.offset,
-            site: p.identity.site,
-        })
-        .collect();
+            codes: serde_json::to_string(&codes.remove(&p.id).unwrap_or_default())?,
+            gold,
+            gold_source,
+        });
+    }
     rows.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(rows)
 }
 
 /// A page's gold cluster: gold files name pages by capture key, reader key or record id.
 fn gold_of(
-    gold: &BTreeMap<String, String>,
-    identity: &crate::store::runs::PageIdentity,
-) -> Option<String> {
+    gold: &BTreeMap<String, (String, String)>,
+    identity: &PageIdentity,
+) -> Option<(String, String)> {
     [
         Some(&identity.key),
         identity.reader_key.as_ref(),
@@ -315,33 +447,34 @@ pub fn pair_rows(project: &Project, sample: SampleId) -> Result<Vec<PairRow>> {
         .into_iter()
         .map(|s| (s.position, s))
         .collect();
+    let strata: BTreeMap<String, _> = project
+        .sample_strata(sample)?
+        .into_iter()
+        .map(|s| (s.name.clone(), s))
+        .collect();
     let mut rows = Vec::new();
     for pair in project.sample_pairs(sample)? {
-        let base = PairRow {
+        let stratum = strata.get(&pair.stratum);
+        let settled = settlements.get(&pair.position);
+        let mut base = PairRow {
             sample: info.name.clone(),
-            position: pair.position,
-            a_key: pair.a.identity.key.clone(),
-            a_url: pair.a.identity.url.clone(),
-            a_record_id: pair.a.identity.record_id.clone(),
-            a_date: pair.a.identity.date.clone(),
-            b_key: pair.b.identity.key.clone(),
-            b_url: pair.b.identity.url.clone(),
-            b_record_id: pair.b.identity.record_id.clone(),
-            b_date: pair.b.identity.date.clone(),
+            position: pair.position + 1,
             score: pair.score,
             stratum: pair.stratum.clone(),
-            annotator: None,
-            verdict: None,
-            reason: None,
-            note: None,
-            labelled_at: None,
-            settled_verdict: settlements
-                .get(&pair.position)
-                .map(|s| s.label.verdict.as_str().to_string()),
-            settled_by: settlements
-                .get(&pair.position)
-                .map(|s| s.settled_by.clone()),
+            stratum_population: stratum.map(|s| s.population),
+            stratum_drawn: stratum.map(|s| s.drawn),
+            weight: stratum
+                .filter(|s| s.drawn > 0)
+                .map(|s| s.population as f64 / s.drawn as f64),
+            settled_verdict: settled.map(|s| s.label.verdict.as_str().to_string()),
+            settled_reason: settled.and_then(|s| s.label.reason.map(|r| r.as_str().to_string())),
+            settled_note: settled.map(|s| s.label.note.clone()),
+            settled_by: settled.map(|s| s.settled_by.clone()),
+            settled_at: settled.map(|s| s.settled_at.clone()),
+            ..PairRow::default()
         };
+        base.set_a(Side::from(&pair.a.identity));
+        base.set_b(Side::from(&pair.b.identity));
         let mine: Vec<_> = labels
             .iter()
             .filter(|l| l.position == pair.position)
@@ -377,7 +510,6 @@ pub fn run_rows(project: &Project) -> Result<Vec<RunRow>> {
                 code_version: r.record.code_version,
                 created_at: r.created_at,
                 elapsed_ms: r.record.elapsed_ms,
-                timings: serde_json::to_string(&r.record.timings)?,
                 pairs: r.pairs,
                 clusters: r.clusters,
             })
@@ -400,6 +532,7 @@ pub fn code_rows(project: &Project) -> Result<Vec<CodeRow>> {
                 key: pc.key,
                 record_id: identity.record_id,
                 url: identity.url,
+                timestamp: identity.date.as_deref().and_then(timestamp14),
                 date: identity.date,
                 code: pc.code,
                 applied: pc.applied,
@@ -411,34 +544,4 @@ pub fn code_rows(project: &Project) -> Result<Vec<CodeRow>> {
             }
         })
         .collect())
-}
-
-/// Write `rows` to `out` in `format`; the number of rows.
-pub fn write_rows<T: Serialize + Default>(
-    rows: &[T],
-    out: impl Write,
-    format: Format,
-) -> Result<usize> {
-    write_all(rows, out, format)
-}
-
-/// Write `rows` to the file `path` (format by its extension unless given), through a
-/// temporary file renamed into place; the number of rows.
-pub fn write_file<T: Serialize + Default>(
-    rows: &[T],
-    path: &Path,
-    format: Option<Format>,
-) -> Result<usize> {
-    let format = format.unwrap_or_else(|| Format::of_path(path));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.partial"));
-    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, &tmp))?;
-    let n = write_all(rows, std::io::BufWriter::new(file), format).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(e, path))?;
-    Ok(n)
 }

@@ -589,7 +589,16 @@ impl Project {
         })
     }
 
-    /// The gold clusters imported, by key.
+    /// The gold clusters stored, by key, with where each came from.
+    pub fn gold_with_source(&self) -> Result<BTreeMap<String, (String, String)>> {
+        self.read(|tx| {
+            let mut stmt = tx.prepare("SELECT key, cluster, source FROM gold ORDER BY key")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// The gold clusters stored, by key.
     pub fn gold(&self) -> Result<BTreeMap<String, String>> {
         self.read(|tx| {
             let mut stmt = tx.prepare("SELECT key, cluster FROM gold ORDER BY key")?;

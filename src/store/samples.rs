@@ -90,6 +90,9 @@ pub struct Settlement {
     pub label: LabelInput,
     /// Who settled it.
     pub settled_by: String,
+    /// When (UTC, ISO 8601).
+    #[serde(default)]
+    pub settled_at: String,
 }
 
 /// How far an annotator is in a sample.
@@ -457,7 +460,7 @@ impl Project {
     pub fn settlements(&self, sample: SampleId) -> Result<Vec<Settlement>> {
         self.read(|tx| {
             let mut stmt = tx.prepare(
-                "SELECT position, verdict, reason, note, settled_by FROM settlements
+                "SELECT position, verdict, reason, note, settled_by, settled_at FROM settlements
                  WHERE sample_id = ?1 ORDER BY position",
             )?;
             let rows = stmt.query_map([sample.0], |r| {
@@ -465,6 +468,7 @@ impl Project {
                     position: r.get::<_, i64>(0)? as u32,
                     label: label_input(r, 1)?,
                     settled_by: r.get(4)?,
+                    settled_at: r.get(5)?,
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -1,0 +1,247 @@
+//! The file formats of exports, and rows written to and read from them: CSV and TSV (header
+//! row, RFC 4180 quoting), JSON Lines (one object per line) and Parquet (one row group per
+//! 64k rows, Snappy), chosen by the file's extension or told. The row types are plain serde
+//! structs; Parquet goes through Arrow with `serde_arrow`, whose schema is traced from the row
+//! type, so an empty export still has its columns.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+
+use arrow_schema::FieldRef;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_arrow::schema::{SchemaLike, TracingOptions};
+
+use crate::{Error, Result};
+
+/// File format of an export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Format {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// Tab-separated values with a header row (quoted like CSV where a value needs it).
+    Tsv,
+    /// One JSON object per line.
+    Jsonl,
+    /// Apache Parquet.
+    Parquet,
+}
+
+impl Format {
+    /// Every format, for messages.
+    pub const ALL: [Format; 4] = [Format::Csv, Format::Tsv, Format::Jsonl, Format::Parquet];
+
+    /// The format's name (`csv`, `tsv`, `jsonl`, `parquet`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Tsv => "tsv",
+            Format::Jsonl => "jsonl",
+            Format::Parquet => "parquet",
+        }
+    }
+
+    /// The format a file name asks for: `.csv`, `.tsv` (or `.tab`), `.jsonl` (or `.ndjson`),
+    /// `.parquet` (or `.pq`); any other extension is an error that lists these.
+    pub fn of_path(path: &Path) -> Result<Format> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_default();
+        match ext.as_str() {
+            "csv" => Ok(Format::Csv),
+            "tsv" | "tab" => Ok(Format::Tsv),
+            "jsonl" | "ndjson" => Ok(Format::Jsonl),
+            "parquet" | "pq" => Ok(Format::Parquet),
+            other => Err(Error::InvalidParameter(format!(
+                "{}: cannot tell the format from the extension {:?}; use .csv, .tsv, .jsonl or \
+                 .parquet, or say --format",
+                path.display(),
+                other
+            ))),
+        }
+    }
+
+    /// The format of `path`, unless `told`.
+    pub fn resolve(told: Option<Format>, path: &Path) -> Result<Format> {
+        match told {
+            Some(f) => Ok(f),
+            None => Format::of_path(path),
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "csv" => Ok(Format::Csv),
+            "tsv" => Ok(Format::Tsv),
+            "jsonl" | "ndjson" => Ok(Format::Jsonl),
+            "parquet" => Ok(Format::Parquet),
+            other => Err(Error::InvalidParameter(format!(
+                "unknown format {other:?} (expected csv, tsv, jsonl or parquet)"
+            ))),
+        }
+    }
+}
+
+fn export_error(e: impl std::fmt::Display) -> Error {
+    Error::InvalidParameter(format!("export: {e}"))
+}
+
+/// The Arrow fields of a row type (strings as `Utf8`, which every reader takes).
+fn fields_of<T: Serialize + DeserializeOwned>() -> Result<Vec<FieldRef>> {
+    let options = TracingOptions::default()
+        .allow_null_fields(true)
+        .strings_as_large_utf8(false);
+    Vec::<FieldRef>::from_type::<T>(options).map_err(export_error)
+}
+
+fn delimited<W: Write>(out: W, delimiter: u8) -> csv::Writer<W> {
+    csv::WriterBuilder::new()
+        .delimiter(delimiter)
+        .from_writer(out)
+}
+
+/// Write `rows` to `out` in `format`; the number of rows. CSV and TSV always start with their
+/// header row, an empty table included, so pandas and spreadsheets see the columns.
+pub fn write_rows<T: Serialize + DeserializeOwned + Default>(
+    rows: &[T],
+    mut out: impl Write,
+    format: Format,
+) -> Result<usize> {
+    let io = |e: std::io::Error| Error::io(e, "<export>");
+    match format {
+        Format::Csv | Format::Tsv => {
+            let delimiter = if format == Format::Tsv { b'\t' } else { b',' };
+            if rows.is_empty() {
+                // serialize a default row and keep its first line, the header
+                let mut w = delimited(Vec::new(), delimiter);
+                w.serialize(T::default())?;
+                let bytes = w.into_inner().map_err(|e| io(e.into_error()))?;
+                let header = bytes
+                    .split_inclusive(|&b| b == b'\n')
+                    .next()
+                    .unwrap_or_default();
+                out.write_all(header).map_err(io)?;
+            } else {
+                let mut w = delimited(&mut out, delimiter);
+                for row in rows {
+                    w.serialize(row)?;
+                }
+                w.flush().map_err(io)?;
+            }
+        }
+        Format::Jsonl => {
+            for row in rows {
+                serde_json::to_writer(&mut out, row)?;
+                out.write_all(b"\n").map_err(io)?;
+            }
+        }
+        Format::Parquet => {
+            let fields = fields_of::<T>()?;
+            let batch = serde_arrow::to_record_batch(&fields, &rows).map_err(export_error)?;
+            let props = parquet::file::properties::WriterProperties::builder()
+                .set_compression(parquet::basic::Compression::SNAPPY)
+                .set_max_row_group_row_count(Some(65_536))
+                .build();
+            // Arrow's writer wants a `Send` sink; a whole export fits in memory as its rows did.
+            let mut buffer = Vec::new();
+            let mut writer =
+                parquet::arrow::ArrowWriter::try_new(&mut buffer, batch.schema(), Some(props))
+                    .map_err(export_error)?;
+            writer.write(&batch).map_err(export_error)?;
+            writer.close().map_err(export_error)?;
+            out.write_all(&buffer).map_err(io)?;
+        }
+    }
+    out.flush().map_err(io)?;
+    Ok(rows.len())
+}
+
+/// Write `rows` to the file `path` (format by its extension unless told), through a temporary
+/// file renamed into place, so a failed export never leaves half a file under the final name;
+/// the number of rows.
+pub fn write_file<T: Serialize + DeserializeOwned + Default>(
+    rows: &[T],
+    path: &Path,
+    format: Option<Format>,
+) -> Result<usize> {
+    let format = Format::resolve(format, path)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.partial"));
+    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, &tmp))?;
+    let n = write_rows(rows, std::io::BufWriter::new(file), format).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })?;
+    std::fs::rename(&tmp, path).map_err(|e| Error::io(e, path))?;
+    Ok(n)
+}
+
+/// An error in row `line` (1-based; the header is line 1 of a CSV) of `path`.
+pub(crate) fn bad_row(path: &Path, line: u64, what: impl std::fmt::Display) -> Error {
+    Error::io(
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("line {line}: {what}"),
+        ),
+        path,
+    )
+}
+
+/// Read every row of an export (format by extension unless told).
+pub fn read_rows<T: DeserializeOwned>(path: &Path, format: Option<Format>) -> Result<Vec<T>> {
+    let format = Format::resolve(format, path)?;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
+    let mut rows = Vec::new();
+    match format {
+        Format::Csv | Format::Tsv => {
+            let mut reader = csv::ReaderBuilder::new()
+                .delimiter(if format == Format::Tsv { b'\t' } else { b',' })
+                .from_reader(BufReader::new(file));
+            for row in reader.deserialize() {
+                let row: T = row.map_err(|e| {
+                    let line = e.position().map_or(0, |p| p.line());
+                    bad_row(path, line, e)
+                })?;
+                rows.push(row);
+            }
+        }
+        Format::Jsonl => {
+            for (i, line) in BufReader::new(file).lines().enumerate() {
+                let line = line.map_err(|e| Error::io(e, path))?;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                rows.push(serde_json::from_str(&line).map_err(|e| bad_row(path, i as u64 + 1, e))?);
+            }
+        }
+        Format::Parquet => {
+            let reader =
+                parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+                    .and_then(|b| b.build())
+                    .map_err(|e| bad_row(path, 0, e))?;
+            for batch in reader {
+                let batch = batch.map_err(|e| bad_row(path, 0, e))?;
+                let mut part: Vec<T> =
+                    serde_arrow::from_record_batch(&batch).map_err(|e| bad_row(path, 0, e))?;
+                rows.append(&mut part);
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// The column names of a row type, in order (the header of its CSV).
+pub fn columns<T: Serialize + DeserializeOwned>() -> Result<Vec<String>> {
+    Ok(fields_of::<T>()?
+        .iter()
+        .map(|f| f.name().to_string())
+        .collect())
+}
