@@ -1,9 +1,9 @@
 //! Sampling, labelling, estimates and the `sample` / `label` / `export` / `import-gold`
 //! commands (henzinger §3.1–3.3 as a workflow).
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use samecore::labels::sample::{self, SamplePlan, Stratum};
 use samecore::labels::stats::{self, Z95};
@@ -266,25 +266,7 @@ fn kappa_disagreements_settlements_and_weighted_precision() {
 }
 
 fn samecore(args: &[&str], stdin: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_samecore"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::samecore_with_input(args, stdin)
 }
 
 #[test]

@@ -67,3 +67,27 @@ where
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// Run the `samecore` binary with `args`, `stdin` piped in; (success, stdout, stderr).
+pub fn samecore_with_input(args: &[&str], stdin: &str) -> (bool, String, String) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_samecore"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
