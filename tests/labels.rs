@@ -598,7 +598,8 @@ fn a_detection_on_a_generated_archive_is_stored_sampled_and_diffed() {
         clusters.iter().all(|c| c.representative.is_some()),
         "one representative each"
     );
-    let (entries, matched) = samecore::export::import::import_gold(&mut project, &gold).unwrap();
+    let (entries, matched) =
+        samecore::export::import::import_gold(&mut project, &gold, None).unwrap();
     assert_eq!(
         (entries, matched),
         (collection.docs.len(), collection.docs.len())

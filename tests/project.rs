@@ -158,3 +158,27 @@ fn archives_are_found_from_anywhere_after_a_move_and_after_relocate() {
     assert!(out.contains("moved:"), "{out}");
     assert_eq!(readable(&moved.join("r.samecore")).unwrap(), all);
 }
+
+#[test]
+fn gold_from_folder_names_is_stored_with_its_source() {
+    let Some(goldset) = common::goldset() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let goldset = goldset.to_string_lossy().into_owned();
+    let (ok, _, err) = samecore_in(dir.path(), &["run", &goldset, "--project", "g.samecore"]);
+    assert!(ok, "{err}");
+    let project = Project::open(dir.path().join("g.samecore")).unwrap();
+    let gold = project.gold_with_source().unwrap();
+    assert_eq!(gold.len(), project.pages().unwrap().len());
+    assert!(gold.values().all(|(_, source)| source == "folder names"));
+    // The pages export shows it.
+    let run = project.runs().unwrap()[0].id;
+    let rows = samecore::export::page_rows(&project, Some(run)).unwrap();
+    assert!(rows.iter().all(|r| r.gold.is_some()));
+    let snuff = rows
+        .iter()
+        .find(|r| r.key.starts_with("Snuff/s6.htm "))
+        .unwrap();
+    assert_eq!(snuff.gold.as_deref(), Some("Snuff"));
+}

@@ -767,22 +767,55 @@ fn gold_clusters_import_from_csv_and_tsv() {
         "doc,cluster\n<urn:uuid:0000>,A\n<urn:uuid:0001>,A\nunknown,B\n",
     )
     .unwrap();
-    assert_eq!(import::import_gold(&mut project, &csv).unwrap(), (3, 2));
+    assert_eq!(
+        import::import_gold(&mut project, &csv, None).unwrap(),
+        (3, 2)
+    );
     let tsv = dir.path().join("gold.tsv");
     std::fs::write(&tsv, "doc\tcluster\n<urn:uuid:0002>\tC\n").unwrap();
-    assert_eq!(import::import_gold(&mut project, &tsv).unwrap(), (1, 1));
+    assert_eq!(
+        import::import_gold(&mut project, &tsv, None).unwrap(),
+        (1, 1)
+    );
     assert_eq!(project.gold().unwrap().len(), 4);
     let bad = dir.path().join("bad.csv");
     std::fs::write(&bad, "page,group\nx,1\n").unwrap();
-    let err = import::import_gold(&mut project, &bad)
+    let err = import::import_gold(&mut project, &bad, None)
         .unwrap_err()
         .to_string();
     assert!(err.contains("doc") && err.contains("bad.csv"), "{err}");
     std::fs::write(&bad, "doc,cluster\nx,1\nx,2\n").unwrap();
     assert!(
-        import::import_gold(&mut project, &bad)
+        import::import_gold(&mut project, &bad, None)
             .unwrap_err()
             .to_string()
             .contains("line 3")
+    );
+
+    // A pages export is refused (its `cluster` is the detector's), unless told the column;
+    // nothing of the real gold is touched by the refusal.
+    let before = project.gold_with_source().unwrap();
+    let run = project.runs().unwrap()[0].id;
+    let pages = dir.path().join("pages.csv");
+    export::write_file(
+        &export::page_rows(&project, Some(run)).unwrap(),
+        &pages,
+        None,
+    )
+    .unwrap();
+    let err = import::import_gold(&mut project, &pages, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("pages export") && err.contains("--column gold"),
+        "{err}"
+    );
+    assert_eq!(project.gold_with_source().unwrap(), before);
+    let (read, _) = import::import_gold(&mut project, &pages, Some("gold")).unwrap();
+    assert_eq!(read, 3, "only the pages with gold");
+    let source = &project.gold_with_source().unwrap()["<urn:uuid:0000>"].1;
+    assert!(
+        source.starts_with("file:") && source.ends_with("pages.csv"),
+        "{source}"
     );
 }

@@ -187,11 +187,12 @@ pub struct RunArgs {
     pub literature: super::literature::DetectorArgs,
 }
 
-/// Documents and their gold clusters (from `--gold`, else folder names).
+/// Documents, their gold clusters (from `--gold`, else folder names, else gold files beside
+/// the archives) and where the gold came from.
 pub fn load(
     archives: &[PathBuf],
     gold: Option<&Path>,
-) -> anyhow::Result<(Vec<Document>, GoldStandard)> {
+) -> anyhow::Result<(Vec<Document>, GoldStandard, Option<String>)> {
     let progress = Progress::new();
     let collection = with_progress_bar(&progress, BYTES, || {
         archive::load(archives, &ReadOptions::default(), &progress)
@@ -199,8 +200,8 @@ pub fn load(
     .context("cannot load the archives")?;
     print_read_warnings(&collection.reports);
     let docs = collection.docs;
-    let (gold, _) = samecore::eval::gold::find(archives, &docs, gold)?;
-    Ok((docs, gold))
+    let (gold, source) = samecore::eval::gold::find(archives, &docs, gold)?;
+    Ok((docs, gold, source))
 }
 
 /// What reading found wrong, on stderr: the first ten warnings and how many more (`samecore
@@ -263,7 +264,7 @@ pub fn run_spec(
 /// Run `samecore run`.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    let (docs, gold) = load(&args.archives, args.gold.as_deref())?;
+    let (docs, gold, gold_source) = load(&args.archives, args.gold.as_deref())?;
     let load_secs = started.elapsed().as_secs_f64();
     let options = args.literature.options(args.spotsigs.params()?)?;
     let detector = detectors::detector(args.algo, &options)?;
@@ -277,7 +278,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let detection = with_progress_bar(&progress, COUNT, || prepared.detect(&spec, &progress))?;
     let match_secs = t1.elapsed().as_secs_f64();
     let stored = match &args.project {
-        Some(path) => Some(save(path, &args, &options, &docs, &detection, match_secs)?),
+        Some(path) => {
+            let known = gold_source.as_deref().map(|source| (&gold, source));
+            Some(save(
+                path, &args, &options, &docs, &detection, match_secs, known,
+            )?)
+        }
         None => None,
     };
 
@@ -416,6 +422,7 @@ fn save(
     docs: &[Document],
     detection: &detectors::Detection,
     match_secs: f64,
+    gold: Option<(&GoldStandard, &str)>,
 ) -> anyhow::Result<RunId> {
     let mut project =
         Project::open(path).with_context(|| format!("cannot open project {}", path.display()))?;
@@ -438,5 +445,18 @@ fn save(
             Some((match_secs * 1000.0).round() as u64),
         )
         .with_context(|| format!("cannot store the run in {}", path.display()))?;
+    // Gold known from folder names, --gold or a gold file beside the archive is kept in the
+    // project with its source, for exports and the workbench.
+    if let Some((gold, source)) = gold {
+        let by_key: std::collections::BTreeMap<String, String> = docs
+            .iter()
+            .zip(&gold.cluster_of)
+            .filter_map(|(d, c)| {
+                let name = gold.names.get((*c)? as usize)?;
+                Some((d.capture.clone(), name.clone()))
+            })
+            .collect();
+        project.import_gold(&by_key, source)?;
+    }
     Ok(run)
 }

@@ -157,7 +157,11 @@ pub fn import_codes(
 
 /// Read a gold file: a header row with a `doc` (or `key`) and a `cluster` column, then one
 /// page per row; tab-separated when the header has a tab, else comma-separated.
-pub fn read_gold(path: &Path) -> Result<BTreeMap<String, String>> {
+///
+/// `column` names the column that holds the gold cluster (default `cluster`). A samecore pages
+/// export is refused unless `column` is given: its `cluster` column is a detector's clusters,
+/// not gold, and taking it would overwrite the real gold with the detector's answer.
+pub fn read_gold(path: &Path, column: Option<&str>) -> Result<BTreeMap<String, String>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(e, path))?;
     let first = text.lines().next().unwrap_or_default();
     let delimiter = if first.contains('\t') { b'\t' } else { b',' };
@@ -166,17 +170,31 @@ pub fn read_gold(path: &Path) -> Result<BTreeMap<String, String>> {
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
     let headers = reader.headers()?.clone();
+    let told = column;
     let column = |names: &[&str]| {
         headers
             .iter()
             .position(|h| names.iter().any(|n| h.eq_ignore_ascii_case(n)))
     };
-    let (Some(doc), Some(cluster)) = (column(&["doc", "key", "document"]), column(&["cluster"]))
+    let looks_like_pages_export = ["gold", "codes", "digest"]
+        .iter()
+        .all(|c| column(&[c]).is_some());
+    if told.is_none() && looks_like_pages_export {
+        return Err(bad_row(
+            path,
+            1,
+            "this is a samecore pages export: its `cluster` column holds a detector's \
+             clusters, not gold; say which column is gold (--column gold), or --column cluster \
+             to take the detector's clusters as gold on purpose",
+        ));
+    }
+    let wanted = told.unwrap_or("cluster");
+    let (Some(doc), Some(cluster)) = (column(&["doc", "key", "document"]), column(&[wanted]))
     else {
         return Err(bad_row(
             path,
             1,
-            format!("expected a header with `doc` and `cluster` columns, found {first:?}"),
+            format!("expected a header with `doc` and `{wanted}` columns, found {first:?}"),
         ));
     };
     let mut gold = BTreeMap::new();
@@ -186,8 +204,12 @@ pub fn read_gold(path: &Path) -> Result<BTreeMap<String, String>> {
         let (Some(d), Some(c)) = (record.get(doc), record.get(cluster)) else {
             return Err(bad_row(path, line, "missing doc or cluster"));
         };
-        if d.is_empty() || c.is_empty() {
-            return Err(bad_row(path, line, "empty doc or cluster"));
+        if d.is_empty() {
+            return Err(bad_row(path, line, "empty doc"));
+        }
+        if c.is_empty() {
+            // a page without gold (an empty `gold` cell of a pages export)
+            continue;
         }
         if let Some(previous) = gold.insert(d.to_string(), c.to_string())
             && previous != c
@@ -202,10 +224,14 @@ pub fn read_gold(path: &Path) -> Result<BTreeMap<String, String>> {
     Ok(gold)
 }
 
-/// Import gold clusters from `path` into the project: (entries read, entries naming a page the
-/// project knows).
-pub fn import_gold(project: &mut Project, path: &Path) -> Result<(usize, usize)> {
-    let gold = read_gold(path)?;
-    let matched = project.import_gold(&gold)?;
+/// Import gold clusters from `path` ([`read_gold`]) into the project, in one transaction:
+/// (entries read, entries naming a page the project knows).
+pub fn import_gold(
+    project: &mut Project,
+    path: &Path,
+    column: Option<&str>,
+) -> Result<(usize, usize)> {
+    let gold = read_gold(path, column)?;
+    let matched = project.import_gold(&gold, &format!("file:{}", path.display()))?;
     Ok((gold.len(), matched))
 }

@@ -567,20 +567,22 @@ impl Project {
         })
     }
 
-    /// Replace the gold clusters of the given document keys (`key -> cluster`); the number of
-    /// keys that name a page already in the project.
-    pub fn import_gold(&mut self, gold: &BTreeMap<String, String>) -> Result<usize> {
+    /// Replace the gold clusters of the given document keys (`key -> cluster`: a capture key,
+    /// a reader key or a record id), recording where they came from (`folders`, `file:<path>`);
+    /// all in one transaction. The number of keys that name a page already in the project.
+    pub fn import_gold(&mut self, gold: &BTreeMap<String, String>, source: &str) -> Result<usize> {
         self.write(|tx| {
             let mut insert = tx.prepare(
-                "INSERT INTO gold (key, cluster) VALUES (?1, ?2)
-                 ON CONFLICT (key) DO UPDATE SET cluster = excluded.cluster",
+                "INSERT INTO gold (key, cluster, source) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (key) DO UPDATE SET cluster = excluded.cluster,
+                   source = excluded.source",
             )?;
             let mut known = tx.prepare(
                 "SELECT 1 FROM documents WHERE key = ?1 OR reader_key = ?1 OR record_id = ?1",
             )?;
             let mut matched = 0;
             for (key, cluster) in gold {
-                insert.execute([key, cluster])?;
+                insert.execute([key, cluster, source])?;
                 if known.exists([key])? {
                     matched += 1;
                 }
