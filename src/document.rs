@@ -328,6 +328,21 @@ mod tests {
     }
 
     #[test]
+    fn registrable_domain_knows_government_and_private_suffixes() {
+        // gov.uk is a suffix, so a department's site is its own (henzinger's rule says gov.uk)
+        assert_eq!(registrable_domain("data.gov.uk"), "data.gov.uk");
+        assert_eq!(registrable_domain("www.data.gov.uk"), "data.gov.uk");
+        assert_eq!(henzinger_site("data.gov.uk"), "gov.uk");
+        // private suffixes: every blog and every GitHub page is a site of its own
+        assert_eq!(registrable_domain("foo.blogspot.com"), "foo.blogspot.com");
+        assert_eq!(registrable_domain("a.github.io"), "a.github.io");
+        assert_eq!(
+            Site::of_url("https://www.data.gov.uk/dataset/x").registrable,
+            "data.gov.uk"
+        );
+    }
+
+    #[test]
     fn registrable_domain_uses_public_suffixes() {
         assert_eq!(registrable_domain("news.bbc.co.uk"), "bbc.co.uk");
         assert_eq!(registrable_domain("www.cs.berkeley.edu"), "berkeley.edu");

@@ -618,3 +618,158 @@ fn a_detection_on_a_generated_archive_is_stored_sampled_and_diffed() {
     // pairs of the generator are different captures: some difference is expected somewhere.
     assert!(diffs.iter().any(|d| d.difference.unwrap() > 0));
 }
+
+#[test]
+fn a_busy_lock_waits_and_the_typed_verdict_is_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("busy.samecore");
+    {
+        let mut project = Project::open(&path).unwrap();
+        project_with_run(&mut project);
+    }
+    let p = path.to_str().unwrap();
+    let (ok, _, err) = samecore(
+        &["sample", "--project", p, "--name", "s", "--size", "3"],
+        "",
+    );
+    assert!(ok, "{err}");
+    // Another program holds the write lock longer than the store's 5 s busy timeout.
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(7));
+        holder.execute_batch("COMMIT").unwrap();
+    });
+    let (ok, out, err) = samecore(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "s",
+            "--annotator",
+            "ann",
+        ],
+        "c\nq\n",
+    );
+    release.join().unwrap();
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("busy") && out.contains("retrying"), "{out}");
+    let project = Project::open(&path).unwrap();
+    let s = project.sample_by_name("s").unwrap().id;
+    assert_eq!(project.labels(s).unwrap().len(), 1);
+}
+
+#[test]
+fn empty_samples_are_refused_and_pairs_outside_the_bands_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.samecore");
+    {
+        let mut project = Project::open(&path).unwrap();
+        project_with_run(&mut project);
+    }
+    let p = path.to_str().unwrap();
+    for args in [
+        &["--size", "0"][..],
+        &["--bands", "0.3,1", "--per-stratum", "0"][..],
+        &["--bands", "1.5,2"][..],
+    ] {
+        let mut all = vec!["sample", "--project", p, "--name", "x"];
+        all.extend_from_slice(args);
+        let (ok, _, err) = samecore(&all, "");
+        assert!(!ok && err.contains("empty"), "{args:?}: {err}");
+    }
+    assert!(Project::open(&path).unwrap().samples().unwrap().is_empty());
+    let (ok, _, err) = samecore(
+        &["sample", "--project", p, "--name", "y", "--bands", "0.5,1"],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("outside every band"), "{err}");
+}
+
+#[test]
+fn reports_count_only_whom_they_are_asked_say_json_and_agree_across_three() {
+    let mut project = Project::in_memory().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.samecore");
+    drop(project);
+    project = Project::open(&path).unwrap();
+    let (run, _) = project_with_run(&mut project);
+    let pairs = project.run_pairs(run).unwrap();
+    let drawn = sample::draw(&pairs, &SamplePlan::Uniform { size: 6 }, 1).unwrap();
+    let s = project.add_sample("s", Some(run), false, &drawn).unwrap();
+    let verdicts = [("ann", "ccicci"), ("bob", "cciccc"), ("cat", "cicccu")];
+    for (who, v) in verdicts {
+        for (pos, c) in v.chars().enumerate() {
+            let verdict = match c {
+                'c' => Verdict::Correct,
+                'i' => Verdict::Incorrect,
+                _ => Verdict::Undecided,
+            };
+            project
+                .add_label(s, pos as u32, who, &LabelInput::new(verdict))
+                .unwrap();
+        }
+    }
+    project
+        .settle(s, 5, "lead", &LabelInput::new(Verdict::Correct))
+        .unwrap();
+    drop(project);
+    let p = path.to_str().unwrap();
+    let (ok, out, err) = samecore(&["label", "--project", p, "--sample", "s", "--report"], "");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Fleiss' kappa): 6 pairs judged by all"),
+        "{out}"
+    );
+    assert!(out.contains("undecided counted as not correct"), "{out}");
+    // Someone who labelled nothing is an error naming who did.
+    let (ok, _, err) = samecore(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "s",
+            "--report",
+            "--only",
+            "nobody",
+        ],
+        "",
+    );
+    assert!(!ok && err.contains("ann, bob, cat"), "{err}");
+    // --only counts that person's labels and no settlement.
+    let (ok, out, err) = samecore(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "s",
+            "--report",
+            "--only",
+            "cat",
+            "--json",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let counts = &json["precision"]["counts"];
+    assert_eq!(
+        (
+            counts["correct"].as_u64(),
+            counts["incorrect"].as_u64(),
+            counts["undecided"].as_u64()
+        ),
+        (Some(4), Some(1), Some(1)),
+        "{json}"
+    );
+    assert_eq!(json["fleiss"]["items"], 6);
+    // Fleiss by hand: per-pair agreement 1, 1/3, 1/3, 1, 1, 0 (P̄ = 11/18); pooled shares
+    // 13/18, 4/18, 1/18 (P̄e = 186/324); kappa = (P̄ - P̄e) / (1 - P̄e) = 2/23.
+    let k = json["fleiss"]["kappa"].as_f64().unwrap();
+    assert!((k - 2.0 / 23.0).abs() < 1e-12, "{k}");
+    assert!((json["fleiss"]["observed"].as_f64().unwrap() - 11.0 / 18.0).abs() < 1e-12);
+}

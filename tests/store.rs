@@ -463,10 +463,15 @@ fn files_that_are_not_current_projects_are_refused_untouched() {
     let conn = rusqlite::Connection::open(&other).unwrap();
     conn.execute_batch("CREATE TABLE t (x)").unwrap();
     drop(conn);
+    let before = std::fs::read(&other).unwrap();
     assert!(matches!(
         Project::open(&other),
         Err(Error::BadProject { .. })
     ));
+    // Byte for byte as it was: not switched to WAL (header bytes 18-19), no -wal file left.
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+    assert_eq!(&before[18..20], &[1, 1]);
+    assert!(!dir.path().join("other.sqlite-wal").exists());
 
     let missing = dir.path().join("missing.samecore");
     let options = OpenOptions {

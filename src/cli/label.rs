@@ -52,6 +52,9 @@ pub struct LabelArgs {
     /// Settle a pair: POSITION=VERDICT[:REASON] (positions as shown, from 1); repeatable.
     #[arg(long, value_name = "POS=VERDICT")]
     pub settle: Vec<String>,
+    /// With --report: print the report as one JSON object (for scripts).
+    #[arg(long)]
+    pub json: bool,
     /// With --report: recommend the lowest threshold whose precision (lower 95 % bound, from
     /// the judged pairs, weighted by stratum) reaches this target from there up.
     #[arg(long, default_value_t = 0.95)]
@@ -245,7 +248,9 @@ fn label_loop(
         }
         match parse_key(&line) {
             Ok(Key::Label(label)) => {
-                project.add_label(sample.id, position, who, &label)?;
+                save_with_retry(out, position, &label, || {
+                    project.add_label(sample.id, position, who, &label)
+                })?;
                 writeln!(out, "pair {}: {}", position + 1, label.verdict)?;
             }
             Ok(Key::Undo) => match project.undo_last_label(sample.id, who)? {
@@ -270,11 +275,109 @@ fn label_loop(
     Ok(())
 }
 
+/// How long a typed decision waits for another samecore's lock on the project before the
+/// session gives up (saying what was typed, so it is not lost).
+const BUSY_PATIENCE: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Save a decision, waiting and retrying while another instance holds the project's lock
+/// (each try already waits the store's busy timeout); the verdict is kept meanwhile.
+fn save_with_retry<T>(
+    out: &mut impl Write,
+    position: u32,
+    label: &LabelInput,
+    mut save: impl FnMut() -> samecore::Result<T>,
+) -> anyhow::Result<T> {
+    let started = std::time::Instant::now();
+    let mut told = false;
+    loop {
+        match save() {
+            Err(samecore::Error::ProjectBusy { .. }) if started.elapsed() < BUSY_PATIENCE => {
+                if !told {
+                    writeln!(
+                        out,
+                        "the project is busy (another samecore is writing to it); your decision \
+                         on pair {} ({}) is kept, retrying…",
+                        position + 1,
+                        label.verdict
+                    )?;
+                    out.flush()?;
+                    told = true;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(500));
+            }
+            Err(e @ samecore::Error::ProjectBusy { .. }) => {
+                bail!(
+                    "{e}; not saved after {} s: pair {} = {} (enter it again when the other \
+                     program has finished)",
+                    BUSY_PATIENCE.as_secs(),
+                    position + 1,
+                    label.verdict
+                )
+            }
+            other => return Ok(other?),
+        }
+    }
+}
+
 fn ci(i: Option<stats::Interval>) -> String {
     match i {
         Some(i) => format!("{:.3} [{:.3}, {:.3}]", i.estimate, i.lo, i.hi),
         None => "-".into(),
     }
+}
+
+/// `label --report --json`: the report as one JSON object.
+fn json_report(
+    project: &Project,
+    sample: &SampleInfo,
+    e: &SampleEstimate,
+    args: &LabelArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let annotators: BTreeSet<&str> = e.labels.iter().map(|l| l.annotator.as_str()).collect();
+    let labelled: BTreeMap<&str, usize> = annotators
+        .iter()
+        .map(|a| (*a, e.labels.iter().filter(|l| l.annotator == *a).count()))
+        .collect();
+    let names: Vec<&str> = annotators.iter().copied().collect();
+    let mut pairwise = Vec::new();
+    for (i, first) in names.iter().enumerate() {
+        for second in &names[i + 1..] {
+            let a = stats::cohen_kappa(&e.labels, first, second);
+            pairwise.push(serde_json::json!({"first": first, "second": second, "agreement": a}));
+        }
+    }
+    let judged = e.scored();
+    let recommended = (!judged.is_empty())
+        .then(|| {
+            let curve = stats::threshold_curve(
+                &e.strata,
+                &judged,
+                &stats::judged_scores(&judged),
+                stats::Z95,
+            );
+            stats::recommend_threshold(&curve, args.precision_target).cloned()
+        })
+        .flatten();
+    let report = serde_json::json!({
+        "sample": sample.name,
+        "size": sample.size,
+        "method": sample.method,
+        "run": sample.run.map(|r| r.0),
+        "only": args.only,
+        "labelled": labelled,
+        "undecided_counts_as": "not correct",
+        "precision": e.precision,
+        "unsettled": e.resolved.unsettled.iter().map(|p| p + 1).collect::<Vec<_>>(),
+        "precision_target": args.precision_target,
+        "recommended_threshold": recommended,
+        "agreement": pairwise,
+        "fleiss": (names.len() > 2).then(|| stats::fleiss_kappa(&e.labels)),
+        "settlements": project.settlements(sample.id)?.len(),
+    });
+    serde_json::to_writer(&mut *out, &report)?;
+    writeln!(out)?;
+    Ok(())
 }
 
 /// The line of the report that recommends a threshold for a precision `target`.
@@ -311,7 +414,28 @@ fn report(
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let settlements = project.settlements(sample.id)?;
+    if let Some(only) = args.only.as_deref() {
+        let known: BTreeSet<String> = project
+            .labels(sample.id)?
+            .into_iter()
+            .map(|l| l.annotator)
+            .collect();
+        if !known.contains(only) {
+            bail!(
+                "{only:?} has no labels in sample {:?} (annotators: {})",
+                sample.name,
+                if known.is_empty() {
+                    "none yet".to_string()
+                } else {
+                    known.into_iter().collect::<Vec<_>>().join(", ")
+                }
+            );
+        }
+    }
     let sample_estimate = estimate::sample_estimate(project, sample.id, args.only.as_deref())?;
+    if args.json {
+        return json_report(project, sample, &sample_estimate, args, out);
+    }
     let recommendation = recommend(&sample_estimate, args.precision_target);
     let SampleEstimate {
         labels,
@@ -336,7 +460,8 @@ fn report(
     let c = estimate.counts;
     writeln!(
         out,
-        "precision {} (95 % Wilson, weighted by stratum size); {} judged: {} correct, {} incorrect, {} undecided",
+        "precision {} (95 % Wilson, weighted by stratum size; undecided counted as not \
+         correct); {} judged: {} correct, {} incorrect, {} undecided",
         ci(estimate.overall),
         c.judged(),
         c.correct,
@@ -414,6 +539,18 @@ fn report(
                 )?;
             }
         }
+    }
+    if names.len() > 2 {
+        let fleiss = stats::fleiss_kappa(&labels);
+        writeln!(
+            out,
+            "agreement of all {} annotators (Fleiss' kappa): {} pairs judged by all, observed \
+             {:.3}, kappa {}",
+            names.len(),
+            fleiss.items,
+            fleiss.observed,
+            fleiss.kappa.map_or("-".into(), |k| format!("{k:.3}"))
+        )?;
     }
     if args.term_diffs {
         let diffs = termdiff::sample_term_differences(project, sample.id)?;

@@ -58,7 +58,7 @@ pub struct PageRow {
     pub status: Option<u16>,
     /// MIME type.
     pub mime: Option<String>,
-    /// Site (henzinger §3 rule).
+    /// Site: registrable domain by the public suffix list.
     pub site: Option<String>,
     /// Cluster in the exported run (after hand edits).
     pub cluster: Option<i64>,
@@ -274,7 +274,7 @@ pub struct ClusterFileRow {
     pub length: u64,
     /// Payload digest.
     pub digest: Option<String>,
-    /// Site (henzinger §3 rule).
+    /// Site: registrable domain by the public suffix list.
     pub site: String,
 }
 
@@ -321,7 +321,7 @@ impl ClusterFileRow {
             offset: doc.location.offset,
             length: doc.location.length,
             digest: doc.capture.rsplit(' ').next().map(str::to_string),
-            site: doc.site.henzinger.clone(),
+            site: doc.site.registrable.clone(),
         }
     }
 }

@@ -43,7 +43,17 @@ fn site_word(same: Option<bool>) -> &'static str {
 
 /// Draw a sample of `pairs` by `plan` with `seed`.
 pub fn draw(pairs: &[RunPair], plan: &SamplePlan, seed: u64) -> Result<DrawnSample> {
+    let quota_asked = match plan {
+        SamplePlan::Uniform { size } => *size,
+        SamplePlan::Stratified { per_stratum, .. } => *per_stratum,
+    };
+    if quota_asked == 0 {
+        return Err(Error::InvalidParameter(
+            "a sample of 0 pairs (--size / --per-stratum 0) would be empty".into(),
+        ));
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut left_out = 0u64;
     // (band index, site key) -> pair indices, in input order.
     let mut groups: BTreeMap<(usize, u8), Vec<usize>> = BTreeMap::new();
     let mut bands: Vec<(Option<f64>, Option<f64>, String)> = Vec::new();
@@ -85,7 +95,10 @@ pub fn draw(pairs: &[RunPair], plan: &SamplePlan, seed: u64) -> Result<DrawnSamp
                 } else {
                     band_of(edges, p.pair.score)
                 };
-                let Some(band) = band else { continue };
+                let Some(band) = band else {
+                    left_out += 1;
+                    continue;
+                };
                 let site = if *split_by_site {
                     match p.same_site {
                         Some(true) => 0,
@@ -133,6 +146,25 @@ pub fn draw(pairs: &[RunPair], plan: &SamplePlan, seed: u64) -> Result<DrawnSamp
             drawn: take as u64,
         });
     }
+    if drawn.is_empty() {
+        return Err(Error::InvalidParameter(if pairs.is_empty() {
+            "the run has no scored pairs to sample".to_string()
+        } else {
+            format!(
+                "the sample would be empty: none of the run's {} pairs (scores {:.3} to {:.3}) \
+                 falls into the bands",
+                pairs.len(),
+                pairs
+                    .iter()
+                    .map(|p| p.pair.score)
+                    .fold(f64::INFINITY, f64::min),
+                pairs
+                    .iter()
+                    .map(|p| p.pair.score)
+                    .fold(f64::NEG_INFINITY, f64::max),
+            )
+        }));
+    }
     drawn.shuffle(&mut rng);
     strata.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(DrawnSample {
@@ -140,6 +172,7 @@ pub fn draw(pairs: &[RunPair], plan: &SamplePlan, seed: u64) -> Result<DrawnSamp
         seed,
         pairs: drawn,
         strata,
+        left_out,
     })
 }
 

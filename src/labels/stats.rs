@@ -212,8 +212,8 @@ pub struct Resolved {
     pub unsettled: Vec<u32>,
 }
 
-/// Decide each pair's verdict: a settlement wins; else, with `annotator`, that person's
-/// label; else the annotators' common verdict when they all agree.
+/// Decide each pair's verdict: with `annotator`, that person's label only; else a settlement
+/// wins, and without one the annotators' common verdict when they all agree.
 pub fn resolve(
     labels: &[LabelRecord],
     settlements: &[Settlement],
@@ -229,6 +229,13 @@ pub fn resolve(
         }
     }
     let mut out = Resolved::default();
+    // Settlements are the team's decision, not one annotator's: counting only `annotator`
+    // leaves them out.
+    let settlements = if annotator.is_some() {
+        &[][..]
+    } else {
+        settlements
+    };
     for (pos, verdicts) in by_pos {
         if verdicts.len() == 1 {
             out.verdicts.extend(verdicts.first().map(|v| (pos, *v)));
@@ -323,6 +330,78 @@ pub fn cohen_kappa(labels: &[LabelRecord], first: &str, second: &str) -> Agreeme
         expected,
         kappa,
         disagreements,
+    }
+}
+
+/// Agreement of three or more annotators: Fleiss' kappa (Fleiss 1971, "Measuring nominal
+/// scale agreement among many raters") over the pairs every one of them judged, so each item
+/// has the same number of ratings as the statistic assumes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FleissAgreement {
+    /// The annotators.
+    pub annotators: Vec<String>,
+    /// Pairs all of them judged.
+    pub items: u64,
+    /// Mean observed agreement over those pairs (P̄).
+    pub observed: f64,
+    /// Agreement expected by chance from the pooled verdict shares (P̄e).
+    pub expected: f64,
+    /// Fleiss' kappa; none when no pair was judged by all, or chance agreement is 1.
+    pub kappa: Option<f64>,
+}
+
+/// Fleiss' kappa over the pairs judged by every annotator in `labels` (their current labels).
+pub fn fleiss_kappa(labels: &[LabelRecord]) -> FleissAgreement {
+    let mut by_pos: BTreeMap<u32, BTreeMap<&str, Verdict>> = BTreeMap::new();
+    let mut annotators: BTreeSet<&str> = BTreeSet::new();
+    for l in labels {
+        annotators.insert(&l.annotator);
+        by_pos
+            .entry(l.position)
+            .or_default()
+            .insert(&l.annotator, l.label.verdict);
+    }
+    let raters = annotators.len();
+    let idx = |v: Verdict| Verdict::ALL.iter().position(|x| *x == v).unwrap_or(0);
+    let mut totals = [0u64; 3];
+    let mut p_sum = 0.0;
+    let mut items = 0u64;
+    for verdicts in by_pos.values().filter(|v| v.len() == raters && raters >= 2) {
+        let mut counts = [0u64; 3];
+        for v in verdicts.values() {
+            counts[idx(*v)] += 1;
+        }
+        let n = raters as f64;
+        let agree: f64 = counts
+            .iter()
+            .map(|&c| (c * c.saturating_sub(1)) as f64)
+            .sum();
+        p_sum += agree / (n * (n - 1.0));
+        for k in 0..3 {
+            totals[k] += counts[k];
+        }
+        items += 1;
+    }
+    let names = annotators.iter().map(|a| a.to_string()).collect();
+    if items == 0 {
+        return FleissAgreement {
+            annotators: names,
+            items,
+            observed: 0.0,
+            expected: 0.0,
+            kappa: None,
+        };
+    }
+    let all = (items * raters as u64) as f64;
+    let expected: f64 = totals.iter().map(|&t| (t as f64 / all).powi(2)).sum();
+    let observed = p_sum / items as f64;
+    let kappa = ((1.0 - expected).abs() > 1e-12).then(|| (observed - expected) / (1.0 - expected));
+    FleissAgreement {
+        annotators: names,
+        items,
+        observed,
+        expected,
+        kappa,
     }
 }
 

@@ -250,6 +250,10 @@ pub struct DrawnSample {
     pub pairs: Vec<DrawnPair>,
     /// The strata.
     pub strata: Vec<Stratum>,
+    /// Pairs of the run outside every band: they could not be drawn, and the estimate says
+    /// nothing about them.
+    #[serde(default)]
+    pub left_out: u64,
 }
 
 #[cfg(test)]

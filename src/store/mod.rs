@@ -194,6 +194,9 @@ impl Project {
                 path: path.unwrap_or_default(),
             });
         }
+        // A file that is not ours is refused before anything is changed in it (switching to WAL
+        // rewrites its header).
+        schema::refuse_foreign(&conn, path.as_deref())?;
         if path.is_some() {
             let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
             if !mode.eq_ignore_ascii_case("wal") {

@@ -32,7 +32,10 @@ pub struct PageIdentity {
     pub offset: Option<u64>,
     /// Length of the record.
     pub length: Option<u64>,
-    /// The page's site by henzinger §3's rule (for same-site / different-site splits).
+    /// The page's site: its registrable domain by the public suffix list, private and
+    /// government suffixes included (`data.gov.uk`, `foo.blogspot.com`), for same-site /
+    /// different-site splits and exports. (henzinger §3's rule, which the detectors' paper
+    /// reports use, would say `gov.uk`.)
     pub site: Option<String>,
     /// Where the record lives, with how it is stored, to re-read the raw page
     /// ([`crate::archive::read_raw`]).
@@ -69,7 +72,10 @@ impl From<&Document> for PageIdentity {
             file: Some(doc.location.file.to_string_lossy().into_owned()),
             offset: Some(doc.location.offset),
             length: Some(doc.location.length),
-            site: (!doc.site.henzinger.is_empty()).then(|| doc.site.henzinger.clone()),
+            site: [&doc.site.registrable, &doc.site.henzinger]
+                .into_iter()
+                .find(|s| !s.is_empty())
+                .cloned(),
             location: Some(doc.location.clone()),
             digest,
             status: doc.status,

@@ -207,19 +207,7 @@ pub fn migrate(conn: &mut Connection, path: Option<&Path>) -> Result<Migration> 
             path: display,
         });
     }
-    if from == 0 {
-        let tables: i64 = conn.query_row(
-            "SELECT count(*) FROM sqlite_schema WHERE type = 'table'",
-            [],
-            |r| r.get(0),
-        )?;
-        if tables > 0 {
-            return Err(Error::BadProject {
-                reason: "an SQLite file that is not a samecore project".into(),
-                path: display,
-            });
-        }
-    }
+    refuse_foreign(conn, path)?;
     let backup = match path {
         Some(path) if from > 0 && from < SCHEMA_VERSION => Some(backup_copy(conn, path, from)?),
         _ => None,
@@ -235,6 +223,25 @@ pub fn migrate(conn: &mut Connection, path: Option<&Path>) -> Result<Migration> 
         to: SCHEMA_VERSION,
         backup,
     })
+}
+
+/// Refuse an SQLite file with tables but no samecore schema version: another program's file.
+pub(crate) fn refuse_foreign(conn: &Connection, path: Option<&Path>) -> Result<()> {
+    if version(conn)? != 0 {
+        return Ok(());
+    }
+    let tables: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table'",
+        [],
+        |r| r.get(0),
+    )?;
+    if tables > 0 {
+        return Err(Error::BadProject {
+            reason: "an SQLite file that is not a samecore project (left untouched)".into(),
+            path: path.map(Path::to_path_buf).unwrap_or_default(),
+        });
+    }
+    Ok(())
 }
 
 /// Copy the whole database to a fresh file beside `path`; returns the copy's path.
