@@ -131,19 +131,13 @@ pub fn run(args: SampleArgs) -> anyhow::Result<()> {
         if args.blind { ", blind" } else { "" }
     )?;
     if drawn.left_out > 0 {
+        let (lo, hi) = sample::score_range(&pairs);
         eprintln!(
             "warning: {} of the run's {} pairs lie outside every band and were not sampled; \
-             the estimates say nothing about them (widen --bands to cover scores {:.3} to {:.3})",
+             the estimates say nothing about them (widen --bands to cover scores {lo:.3} to \
+             {hi:.3})",
             drawn.left_out,
             pairs.len(),
-            pairs
-                .iter()
-                .map(|p| p.pair.score)
-                .fold(f64::INFINITY, f64::min),
-            pairs
-                .iter()
-                .map(|p| p.pair.score)
-                .fold(f64::NEG_INFINITY, f64::max),
         );
     }
     writeln!(out, "{:<32} {:>10} {:>6}", "stratum", "population", "drawn")?;

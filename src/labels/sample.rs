@@ -150,18 +150,11 @@ pub fn draw(pairs: &[RunPair], plan: &SamplePlan, seed: u64) -> Result<DrawnSamp
         return Err(Error::InvalidParameter(if pairs.is_empty() {
             "the run has no scored pairs to sample".to_string()
         } else {
+            let (lo, hi) = score_range(pairs);
             format!(
-                "the sample would be empty: none of the run's {} pairs (scores {:.3} to {:.3}) \
-                 falls into the bands",
+                "the sample would be empty: none of the run's {} pairs (scores {lo:.3} to \
+                 {hi:.3}) falls into the bands",
                 pairs.len(),
-                pairs
-                    .iter()
-                    .map(|p| p.pair.score)
-                    .fold(f64::INFINITY, f64::min),
-                pairs
-                    .iter()
-                    .map(|p| p.pair.score)
-                    .fold(f64::NEG_INFINITY, f64::max),
             )
         }));
     }
@@ -174,6 +167,15 @@ pub fn draw(pairs: &[RunPair], plan: &SamplePlan, seed: u64) -> Result<DrawnSamp
         strata,
         left_out,
     })
+}
+
+/// The lowest and highest score of `pairs` (infinite for none).
+pub fn score_range(pairs: &[RunPair]) -> (f64, f64) {
+    pairs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p.pair.score), hi.max(p.pair.score))
+        })
 }
 
 /// The band of `score`: `[e_i, e_{i+1})`, the last band closed; none outside.
