@@ -595,3 +595,62 @@ fn members_show_the_page_they_were_linked_through_weakest_first() {
     );
     assert!(h.query_all_by_label_contains(" via #").count() >= 2);
 }
+
+#[test]
+fn after_a_rerun_the_codebook_shows_what_changed_and_extends_a_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rerun.samecore");
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("ann");
+    // A strict threshold first: small clusters; code the first one.
+    h.state_mut().set_threshold(0.9);
+    h.run();
+    h.get_by_label("New code").focus();
+    h.run();
+    h.get_by_label("New code").type_text("election");
+    h.run();
+    h.get_by_label("Add code").click();
+    h.run();
+    h.get_by_label("election").click();
+    h.run();
+    h.key_press(Key::N);
+    h.run();
+    h.get_by_label("Apply to cluster").click();
+    h.run();
+    h.get_by_label_contains("Codes and the latest run");
+    // A lenient re-run grows clusters around the coded pages: the codebook says which and
+    // offers to extend the code to the members that have no decision on it.
+    h.state_mut().set_threshold(0.1);
+    h.run();
+    let extend = label_starting(&h, "Extend election to ");
+    let undecided: usize = extend
+        .split_whitespace()
+        .nth(3)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {extend:?}"));
+    assert!(undecided > 0);
+    let pages_before = h
+        .state()
+        .project_codes()
+        .codes
+        .iter()
+        .find(|c| c.name == "election")
+        .unwrap()
+        .pages;
+    h.get_by_label_contains("Extend election to ").click();
+    h.run();
+    let pages_after = h
+        .state()
+        .project_codes()
+        .codes
+        .iter()
+        .find(|c| c.name == "election")
+        .unwrap()
+        .pages;
+    assert_eq!(pages_after, pages_before + undecided as u64);
+    // Undoable like any code edit.
+    h.get_by_label("Undo code edit").click();
+    h.run();
+    h.get_by_label_contains("Extend election to ");
+}

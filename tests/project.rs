@@ -182,3 +182,122 @@ fn gold_from_folder_names_is_stored_with_its_source() {
         .unwrap();
     assert_eq!(snuff.gold.as_deref(), Some("Snuff"));
 }
+
+/// Run the binary in `dir`, which must succeed; its stdout.
+fn ok_in(dir: &Path, args: &[&str]) -> String {
+    let (ok, out, err) = samecore_in(dir, args);
+    assert!(ok, "samecore {args:?}: {err}");
+    out
+}
+
+#[test]
+fn coding_from_the_command_line_with_undo_and_reconcile_after_a_rerun() {
+    let Some(goldset) = common::goldset() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let goldset = goldset.to_string_lossy().into_owned();
+    ok_in(d, &["run", &goldset, "--project", "c.samecore"]);
+    let (run, biggest, member) = {
+        let p = Project::open(d.join("c.samecore")).unwrap();
+        let run = p.runs().unwrap()[0].id;
+        let c = p
+            .run_clusters(run)
+            .unwrap()
+            .into_iter()
+            .max_by_key(|c| c.members.len())
+            .unwrap();
+        let member = p.page(c.members[1]).unwrap().unwrap().identity.key;
+        (run, c, member)
+    };
+    let cluster = biggest.id.to_string();
+    let code = |args: &[&str]| {
+        let mut all = vec!["code", "--project", "c.samecore", "--by", "ann"];
+        all.extend_from_slice(args);
+        ok_in(d, &all)
+    };
+    code(&["add", "scandal", "--description", "stories of a scandal"]);
+    let out = code(&["apply", "scandal", "--cluster", &cluster]);
+    assert!(
+        out.contains(&format!("applied to {} page(s)", biggest.members.len())),
+        "{out}"
+    );
+    code(&["page", &member, "scandal", "--remove"]);
+    code(&["rename", "scandal", "affair"]);
+    let list = code(&["list"]);
+    assert!(
+        list.contains("affair") && list.contains(&format!("{} pages", biggest.members.len() - 1)),
+        "{list}"
+    );
+    // An unknown code or page is a clear error and changes nothing.
+    let (ok, _, err) = samecore_in(
+        d,
+        &[
+            "code",
+            "--project",
+            "c.samecore",
+            "remove",
+            "nope",
+            "--cluster",
+            "0",
+        ],
+    );
+    assert!(
+        !ok && err.contains("no code named \"nope\"") && err.contains("affair"),
+        "{err}"
+    );
+
+    // A stricter re-run splits the coded cluster; reconcile says so and extends on request.
+    ok_in(
+        d,
+        &[
+            "run",
+            &goldset,
+            "--project",
+            "c.samecore",
+            "--threshold",
+            "0.7",
+        ],
+    );
+    let out = code(&["reconcile"]);
+    assert!(out.contains("split: \"affair\""), "{out}");
+
+    // Undo walks back through invocations, in order; someone else's later edit blocks it.
+    let (ok, _, err) = samecore_in(
+        d,
+        &[
+            "code",
+            "--project",
+            "c.samecore",
+            "--by",
+            "bob",
+            "apply",
+            "affair",
+            "--cluster",
+            &cluster,
+            "--run",
+            &run.to_string(),
+        ],
+    );
+    assert!(ok, "{err}");
+    let (ok, _, err) = samecore_in(
+        d,
+        &["code", "--project", "c.samecore", "--by", "ann", "undo"],
+    );
+    assert!(!ok && err.contains("bob"), "{err}");
+    assert!(
+        ok_in(
+            d,
+            &["code", "--project", "c.samecore", "--by", "bob", "undo"]
+        )
+        .contains("undid")
+    );
+    assert!(code(&["undo"]).contains("rename"));
+    assert!(code(&["undo"]).contains("remove \"scandal\" on page"));
+    assert!(code(&["list"]).contains(&format!("{} pages", biggest.members.len())));
+    assert!(code(&["undo"]).contains("apply"));
+    assert!(code(&["undo"]).contains("add code"));
+    assert!(code(&["list"]).contains("codebook is empty"));
+    assert!(code(&["undo"]).contains("nothing"));
+}

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+pub mod code;
 pub mod eval;
 pub mod export;
 pub mod import_gold;
@@ -54,6 +55,9 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Read gold clusters (`doc,cluster`) into a project.
     ImportGold(import_gold::ImportGoldArgs),
+    /// Code clusters and pages from the command line: codebook, apply, override, undo,
+    /// reconcile with a new run.
+    Code(code::CodeArgs),
     /// Tell a project where its archives are now, after they moved.
     Relocate(relocate::RelocateArgs),
 }
@@ -70,5 +74,6 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Export(args) => export::run(args),
         Command::ImportGold(args) => import_gold::run(args),
         Command::Relocate(args) => relocate::run(args),
+        Command::Code(args) => code::run(args),
     }
 }

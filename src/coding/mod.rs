@@ -143,6 +143,114 @@ fn reconcile_cluster(
     })
 }
 
+/// A coded cluster of an earlier run whose pages a new run put into several clusters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Split {
+    /// The code.
+    pub code: String,
+    /// The run and cluster the code was applied to.
+    pub origin: (RunId, i64),
+    /// The new run's clusters holding those pages, with how many of them each (largest first).
+    pub parts: Vec<(i64, usize)>,
+}
+
+/// A cluster of the new run that joins pages coded from different clusters, or coded pages
+/// with pages that have no decision on the code.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Merge {
+    /// The new run's cluster.
+    pub cluster: i64,
+    /// Its size.
+    pub size: usize,
+    /// The earlier (run, cluster)s its coded pages came from.
+    pub origins: Vec<(RunId, i64)>,
+    /// The codes involved, with their coverage here.
+    pub codes: Vec<(String, Coverage)>,
+}
+
+/// What a new run did to the coded clusters: which were split, which merged.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CodeChanges {
+    /// Coded clusters whose pages are now in several clusters.
+    pub splits: Vec<Split>,
+    /// New clusters joining differently coded or uncoded pages.
+    pub merges: Vec<Merge>,
+}
+
+/// Compare the codes applied to clusters of earlier runs with `run`'s clusters: a code that
+/// came from one cluster and is now spread over several is a split; a cluster of `run` whose
+/// coded pages came from several clusters, or that holds coded and uncoded pages, is a merge.
+/// A person decides what to do with each (extend the code with [`propagate`] or
+/// [`Project::code_cluster`], or correct pages with [`Project::code_page`]).
+pub fn changes(project: &Project, run: RunId) -> Result<CodeChanges> {
+    project.run(run)?;
+    let clusters = project.run_clusters(run)?;
+    let cluster_of: BTreeMap<PageId, i64> = clusters
+        .iter()
+        .flat_map(|c| c.members.iter().map(move |m| (*m, c.id)))
+        .collect();
+    let decisions = project.page_codes()?;
+    // (code, origin) -> new cluster -> pages
+    let mut spread: BTreeMap<(String, (RunId, i64)), BTreeMap<i64, usize>> = BTreeMap::new();
+    // new cluster -> origins of its coded pages
+    let mut origins: BTreeMap<i64, BTreeSet<(RunId, i64)>> = BTreeMap::new();
+    for d in decisions.iter().filter(|d| d.applied) {
+        let (Some(origin_run), Some(origin_cluster)) = (d.run, d.cluster) else {
+            continue;
+        };
+        if origin_run == run {
+            continue;
+        }
+        let Some(&now) = cluster_of.get(&d.page) else {
+            continue;
+        };
+        *spread
+            .entry((d.code.clone(), (origin_run, origin_cluster)))
+            .or_default()
+            .entry(now)
+            .or_default() += 1;
+        origins
+            .entry(now)
+            .or_default()
+            .insert((origin_run, origin_cluster));
+    }
+    let mut out = CodeChanges::default();
+    for ((code, origin), parts) in spread {
+        if parts.len() > 1 {
+            let mut parts: Vec<(i64, usize)> = parts.into_iter().collect();
+            parts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            out.splits.push(Split {
+                code,
+                origin,
+                parts,
+            });
+        }
+    }
+    let coverage: BTreeMap<i64, ClusterReconciliation> = reconcile(project, run)?
+        .into_iter()
+        .map(|r| (r.cluster, r))
+        .collect();
+    for (cluster, from) in origins {
+        let Some(rec) = coverage.get(&cluster) else {
+            continue;
+        };
+        let uneven = rec.codes.iter().any(|c| c.coverage != Coverage::Full);
+        if from.len() > 1 || uneven {
+            out.merges.push(Merge {
+                cluster,
+                size: rec.size,
+                origins: from.into_iter().collect(),
+                codes: rec
+                    .codes
+                    .iter()
+                    .map(|c| (c.code.clone(), c.coverage))
+                    .collect(),
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// Extend codes to the undecided members of `run`'s clusters where the code is
 /// [`Coverage::Partial`] and its share of members is at least `min_share` (0 < share ≤ 1;
 /// conflicts are left to a person). Provenance says `reconciled`, with the run and cluster.

@@ -154,6 +154,18 @@ pub enum ProjectAction {
     },
     /// Undo the latest code edit.
     UndoCode,
+    /// Give a code to the members of a cluster of a stored run that have no decision on it
+    /// (reconciling after a re-run).
+    ExtendCode {
+        /// The run.
+        run: crate::store::RunId,
+        /// Its cluster (effective id).
+        cluster: i64,
+        /// The code.
+        code: CodeId,
+    },
+    /// Compare the codes with the project's latest run again.
+    ReconcileCodes,
     /// A message for the person.
     Notice(String),
 }

@@ -79,6 +79,82 @@ pub fn codes_of(codes: &CodeSnapshot, pages: Option<&[PageId]>, doc: DocId) -> (
         .unwrap_or_default()
 }
 
+/// "Codes and the latest run": after a re-run, the coded clusters the run split or merged, and
+/// a button per cluster and code to extend the code to the members that have no decision on
+/// it. The person decides; nothing is extended on its own.
+fn reconciliation_ui(ui: &mut egui::Ui, codes: &CodeSnapshot, out: &mut Vec<ProjectAction>) {
+    let Some(rec) = &codes.reconciliation else {
+        return;
+    };
+    ui.separator();
+    let open = !rec.changes.splits.is_empty() || !rec.changes.merges.is_empty();
+    egui::CollapsingHeader::new(format!("Codes and the latest run (run {})", rec.run))
+        .default_open(open)
+        .show(ui, |ui| {
+            if ui
+                .button("Compare again")
+                .on_hover_text("Read the codes and the project's latest run again")
+                .clicked()
+            {
+                out.push(ProjectAction::ReconcileCodes);
+            }
+            if !open {
+                ui.weak("No coded cluster was split or merged by this run.");
+            }
+            for s in &rec.changes.splits {
+                let parts: Vec<String> =
+                    s.parts.iter().map(|(c, n)| format!("{c} ({n})")).collect();
+                ui.label(format!(
+                    "Split: {} of cluster {} (run {}) is now in clusters {}",
+                    s.code,
+                    s.origin.1,
+                    s.origin.0,
+                    parts.join(", ")
+                ));
+            }
+            for m in &rec.changes.merges {
+                ui.label(format!(
+                    "Merged: cluster {} ({} pages) joins {} coded cluster(s)",
+                    m.cluster,
+                    m.size,
+                    m.origins.len()
+                ));
+            }
+            for c in &rec.clusters {
+                for cov in c
+                    .codes
+                    .iter()
+                    .filter(|x| x.coverage == crate::coding::Coverage::Partial)
+                {
+                    let Some(code) = codes.codes.iter().find(|k| k.name == cov.code) else {
+                        continue;
+                    };
+                    let text = format!(
+                        "Extend {} to {} undecided page(s) of cluster {}",
+                        cov.code,
+                        cov.undecided.len(),
+                        c.cluster
+                    );
+                    if ui
+                        .button(text)
+                        .on_hover_text(format!(
+                            "{} of its {} pages carry the code",
+                            cov.coded.len(),
+                            c.size
+                        ))
+                        .clicked()
+                    {
+                        out.push(ProjectAction::ExtendCode {
+                            run: rec.run,
+                            cluster: c.cluster,
+                            code: code.id,
+                        });
+                    }
+                }
+            }
+        });
+}
+
 impl CodebookPanel {
     /// Draw the panel. `cluster` is the selected cluster id of the active run, `member` the
     /// selected member and its title.
@@ -105,6 +181,7 @@ impl CodebookPanel {
         else {
             ui.weak("Select a code to apply, rename or merge it.");
             self.undo_button(ui, session, &mut out);
+            reconciliation_ui(ui, &session.codes, &mut out);
             return out;
         };
         ui.separator();
@@ -113,6 +190,7 @@ impl CodebookPanel {
         self.rename_and_merge(ui, codes, code, &mut out);
         ui.separator();
         self.undo_button(ui, session, &mut out);
+        reconciliation_ui(ui, &session.codes, &mut out);
         out
     }
 

@@ -109,6 +109,21 @@ pub struct CodeSnapshot {
     pub codes: Vec<Code>,
     /// Each page's decisions, by code name.
     pub by_page: BTreeMap<PageId, Vec<PageCode>>,
+    /// The project's latest run, what it did to the coded clusters of earlier runs, and the
+    /// clusters where a code covers only some members (none before the first run).
+    pub reconciliation: Option<Reconciliation>,
+}
+
+/// Codes against the latest run (see [`crate::coding::changes`] and
+/// [`crate::coding::reconcile`]).
+#[derive(Debug, Clone)]
+pub struct Reconciliation {
+    /// The run.
+    pub run: RunId,
+    /// Coded clusters it split or merged.
+    pub changes: crate::coding::CodeChanges,
+    /// Its clusters holding coded pages, with each code's coverage.
+    pub clusters: Vec<crate::coding::ClusterReconciliation>,
 }
 
 /// How to put back the code decisions one edit changed.
@@ -288,7 +303,19 @@ pub fn code_snapshot(project: &Project) -> Result<CodeSnapshot> {
     }
     let mut codes = project.codes()?;
     codes.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(CodeSnapshot { codes, by_page })
+    let reconciliation = match project.runs()?.last() {
+        Some(run) if !codes.is_empty() => Some(Reconciliation {
+            run: run.id,
+            changes: crate::coding::changes(project, run.id)?,
+            clusters: crate::coding::reconcile(project, run.id)?,
+        }),
+        _ => None,
+    };
+    Ok(CodeSnapshot {
+        codes,
+        by_page,
+        reconciliation,
+    })
 }
 
 /// A sample's state for `annotator`: pairs, labels, markers, precision and agreement.

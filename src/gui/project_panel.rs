@@ -36,6 +36,11 @@ impl Workbench {
         self.project.sample.as_deref()
     }
 
+    /// The codebook and every page's codes, as the store last reported them.
+    pub fn project_codes(&self) -> &super::project::CodeSnapshot {
+        &self.project.codes
+    }
+
     /// The project file, once open.
     pub fn project_path(&self) -> Option<&std::path::Path> {
         self.project.opened.as_deref()
@@ -156,6 +161,10 @@ impl Workbench {
                 }
             }
             ProjectAction::UndoCode => self.project.undo_code(),
+            ProjectAction::ExtendCode { run, cluster, code } => {
+                self.project.extend_code(run, cluster, code)
+            }
+            ProjectAction::ReconcileCodes => self.project.refresh_codes(),
             ProjectAction::Notice(m) => self.messages.push(m),
         }
         self.poll_project();

@@ -188,13 +188,17 @@ impl ProjectSession {
                 replies(
                     "Saving the run",
                     st.save(&archives, &ws.collection.docs, &detection)
-                        .map(|saved| match saved {
-                            Some((run, pages)) => vec![Reply::Saved {
-                                algo: detection.algo,
-                                run,
-                                pages: Arc::new(pages),
-                            }],
-                            None => Vec::new(),
+                        .and_then(|saved| match saved {
+                            // The codes are compared with the new run at once.
+                            Some((run, pages)) => Ok(vec![
+                                Reply::Saved {
+                                    algo: detection.algo,
+                                    run,
+                                    pages: Arc::new(pages),
+                                },
+                                Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
+                            ]),
+                            None => Ok(Vec::new()),
                         }),
                 )
             });
@@ -443,6 +447,34 @@ impl ProjectSession {
                 before,
             }))
         });
+    }
+
+    /// Give `code` to the undecided members of a cluster of a stored run (reconciling after a
+    /// re-run); undoable like any code edit.
+    pub fn extend_code(&mut self, run: RunId, cluster: i64, code: CodeId) {
+        let by = self.annotator.clone();
+        self.code_command("Extending the code", move |st| {
+            let members: Vec<PageId> = st
+                .project
+                .run_clusters(run)?
+                .into_iter()
+                .find(|c| c.id == cluster)
+                .map(|c| c.members)
+                .unwrap_or_default();
+            let before = project::decisions_before(&st.project, &members, code)?;
+            st.project.propagate_code(run, cluster, code, &by)?;
+            Ok(Some(CodeUndo {
+                what: format!("extending the code in cluster {cluster} of run {run}"),
+                code,
+                page_edit: false,
+                before,
+            }))
+        });
+    }
+
+    /// Read the codebook and the reconciliation with the latest run again.
+    pub fn refresh_codes(&mut self) {
+        self.code_command("Comparing codes with the latest run", |_| Ok(None));
     }
 
     /// Undo the latest code edit.

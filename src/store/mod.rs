@@ -62,6 +62,7 @@
 //! (samples, labels, settlements), [`codes`] (codebook, page codes, hand-edited clusters),
 //! [`imports`] (exported rows matched back in), [`detection`] (an engine result stored).
 
+pub mod code_log;
 pub mod codes;
 pub mod detection;
 pub mod imports;

@@ -16,7 +16,8 @@
 //!   [`crate::document::capture_key`]); rows written before keep their old key and are marked
 //!   `legacy` until a run meets them again at the same file offset, which re-keys them in place
 //!   (labels and codes stay attached). Pages gain payload digest, HTTP status and MIME type;
-//!   archives their absolute path and their path relative to the project file; gold its source.
+//!   archives their absolute path and their path relative to the project file; gold its source;
+//!   a log of code edits, so `samecore code undo` works across invocations.
 
 use std::path::{Path, PathBuf};
 
@@ -170,6 +171,16 @@ ALTER TABLE archives ADD COLUMN abs_path TEXT;
 ALTER TABLE archives ADD COLUMN rel_path TEXT;
 UPDATE archives SET abs_path = path;
 ALTER TABLE gold ADD COLUMN source TEXT NOT NULL DEFAULT 'import';
+CREATE TABLE code_log (
+    id INTEGER PRIMARY KEY,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    what TEXT NOT NULL,
+    code_ids TEXT NOT NULL,
+    codes_before TEXT NOT NULL,
+    rows_before TEXT NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0
+);
 "#;
 
 /// Migration `i` takes the file from version `i` to `i + 1`.

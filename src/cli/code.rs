@@ -1,0 +1,397 @@
+//! `samecore code --project FILE.samecore …`: cluster coding from the command line, for people
+//! who batch-tag from scripts. The codebook (`list`, `add`, `rename`, `merge`), coding
+//! (`apply` a code to a cluster of a run, `remove` it from one, `page` to decide one page
+//! whatever its cluster says), `undo` of the latest edit (kept in the project, so it works in a
+//! later invocation), `log`, and `reconcile`: after a re-run, which coded clusters the new run
+//! split or merged, and optionally extending codes to the new members (`--extend SHARE`).
+//!
+//! Clusters are named by the numbers `samecore export pages` and the workbench show (after hand
+//! edits); pages by their key, `WARC-Record-ID`, or URL (when one page has it).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use samecore::coding;
+use samecore::store::codes::{Code, CodeSource};
+use samecore::store::runs::Page;
+use samecore::store::{OpenOptions, Project, RunId};
+
+/// Arguments of `samecore code`.
+#[derive(Debug, Args)]
+pub struct CodeArgs {
+    /// The project file.
+    #[arg(long)]
+    pub project: PathBuf,
+    /// Who is coding (recorded with every decision; default: $USER).
+    #[arg(long, global = true)]
+    pub by: Option<String>,
+    /// What to do.
+    #[command(subcommand)]
+    pub action: CodeAction,
+}
+
+/// The coding actions.
+#[derive(Debug, Subcommand)]
+pub enum CodeAction {
+    /// The codebook: every code with the number of pages it is applied to.
+    List,
+    /// Add a code to the codebook.
+    Add {
+        /// Its name.
+        name: String,
+        /// What it means.
+        #[arg(long, default_value = "")]
+        description: String,
+    },
+    /// Rename a code (its pages keep it).
+    Rename {
+        /// The current name.
+        from: String,
+        /// The new name.
+        to: String,
+    },
+    /// Merge a code into another: its pages get the other, then it leaves the codebook.
+    Merge {
+        /// The code that goes.
+        from: String,
+        /// The code that stays.
+        into: String,
+    },
+    /// Apply a code to every page of a cluster (pages with their own decision keep it).
+    Apply {
+        /// The code (added to the codebook when new).
+        code: String,
+        /// The cluster, as exports and the workbench number it.
+        #[arg(long)]
+        cluster: i64,
+        /// The run (default: the latest).
+        #[arg(long)]
+        run: Option<i64>,
+    },
+    /// Take a code off every page of a cluster (pages with their own decision keep it).
+    Remove {
+        /// The code.
+        code: String,
+        /// The cluster.
+        #[arg(long)]
+        cluster: i64,
+        /// The run (default: the latest).
+        #[arg(long)]
+        run: Option<i64>,
+    },
+    /// Decide a code on one page, whatever its cluster says.
+    Page {
+        /// The page: its key, WARC-Record-ID or URL.
+        page: String,
+        /// The code.
+        code: String,
+        /// Decide that the page does not carry the code (default: it does).
+        #[arg(long, conflicts_with = "clear")]
+        remove: bool,
+        /// Forget the page's own decision (the cluster's applies again at the next apply).
+        #[arg(long)]
+        clear: bool,
+    },
+    /// Undo your latest code edit (also one made in an earlier invocation).
+    Undo,
+    /// The code edits, newest first.
+    Log,
+    /// After a re-run: the coded clusters the run split or merged, and the clusters where a
+    /// code covers only some members.
+    Reconcile {
+        /// The run (default: the latest).
+        #[arg(long)]
+        run: Option<i64>,
+        /// Extend codes to the undecided members of clusters where at least this share of
+        /// members carries them (0 < SHARE <= 1); conflicts are left to you.
+        #[arg(long, value_name = "SHARE")]
+        extend: Option<f64>,
+    },
+}
+
+/// Run `samecore code`.
+pub fn run(args: CodeArgs) -> anyhow::Result<()> {
+    let options = OpenOptions {
+        create: false,
+        ..OpenOptions::default()
+    };
+    let mut project = Project::open_with(&args.project, &options)
+        .with_context(|| format!("cannot open project {}", args.project.display()))?;
+    let by = args
+        .by
+        .clone()
+        .or_else(|| std::env::var("USER").ok())
+        .filter(|b| !b.trim().is_empty())
+        .unwrap_or_else(|| "annotator".into());
+    let mut out = std::io::stdout().lock();
+    match args.action {
+        CodeAction::List => list(&project, &mut out)?,
+        CodeAction::Add { name, description } => {
+            let id = project.add_code(&name, &description)?;
+            project.log_code_created(&by, id, name.trim())?;
+            writeln!(out, "added code {:?}", name.trim())?;
+        }
+        CodeAction::Rename { from, to } => {
+            let code = code(&project, &from)?;
+            project.logged_code_edit(
+                &by,
+                &format!("rename {from:?} to {to:?}"),
+                &[code.id],
+                |p| p.rename_code(code.id, &to),
+            )?;
+            writeln!(out, "renamed {from:?} to {to:?}")?;
+        }
+        CodeAction::Merge { from, into } => {
+            let (a, b) = (code(&project, &from)?, code(&project, &into)?);
+            project.logged_code_edit(
+                &by,
+                &format!("merge {from:?} into {into:?}"),
+                &[a.id, b.id],
+                |p| p.merge_codes(a.id, b.id),
+            )?;
+            writeln!(out, "merged {from:?} into {into:?}")?;
+        }
+        CodeAction::Apply {
+            code: name,
+            cluster,
+            run,
+        } => {
+            let run = run_id(&project, run)?;
+            let code = code_or_new(&mut project, &name, &by)?;
+            let n = project.logged_code_edit(
+                &by,
+                &format!("apply {name:?} to cluster {cluster} of run {run}"),
+                &[code.id],
+                |p| p.code_cluster(run, cluster, code.id, &by, CodeSource::Cluster),
+            )?;
+            writeln!(
+                out,
+                "{name:?} applied to {n} page(s) of cluster {cluster} (run {run})"
+            )?;
+        }
+        CodeAction::Remove {
+            code: name,
+            cluster,
+            run,
+        } => {
+            let run = run_id(&project, run)?;
+            let code = code(&project, &name)?;
+            let n = project.logged_code_edit(
+                &by,
+                &format!("remove {name:?} from cluster {cluster} of run {run}"),
+                &[code.id],
+                |p| p.uncode_cluster(run, cluster, code.id),
+            )?;
+            writeln!(out, "{name:?} taken off {n} page(s) of cluster {cluster}")?;
+        }
+        CodeAction::Page {
+            page,
+            code: name,
+            remove,
+            clear,
+        } => {
+            let found = find_page(&project, &page)?;
+            let code = if clear {
+                code(&project, &name)?
+            } else {
+                code_or_new(&mut project, &name, &by)?
+            };
+            let (what, verb) = match (clear, remove) {
+                (true, _) => ("clear", "cleared on"),
+                (false, true) => ("remove", "removed from"),
+                (false, false) => ("apply", "applied to"),
+            };
+            project.logged_code_edit(
+                &by,
+                &format!("{what} {name:?} on page {}", found.identity.key),
+                &[code.id],
+                |p| {
+                    if clear {
+                        p.clear_page_code(found.id, code.id)
+                    } else {
+                        p.code_page(found.id, code.id, !remove, &by)
+                    }
+                },
+            )?;
+            writeln!(out, "{name:?} {verb} page {}", found.identity.key)?;
+        }
+        CodeAction::Undo => match project.undo_code_edit(&by)? {
+            Some(what) => writeln!(out, "undid: {what}")?,
+            None => writeln!(out, "nothing of {by}'s to undo")?,
+        },
+        CodeAction::Log => {
+            for e in project.code_edits()? {
+                writeln!(
+                    out,
+                    "{}  {:<12} {}{}",
+                    e.at,
+                    e.by,
+                    e.what,
+                    if e.undone { "  (undone)" } else { "" }
+                )?;
+            }
+        }
+        CodeAction::Reconcile { run, extend } => {
+            let run = run_id(&project, run)?;
+            reconcile(&project, run, &mut out)?;
+            if let Some(share) = extend {
+                let codes: Vec<_> = project.codes()?.into_iter().map(|c| c.id).collect();
+                let n = project.logged_code_edit(
+                    &by,
+                    &format!("extend codes in run {run} (share >= {share})"),
+                    &codes,
+                    |p| coding::propagate(p, run, &by, share),
+                )?;
+                writeln!(out, "extended codes to {n} page(s)")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn list(project: &Project, out: &mut impl Write) -> anyhow::Result<()> {
+    let codes = project.codes()?;
+    if codes.is_empty() {
+        writeln!(
+            out,
+            "the codebook is empty (samecore code --project P add NAME)"
+        )?;
+    }
+    for c in codes {
+        writeln!(
+            out,
+            "{:<30} {:>6} pages  {}",
+            c.name, c.pages, c.description
+        )?;
+    }
+    Ok(())
+}
+
+fn code(project: &Project, name: &str) -> anyhow::Result<Code> {
+    match project.code_by_name(name)? {
+        Some(c) => Ok(c),
+        None => {
+            let names: Vec<String> = project.codes()?.into_iter().map(|c| c.name).collect();
+            bail!(
+                "no code named {name:?} (the codebook: {})",
+                if names.is_empty() {
+                    "empty".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )
+        }
+    }
+}
+
+/// The code called `name`, added to the codebook (and logged) when new.
+fn code_or_new(project: &mut Project, name: &str, by: &str) -> anyhow::Result<Code> {
+    if project.code_by_name(name)?.is_none() {
+        let id = project.add_code(name, "")?;
+        project.log_code_created(by, id, name.trim())?;
+    }
+    code(project, name)
+}
+
+fn run_id(project: &Project, run: Option<i64>) -> anyhow::Result<RunId> {
+    match run {
+        Some(id) => Ok(project.run(RunId(id))?.id),
+        None => match project.runs()?.last() {
+            Some(r) => Ok(r.id),
+            None => bail!("the project has no run yet (samecore run ARCHIVE --project P)"),
+        },
+    }
+}
+
+/// A page by key, record id or URL; an error when none or several match.
+fn find_page(project: &Project, name: &str) -> anyhow::Result<Page> {
+    if let Some(p) = project.page_by_key(name)? {
+        return Ok(p);
+    }
+    let matches: Vec<Page> = project
+        .pages()?
+        .into_iter()
+        .filter(|p| {
+            p.identity.record_id.as_deref() == Some(name) || p.identity.url.as_deref() == Some(name)
+        })
+        .collect();
+    match matches.len() {
+        1 => Ok(matches.into_iter().next().unwrap_or_else(|| unreachable!())),
+        0 => bail!("no page with key, record id or URL {name:?}"),
+        n => bail!(
+            "{n} pages have the record id or URL {name:?}; name one by its key: {}",
+            matches
+                .iter()
+                .take(5)
+                .map(|p| format!("{:?}", p.identity.key))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn reconcile(project: &Project, run: RunId, out: &mut impl Write) -> anyhow::Result<()> {
+    let changes = coding::changes(project, run)?;
+    let partial = coding::reconcile(project, run)?;
+    writeln!(out, "run {run}:")?;
+    if changes.splits.is_empty() && changes.merges.is_empty() {
+        writeln!(out, "  no coded cluster was split or merged")?;
+    }
+    for s in &changes.splits {
+        let parts: Vec<String> = s
+            .parts
+            .iter()
+            .map(|(c, n)| format!("cluster {c} ({n})"))
+            .collect();
+        writeln!(
+            out,
+            "  split: {:?} of cluster {} (run {}) is now in {}",
+            s.code,
+            s.origin.1,
+            s.origin.0,
+            parts.join(", ")
+        )?;
+    }
+    for m in &changes.merges {
+        let from: Vec<String> = m
+            .origins
+            .iter()
+            .map(|(r, c)| format!("cluster {c} of run {r}"))
+            .collect();
+        let codes: Vec<String> = m
+            .codes
+            .iter()
+            .map(|(c, cov)| format!("{c:?} {}", format!("{cov:?}").to_lowercase()))
+            .collect();
+        writeln!(
+            out,
+            "  merged: cluster {} ({} pages) joins {}; codes: {}",
+            m.cluster,
+            m.size,
+            from.join(", "),
+            codes.join(", ")
+        )?;
+    }
+    for c in partial
+        .iter()
+        .filter(|c| c.codes.iter().any(|x| x.coverage != coding::Coverage::Full))
+    {
+        for x in &c.codes {
+            if x.coverage != coding::Coverage::Full {
+                writeln!(
+                    out,
+                    "  cluster {} ({} pages): {:?} on {} of them, removed on {}, undecided on {}",
+                    c.cluster,
+                    c.size,
+                    x.code,
+                    x.coded.len(),
+                    x.removed.len(),
+                    x.undecided.len()
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
