@@ -194,6 +194,18 @@ fn open_project_by_typing(h: &mut Harness<'_, Workbench>, path: &std::path::Path
     );
 }
 
+/// Type a new code into the codebook, add it and select it.
+fn add_and_select_code(h: &mut Harness<'_, Workbench>, name: &str) {
+    h.get_by_label("New code").focus();
+    h.run();
+    h.get_by_label("New code").type_text(name);
+    h.run();
+    h.get_by_label("Add code").click();
+    h.run();
+    h.get_by_label(name).click();
+    h.run();
+}
+
 #[test]
 fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     let dir = tempfile::tempdir().unwrap();
@@ -260,14 +272,7 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     // Codes: add one, select the first cluster, apply it; every member shows it.
     h.get_by_label("Clusters").click();
     h.run();
-    h.get_by_label("New code").focus();
-    h.run();
-    h.get_by_label("New code").type_text("election");
-    h.run();
-    h.get_by_label("Add code").click();
-    h.run();
-    h.get_by_label("election").click();
-    h.run();
+    add_and_select_code(&mut h, "election");
     h.key_press(Key::N);
     h.run();
     let members: usize = label_starting(&h, "Cluster of ")
@@ -606,14 +611,7 @@ fn after_a_rerun_the_codebook_shows_what_changed_and_extends_a_code() {
     // A strict threshold first: small clusters; code the first one.
     h.state_mut().set_threshold(0.9);
     h.run();
-    h.get_by_label("New code").focus();
-    h.run();
-    h.get_by_label("New code").type_text("election");
-    h.run();
-    h.get_by_label("Add code").click();
-    h.run();
-    h.get_by_label("election").click();
-    h.run();
+    add_and_select_code(&mut h, "election");
     h.key_press(Key::N);
     h.run();
     h.get_by_label("Apply to cluster").click();

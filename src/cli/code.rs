@@ -11,12 +11,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, Subcommand};
 use samecore::coding;
 use samecore::store::codes::{Code, CodeSource};
 use samecore::store::runs::Page;
-use samecore::store::{OpenOptions, Project, RunId};
+use samecore::store::{Project, RunId};
 
 /// Arguments of `samecore code`.
 #[derive(Debug, Args)]
@@ -113,12 +113,7 @@ pub enum CodeAction {
 
 /// Run `samecore code`.
 pub fn run(args: CodeArgs) -> anyhow::Result<()> {
-    let options = OpenOptions {
-        create: false,
-        ..OpenOptions::default()
-    };
-    let mut project = Project::open_with(&args.project, &options)
-        .with_context(|| format!("cannot open project {}", args.project.display()))?;
+    let mut project = super::open_existing(&args.project)?;
     let by = args
         .by
         .clone()

@@ -25,8 +25,8 @@ use samecore::labels::estimate::{self, SampleEstimate};
 use samecore::labels::stats;
 use samecore::labels::termdiff::{self, TermDiffDistribution};
 use samecore::labels::{LabelInput, Reason, Verdict};
+use samecore::store::Project;
 use samecore::store::samples::{PairView, SampleInfo};
-use samecore::store::{OpenOptions, Project};
 
 /// Arguments of `samecore label`.
 #[derive(Debug, Args)]
@@ -63,12 +63,7 @@ pub struct LabelArgs {
 
 /// Run `samecore label`.
 pub fn run(args: LabelArgs) -> anyhow::Result<()> {
-    let options = OpenOptions {
-        create: false,
-        ..OpenOptions::default()
-    };
-    let mut project = Project::open_with(&args.project, &options)
-        .with_context(|| format!("cannot open project {}", args.project.display()))?;
+    let mut project = super::open_existing(&args.project)?;
     let sample = project.sample_by_name(&args.sample)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -62,6 +62,17 @@ pub enum Command {
     Relocate(relocate::RelocateArgs),
 }
 
+/// Open an existing project (a missing file is an error, not a new project).
+pub fn open_existing(path: &std::path::Path) -> anyhow::Result<samecore::store::Project> {
+    use anyhow::Context;
+    let options = samecore::store::OpenOptions {
+        create: false,
+        ..Default::default()
+    };
+    samecore::store::Project::open_with(path, &options)
+        .with_context(|| format!("cannot open project {}", path.display()))
+}
+
 /// Run one subcommand.
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {

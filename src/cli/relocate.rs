@@ -6,9 +6,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
-use samecore::store::{OpenOptions, Project};
 
 /// Arguments of `samecore relocate`.
 #[derive(Debug, Args)]
@@ -22,12 +20,7 @@ pub struct RelocateArgs {
 
 /// Run `samecore relocate`.
 pub fn run(args: RelocateArgs) -> anyhow::Result<()> {
-    let options = OpenOptions {
-        create: false,
-        ..Default::default()
-    };
-    let mut project = Project::open_with(&args.project, &options)
-        .with_context(|| format!("cannot open project {}", args.project.display()))?;
+    let mut project = super::open_existing(&args.project)?;
     if let Some(folder) = &args.folder {
         if !folder.is_dir() {
             anyhow::bail!("{} is not a folder", folder.display());
