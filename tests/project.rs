@@ -301,3 +301,40 @@ fn coding_from_the_command_line_with_undo_and_reconcile_after_a_rerun() {
     assert!(code(&["list"]).contains("codebook is empty"));
     assert!(code(&["undo"]).contains("nothing"));
 }
+
+#[test]
+fn pages_of_an_older_project_are_rekeyed_in_place_and_keep_their_codes() {
+    let Some(file) = warc("pywb__iana.warc.gz") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = file.to_string_lossy().into_owned();
+    ok_in(d, &["run", &file, "--project", "old.samecore"]);
+    // The state a schema v2 file is in after migrating to v3: pages under the reader's key
+    // (the record id), marked legacy, with a code on one of them.
+    let (pages, coded) = {
+        let mut p = Project::open(d.join("old.samecore")).unwrap();
+        let pages = p.pages().unwrap();
+        let code = p.add_code("kept", "").unwrap();
+        p.code_page(pages[0].id, code, true, "ann").unwrap();
+        drop(p);
+        let conn = rusqlite::Connection::open(d.join("old.samecore")).unwrap();
+        conn.execute_batch("UPDATE documents SET key = reader_key, legacy = 1")
+            .unwrap();
+        (pages.len(), pages[0].id)
+    };
+    ok_in(d, &["run", &file, "--project", "old.samecore"]);
+    let p = Project::open(d.join("old.samecore")).unwrap();
+    let now = p.pages().unwrap();
+    assert_eq!(now.len(), pages, "no page was added twice");
+    let page = now.iter().find(|x| x.id == coded).unwrap();
+    assert!(
+        page.identity.key.contains(' '),
+        "re-keyed to the capture: {:?}",
+        page.identity.key
+    );
+    let codes = p.page_codes().unwrap();
+    assert_eq!(codes.len(), 1);
+    assert_eq!(codes[0].page, coded);
+}
