@@ -1,7 +1,7 @@
 //! The codebook panel of the Clusters tab: add, rename and merge codes; apply a code to the
 //! selected cluster (it lands on every member, with the run, cluster, annotator and time as
 //! provenance); decide a code on one page (an override no later cluster operation touches);
-//! undo the latest code edit. Merging cannot be undone and asks for confirmation first.
+//! undo the latest code edit (merging too; it asks for confirmation first).
 //!
 //! In: the session's [`CodeSnapshot`], the selected cluster and member. Out:
 //! [`ProjectAction`]s, and the text of each member's codes for the members table.
@@ -359,7 +359,7 @@ impl CodebookPanel {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
                 format!(
-                    "Merge {} into {}? Its pages get {}; this cannot be undone.",
+                    "Merge {} into {}? Its pages get {} (Undo code edit brings it back).",
                     code.name, into.name, into.name
                 ),
             );

@@ -25,9 +25,9 @@ use crate::detectors::{Algo, Detection};
 use crate::labels::LabelInput;
 use crate::labels::estimate::{SampleEstimate, sample_estimate};
 use crate::labels::stats::{self, Agreement, PrecisionEstimate};
-use crate::store::codes::{Code, CodeSource, PageCode};
+use crate::store::codes::{Code, PageCode};
 use crate::store::samples::{LabelProgress, LabelRecord, SampleInfo, SamplePair};
-use crate::store::{CodeId, PageId, Project, RunId, SampleId};
+use crate::store::{PageId, Project, RunId, SampleId};
 use crate::{Document, Result};
 
 /// The repaint callback shared with the jobs.
@@ -131,12 +131,8 @@ pub struct Reconciliation {
 pub struct CodeUndo {
     /// What the edit was, for the button's tooltip.
     pub what: String,
-    /// The code edited.
-    pub code: CodeId,
-    /// Whether it was a decision on single pages (not a cluster operation).
-    pub page_edit: bool,
-    /// Each page touched and its decision before, none when it had none.
-    pub before: Vec<(PageId, Option<PageCode>)>,
+    /// Who made it (undo takes that person's latest edit from the project's code log).
+    pub by: String,
 }
 
 /// What the actor sends back.
@@ -364,72 +360,6 @@ pub fn sample_snapshot(
         agreements,
         unsettled: resolved.unsettled,
     })
-}
-
-/// The code decisions `pages` have on `code` now, to undo an edit that is about to happen.
-pub fn decisions_before(
-    project: &Project,
-    pages: &[PageId],
-    code: CodeId,
-) -> Result<Vec<(PageId, Option<PageCode>)>> {
-    let name = project
-        .codes()?
-        .into_iter()
-        .find(|c| c.id == code)
-        .map(|c| c.name)
-        .unwrap_or_default();
-    let all = project.page_codes()?;
-    Ok(pages
-        .iter()
-        .map(|p| {
-            let before = all
-                .iter()
-                .find(|pc| pc.page == *p && pc.code == name)
-                .cloned();
-            (*p, before)
-        })
-        .collect())
-}
-
-/// Put back what [`decisions_before`] read. Pages with no decision lose the code again and
-/// page decisions come back as they were. After a page edit, a page that had the code from a
-/// cluster gets it back from that cluster (re-applied to the cluster, then taken off again
-/// from the members that had no decision), so its provenance is the old one with a new time.
-/// After a cluster edit, members that had the code from another cluster keep it with the new
-/// provenance: the store has no call that writes an old provenance back.
-pub fn restore(project: &mut Project, undo: &CodeUndo) -> Result<()> {
-    for (page, before) in &undo.before {
-        let Some(pc) = before else {
-            project.clear_page_code(*page, undo.code)?;
-            continue;
-        };
-        match (pc.source, pc.run, pc.cluster) {
-            (CodeSource::Page, _, _) => {
-                project.code_page(*page, undo.code, pc.applied, &pc.applied_by)?
-            }
-            (source, Some(run), Some(cluster)) if undo.page_edit && pc.applied => {
-                let members: Vec<PageId> = project
-                    .run_clusters(run)?
-                    .into_iter()
-                    .find(|c| c.id == cluster)
-                    .map(|c| c.members)
-                    .unwrap_or_default();
-                let others = decisions_before(project, &members, undo.code)?;
-                project.clear_page_code(*page, undo.code)?;
-                project.code_cluster(run, cluster, undo.code, &pc.applied_by, source)?;
-                for (m, b) in others {
-                    if m != *page && b.is_none() {
-                        project.clear_page_code(m, undo.code)?;
-                    }
-                }
-            }
-            _ if undo.page_edit => {
-                project.code_page(*page, undo.code, pc.applied, &pc.applied_by)?
-            }
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

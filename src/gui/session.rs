@@ -382,28 +382,39 @@ impl ProjectSession {
         });
     }
 
-    /// Add a code to the codebook.
+    /// Add a code to the codebook (undoable: undo takes it out again).
     pub fn add_code(&mut self, name: String, description: String) {
+        let by = self.annotator.clone();
         self.code_command("Adding the code", move |st| {
-            st.project.add_code(&name, &description)?;
-            Ok(None)
+            let code = st.project.add_code(&name, &description)?;
+            st.project.log_code_created(&by, code, name.trim())?;
+            Ok(Some(CodeUndo {
+                what: format!("adding {}", name.trim()),
+                by,
+            }))
         });
     }
 
     /// Rename a code.
     pub fn rename_code(&mut self, code: CodeId, name: String) {
+        let by = self.annotator.clone();
+        let what = format!("renaming to {name}");
         self.code_command("Renaming the code", move |st| {
-            st.project.rename_code(code, &name)?;
-            Ok(None)
+            st.project
+                .logged_code_edit(&by, &what, &[code], |p| p.rename_code(code, &name))?;
+            Ok(Some(CodeUndo { what, by }))
         });
     }
 
-    /// Merge `from` into `into` (asked for confirmation: it cannot be undone).
+    /// Merge `from` into `into` (asked for confirmation first; undo brings `from` back with
+    /// its pages).
     pub fn merge_codes(&mut self, from: CodeId, into: CodeId) {
-        self.code_undo.retain(|u| u.code != from);
+        let by = self.annotator.clone();
         self.code_command("Merging the codes", move |st| {
-            st.project.merge_codes(from, into)?;
-            Ok(None)
+            let what = "merging the codes".to_string();
+            st.project
+                .logged_code_edit(&by, &what, &[from, into], |p| p.merge_codes(from, into))?;
+            Ok(Some(CodeUndo { what, by }))
         });
     }
 
@@ -412,22 +423,11 @@ impl ProjectSession {
         let by = self.annotator.clone();
         self.code_command("Coding the cluster", move |st| {
             let run = st.run_of(&detection)?;
-            let members: Vec<PageId> = st
-                .project
-                .run_clusters(run)?
-                .into_iter()
-                .find(|c| c.id == i64::from(cluster))
-                .map(|c| c.members)
-                .unwrap_or_default();
-            let before = project::decisions_before(&st.project, &members, code)?;
-            st.project
-                .code_cluster(run, i64::from(cluster), code, &by, CodeSource::Cluster)?;
-            Ok(Some(CodeUndo {
-                what: format!("coding cluster {cluster}"),
-                code,
-                page_edit: false,
-                before,
-            }))
+            let what = format!("coding cluster {cluster}");
+            st.project.logged_code_edit(&by, &what, &[code], |p| {
+                p.code_cluster(run, i64::from(cluster), code, &by, CodeSource::Cluster)
+            })?;
+            Ok(Some(CodeUndo { what, by }))
         });
     }
 
@@ -435,17 +435,13 @@ impl ProjectSession {
     pub fn code_page(&mut self, page: PageId, code: CodeId, applied: Option<bool>) {
         let by = self.annotator.clone();
         self.code_command("Coding the page", move |st| {
-            let before = project::decisions_before(&st.project, &[page], code)?;
-            match applied {
-                Some(a) => st.project.code_page(page, code, a, &by)?,
-                None => st.project.clear_page_code(page, code)?,
-            }
-            Ok(Some(CodeUndo {
-                what: format!("the decision on page {page}"),
-                code,
-                page_edit: true,
-                before,
-            }))
+            let what = format!("the decision on page {page}");
+            st.project
+                .logged_code_edit(&by, &what, &[code], |p| match applied {
+                    Some(a) => p.code_page(page, code, a, &by),
+                    None => p.clear_page_code(page, code),
+                })?;
+            Ok(Some(CodeUndo { what, by }))
         });
     }
 
@@ -454,21 +450,11 @@ impl ProjectSession {
     pub fn extend_code(&mut self, run: RunId, cluster: i64, code: CodeId) {
         let by = self.annotator.clone();
         self.code_command("Extending the code", move |st| {
-            let members: Vec<PageId> = st
-                .project
-                .run_clusters(run)?
-                .into_iter()
-                .find(|c| c.id == cluster)
-                .map(|c| c.members)
-                .unwrap_or_default();
-            let before = project::decisions_before(&st.project, &members, code)?;
-            st.project.propagate_code(run, cluster, code, &by)?;
-            Ok(Some(CodeUndo {
-                what: format!("extending the code in cluster {cluster} of run {run}"),
-                code,
-                page_edit: false,
-                before,
-            }))
+            let what = format!("extending the code in cluster {cluster} of run {run}");
+            st.project.logged_code_edit(&by, &what, &[code], |p| {
+                p.propagate_code(run, cluster, code, &by)
+            })?;
+            Ok(Some(CodeUndo { what, by }))
         });
     }
 
@@ -477,13 +463,15 @@ impl ProjectSession {
         self.code_command("Comparing codes with the latest run", |_| Ok(None));
     }
 
-    /// Undo the latest code edit.
+    /// Undo the latest code edit made in this window (through the project's code log, so the
+    /// decisions come back exactly, provenance included; the command line's `samecore code
+    /// undo` uses the same log).
     pub fn undo_code(&mut self) {
         let Some(undo) = self.code_undo.pop() else {
             return;
         };
         self.code_command("Undoing the code edit", move |st| {
-            project::restore(&mut st.project, &undo)?;
+            st.project.undo_code_edit(&undo.by)?;
             Ok(None)
         });
     }
