@@ -32,61 +32,81 @@ impl Project {
                 docs.len()
             )));
         }
-        let mut archive_ids = Vec::with_capacity(archives.len());
-        for a in archives {
-            archive_ids.push(self.add_archive(a)?);
-        }
-        // With several archives, each page's own file (in its identity) says where it is from.
-        let archive = match archive_ids.as_slice() {
-            [only] => Some(*only),
-            _ => None,
-        };
         let identities = identities(docs);
-        let pages = self.upsert_pages(archive, &identities)?;
-        let page = |i: usize| {
-            pages.get(i).copied().ok_or_else(|| {
-                Error::InvalidParameter(format!("the detection names document {i}, not loaded"))
-            })
-        };
-        let pairs = detection
-            .pairs()
-            .iter()
-            .map(|p| {
-                Ok(ScoredPair {
-                    a: page(p.a.index())?,
-                    b: page(p.b.index())?,
-                    score: p.score,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let reps = &detection.clustering.representatives;
-        let members = detection
-            .clustering
-            .cluster_of
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| {
-                Ok(ClusterMember {
-                    page: page(i)?,
-                    cluster: i64::from(c),
-                    representative: reps.get(c as usize).is_some_and(|r| r.index() == i),
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let record = RunRecord {
-            detector: detection.algo.name().to_string(),
-            params: json!({
-                "detector": detector_params,
-                "run": serde_json::to_value(&detection.spec)?,
-            }),
-            seed: Some(detection.spec.matching.seed),
-            code_version: env!("CARGO_PKG_VERSION").to_string(),
-            elapsed_ms,
-            timings: json!({ "trace": serde_json::to_value(&detection.outcome.trace)? }),
-        };
-        let run = self.add_run(&record, &pairs, &members)?;
-        Ok((run, pages))
+        let base = self
+            .path()
+            .and_then(std::path::Path::parent)
+            .map(super::runs::absolute);
+        // Pages, run, pairs and clusters in one transaction: a run that cannot be stored
+        // leaves nothing behind.
+        self.write(|tx| {
+            let mut archive_ids = Vec::with_capacity(archives.len());
+            for a in archives {
+                archive_ids.push(super::runs::add_archive_tx(tx, base.as_deref(), a)?);
+            }
+            // With several archives, each page's own file (in its identity) says where it is from.
+            let archive = match archive_ids.as_slice() {
+                [only] => Some(*only),
+                _ => None,
+            };
+            let pages = super::runs::upsert_pages_tx(tx, archive, &identities)?;
+            let (pairs, members, record) =
+                run_rows(&pages, detection, detector_params.clone(), elapsed_ms)?;
+            let run = super::runs::add_run_tx(tx, &record, &pairs, &members)?;
+            Ok((run, pages))
+        })
     }
+}
+
+/// The pairs, cluster members and description of `detection` in project pages.
+fn run_rows(
+    pages: &[PageId],
+    detection: &Detection,
+    detector_params: serde_json::Value,
+    elapsed_ms: Option<u64>,
+) -> Result<(Vec<ScoredPair>, Vec<ClusterMember>, RunRecord)> {
+    let page = |i: usize| {
+        pages.get(i).copied().ok_or_else(|| {
+            Error::InvalidParameter(format!("the detection names document {i}, not loaded"))
+        })
+    };
+    let pairs = detection
+        .pairs()
+        .iter()
+        .map(|p| {
+            Ok(ScoredPair {
+                a: page(p.a.index())?,
+                b: page(p.b.index())?,
+                score: p.score,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let reps = &detection.clustering.representatives;
+    let members = detection
+        .clustering
+        .cluster_of
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            Ok(ClusterMember {
+                page: page(i)?,
+                cluster: i64::from(c),
+                representative: reps.get(c as usize).is_some_and(|r| r.index() == i),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let record = RunRecord {
+        detector: detection.algo.name().to_string(),
+        params: json!({
+            "detector": detector_params,
+            "run": serde_json::to_value(&detection.spec)?,
+        }),
+        seed: Some(detection.spec.matching.seed),
+        code_version: env!("CARGO_PKG_VERSION").to_string(),
+        elapsed_ms,
+        timings: json!({ "trace": serde_json::to_value(&detection.outcome.trace)? }),
+    };
+    Ok((pairs, members, record))
 }
 
 /// The identities of `docs` with every file made absolute (symlinks resolved), so a page is

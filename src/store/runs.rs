@@ -233,26 +233,8 @@ impl Project {
     /// its path relative to the project file, so it is found again from any working directory
     /// and after the project and its archives move together ([`Project::locate`]).
     pub fn add_archive(&mut self, path: &str) -> Result<i64> {
-        let abs = absolute(Path::new(path));
-        let abs_str = abs.to_string_lossy().into_owned();
-        let rel = self
-            .path()
-            .and_then(Path::parent)
-            .and_then(|dir| relative_to(&absolute(dir), &abs))
-            .map(|r| r.to_string_lossy().into_owned());
-        self.write(|tx| {
-            tx.execute(
-                "INSERT INTO archives (path, abs_path, rel_path) VALUES (?1, ?1, ?2)
-                 ON CONFLICT (path) DO UPDATE SET abs_path = excluded.abs_path,
-                   rel_path = coalesce(excluded.rel_path, rel_path)",
-                params![abs_str, rel],
-            )?;
-            Ok(
-                tx.query_row("SELECT id FROM archives WHERE path = ?1", [&abs_str], |r| {
-                    r.get(0)
-                })?,
-            )
-        })
+        let base = self.path().and_then(Path::parent).map(absolute);
+        self.write(|tx| add_archive_tx(tx, base.as_deref(), path))
     }
 
     /// The archives opened (absolute paths), in the order they were first opened.
@@ -445,45 +427,7 @@ impl Project {
         pairs: &[ScoredPair],
         clusters: &[ClusterMember],
     ) -> Result<RunId> {
-        let params_json = serde_json::to_string(&run.params)?;
-        let timings_json = serde_json::to_string(&run.timings)?;
-        self.write(|tx| {
-            tx.execute(
-                "INSERT INTO runs (detector, params, seed, code_version, elapsed_ms, timings)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    run.detector,
-                    params_json,
-                    run.seed.map(|s| s as i64),
-                    run.code_version,
-                    opt_i64(run.elapsed_ms),
-                    timings_json
-                ],
-            )?;
-            let id = RunId(tx.last_insert_rowid());
-            let mut insert = tx.prepare(
-                "INSERT INTO run_pairs (run_id, a, b, score) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (run_id, a, b) DO UPDATE SET score = max(score, excluded.score)",
-            )?;
-            for p in pairs {
-                if p.a == p.b {
-                    return Err(Error::InvalidParameter(format!(
-                        "a pair of page {} with itself",
-                        p.a
-                    )));
-                }
-                let (a, b) = if p.a < p.b { (p.a, p.b) } else { (p.b, p.a) };
-                insert.execute(params![id.0, a.0, b.0, p.score])?;
-            }
-            let mut insert = tx.prepare(
-                "INSERT INTO run_clusters (run_id, doc_id, cluster, representative)
-                 VALUES (?1, ?2, ?3, ?4)",
-            )?;
-            for m in clusters {
-                insert.execute(params![id.0, m.page.0, m.cluster, m.representative])?;
-            }
-            Ok(id)
-        })
+        self.write(|tx| add_run_tx(tx, run, pairs, clusters))
     }
 
     /// All runs, oldest first.
@@ -614,6 +558,76 @@ impl Project {
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
+}
+
+/// [`Project::add_archive`] inside a transaction; `base` is the project file's folder.
+pub(crate) fn add_archive_tx(
+    tx: &rusqlite::Transaction<'_>,
+    base: Option<&Path>,
+    path: &str,
+) -> Result<i64> {
+    let abs = absolute(Path::new(path));
+    let abs_str = abs.to_string_lossy().into_owned();
+    let rel = base
+        .and_then(|dir| relative_to(dir, &abs))
+        .map(|r| r.to_string_lossy().into_owned());
+    tx.execute(
+        "INSERT INTO archives (path, abs_path, rel_path) VALUES (?1, ?1, ?2)
+         ON CONFLICT (path) DO UPDATE SET abs_path = excluded.abs_path,
+           rel_path = coalesce(excluded.rel_path, rel_path)",
+        params![abs_str, rel],
+    )?;
+    Ok(
+        tx.query_row("SELECT id FROM archives WHERE path = ?1", [&abs_str], |r| {
+            r.get(0)
+        })?,
+    )
+}
+
+/// [`Project::add_run`] inside a transaction.
+pub(crate) fn add_run_tx(
+    tx: &rusqlite::Transaction<'_>,
+    run: &RunRecord,
+    pairs: &[ScoredPair],
+    clusters: &[ClusterMember],
+) -> Result<RunId> {
+    let params_json = serde_json::to_string(&run.params)?;
+    let timings_json = serde_json::to_string(&run.timings)?;
+    tx.execute(
+        "INSERT INTO runs (detector, params, seed, code_version, elapsed_ms, timings)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            run.detector,
+            params_json,
+            run.seed.map(|s| s as i64),
+            run.code_version,
+            opt_i64(run.elapsed_ms),
+            timings_json
+        ],
+    )?;
+    let id = RunId(tx.last_insert_rowid());
+    let mut insert = tx.prepare(
+        "INSERT INTO run_pairs (run_id, a, b, score) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (run_id, a, b) DO UPDATE SET score = max(score, excluded.score)",
+    )?;
+    for p in pairs {
+        if p.a == p.b {
+            return Err(Error::InvalidParameter(format!(
+                "a pair of page {} with itself",
+                p.a
+            )));
+        }
+        let (a, b) = if p.a < p.b { (p.a, p.b) } else { (p.b, p.a) };
+        insert.execute(params![id.0, a.0, b.0, p.score])?;
+    }
+    let mut insert = tx.prepare(
+        "INSERT INTO run_clusters (run_id, doc_id, cluster, representative)
+             VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for m in clusters {
+        insert.execute(params![id.0, m.page.0, m.cluster, m.representative])?;
+    }
+    Ok(id)
 }
 
 /// [`Project::upsert_pages`] inside a transaction (also used by imports). A page is found by
