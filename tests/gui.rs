@@ -652,3 +652,112 @@ fn after_a_rerun_the_codebook_shows_what_changed_and_extends_a_code() {
     h.run();
     h.get_by_label_contains("Extend election to ");
 }
+
+#[test]
+fn small_things_of_a_working_day() {
+    let mut h = opened_sample();
+
+    // Esc closes the key list (and does not cancel anything while it does).
+    h.key_press(Key::F1);
+    h.run();
+    h.get_by_label("Keyboard");
+    h.key_press(Key::Escape);
+    h.run();
+    assert!(
+        h.query_by_label("Keyboard").is_none(),
+        "the key list stayed open"
+    );
+
+    // The cluster count follows the filter.
+    let site = h.state().workspace().unwrap().collection.docs[0]
+        .site
+        .henzinger
+        .clone();
+    h.get_by_label("Filter:").focus();
+    h.run();
+    h.get_by_label("Filter:").type_text(&site);
+    h.run();
+    h.get_by_label_contains("clusters match the filter");
+    // Leave the filter field (keys go to the text field while it has focus).
+    h.get_by_label("Clusters").click();
+    h.run();
+
+    // The first cluster.
+    h.key_press(Key::N);
+    h.run();
+
+    // The pair view says which side is the representative and which member the other is.
+    h.key_press(Key::J);
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Pair);
+    let place = label_starting(&h, "left is the representative");
+    assert!(
+        place.contains("left is the representative (member 1 of")
+            && place.contains("right is member 2 of"),
+        "{place}"
+    );
+
+    // Running one more detector updates the open pair's similarity row.
+    let before = h.state().pair().unwrap().scores.len();
+    h.get_by_label("Clusters").click();
+    h.run();
+    h.get_by_label("simhash64").click();
+    h.run();
+    h.get_by_label("Run detectors").click();
+    h.run();
+    let pair = h.state().pair().unwrap();
+    assert!(
+        pair.scores.len() > before
+            && pair
+                .scores
+                .iter()
+                .any(|s| s.algo == samecore::detectors::Algo::Simhash64),
+        "{:?}",
+        pair.scores.iter().map(|s| s.algo).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_click_on_a_cluster_title_selects_its_row() {
+    let mut h = opened_sample();
+    let run = h.state().active_run().unwrap().clone();
+    let cluster = run.clusters.iter().find(|c| c.members.len() > 1).unwrap();
+    let title = cluster.title.clone();
+    assert!(h.query_by_label_contains("Cluster of ").is_none());
+    h.get_all_by_label(&title).next().unwrap().click();
+    h.run();
+    h.get_by_label_contains("Cluster of ");
+}
+
+#[test]
+fn another_corpus_clears_the_reading_warnings_and_the_antecedent_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    // A damaged copy of the sample: its tail cut off mid-record gives a reading warning.
+    let bytes = std::fs::read(sample_archive()).unwrap();
+    let damaged = dir.path().join("damaged.warc.gz");
+    std::fs::write(&damaged, &bytes[..bytes.len() * 2 / 3]).unwrap();
+    let mut app = Workbench::new(true);
+    app.open(vec![damaged]);
+    let mut h = harness(app);
+    h.run();
+    assert!(
+        h.state()
+            .messages()
+            .iter()
+            .any(|m| m.contains("warning(s) while reading")),
+        "{:?}",
+        h.state().messages()
+    );
+    h.state_mut().spotsigs_params_mut().antecedents.truncate(3);
+    h.state_mut().open(vec![sample_archive()]);
+    h.run();
+    let messages = h.state().messages().join("\n");
+    assert!(!messages.contains("warning(s) while reading"), "{messages}");
+    assert!(messages.contains("Antecedents reset"), "{messages}");
+    assert_eq!(
+        h.state().spotsigs_params(),
+        &samecore::signature::SpotSigsParams::default()
+    );
+}

@@ -39,6 +39,9 @@ pub const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COM
 pub const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
 /// Cancel the running job (Escape).
 pub const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
+/// The tail of the message that counts reading warnings (replaced when another corpus loads).
+const READ_WARNINGS: &str = "warning(s) while reading; see the Inputs panel";
+
 /// Show or hide the keyboard help (F1).
 pub const SHORTCUT_HELP: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F1);
 
@@ -241,7 +244,18 @@ impl Workbench {
         self.pair.as_ref()
     }
 
-    /// Messages shown to the person (errors, notices).
+    /// The SpotSigs parameters of the next run (the Antecedents tab edits them).
+    pub fn spotsigs_params(&self) -> &crate::signature::SpotSigsParams {
+        &self.tuning.params
+    }
+
+    /// The SpotSigs parameters, to change as the Antecedents tab does (tests).
+    #[doc(hidden)]
+    pub fn spotsigs_params_mut(&mut self) -> &mut crate::signature::SpotSigsParams {
+        &mut self.tuning.params
+    }
+
+    /// Messages shown to the person (errors, notices), oldest first.
     pub fn messages(&self) -> &[String] {
         &self.messages
     }
@@ -306,11 +320,22 @@ impl Workbench {
     }
 
     fn loaded(&mut self, ws: Arc<Workspace>) {
+        // The previous corpus's reading warnings do not belong to this one.
+        self.messages.retain(|m| !m.ends_with(READ_WARNINGS));
         let warnings: usize = ws.collection.reports.iter().map(|r| r.warnings.len()).sum();
         if warnings > 0 {
-            self.messages.push(format!(
-                "{warnings} warning(s) while reading; see the Inputs panel"
-            ));
+            self.messages.push(format!("{warnings} {READ_WARNINGS}"));
+        }
+        // Antecedents and signature options are tuned for one corpus: another corpus starts
+        // from the defaults again (said, so nobody wonders where an edit went).
+        let other_corpus = self
+            .workspace
+            .as_ref()
+            .is_some_and(|old| old.inputs != ws.inputs);
+        if other_corpus && self.tuning.params != crate::signature::SpotSigsParams::default() {
+            self.tuning = TuningView::default();
+            self.messages
+                .push("Antecedents reset to the defaults for the new corpus".into());
         }
         if let Some(msg) = self.recent.push(&ws.inputs) {
             self.messages.push(msg);
@@ -349,6 +374,15 @@ impl Workbench {
         }
         self.save_runs_to_project();
         self.start_sweep();
+        self.refresh_pair();
+    }
+
+    /// Compare the open pair again, so its similarity row shows every detector that ran and
+    /// the clusters of the current threshold.
+    fn refresh_pair(&mut self) {
+        if let Some((a, b)) = self.pair.as_ref().map(|p| (p.a, p.b)) {
+            self.compare(a, b);
+        }
     }
 
     fn swept(&mut self, sweeps: &[Vec<SweepRow>]) {
@@ -368,6 +402,7 @@ impl Workbench {
         }
         self.clusters.reset();
         self.save_runs_to_project();
+        self.refresh_pair();
     }
 
     pub(super) fn start_dialog(&mut self, folder: bool) {
@@ -476,7 +511,10 @@ impl Workbench {
         if run {
             self.actions.push(Action::Run);
         }
-        if cancel {
+        // Esc closes the key list first; with nothing open it cancels what is running.
+        if cancel && self.show_help {
+            self.show_help = false;
+        } else if cancel {
             self.cancel_all();
         }
         if help {

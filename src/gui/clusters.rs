@@ -161,8 +161,21 @@ impl ClustersView {
         Self::heading(ui, run);
         self.filter_bar(ui);
         let rows = self.refresh(clusters);
+        if !self.filter.trim().is_empty() {
+            let listed = clusters
+                .iter()
+                .filter(|c| self.show_singletons || c.members.len() > 1)
+                .count();
+            ui.label(format!(
+                "{} of {listed} clusters match the filter",
+                rows.len()
+            ));
+        }
         let mut action = self.keys(ui, run, &rows);
-        self.cluster_table(ui, clusters, &rows);
+        ui.scope(|ui| {
+            super::view::rows_take_clicks(ui);
+            self.cluster_table(ui, clusters, &rows);
+        });
         ui.separator();
         let Some(cluster) = self.selected.and_then(|s| clusters.get(s)) else {
             ui.weak("Select a cluster (N / P) to see its pages.");
@@ -369,6 +382,7 @@ impl ClustersView {
         egui::ScrollArea::horizontal()
             .id_salt("member_hscroll")
             .show(ui, |ui| {
+                super::view::rows_take_clicks(ui);
                 TableBuilder::new(ui)
                     .id_salt("member_table")
                     .striped(true)

@@ -74,7 +74,10 @@ impl DocumentsView {
 
         self.keys(ui, &rows);
 
-        self.table(ui, ws, &rows);
+        ui.scope(|ui| {
+            super::view::rows_take_clicks(ui);
+            self.table(ui, ws, &rows);
+        });
 
         ui.separator();
         self.details(ui, collection);

@@ -354,7 +354,10 @@ impl LabelsView {
             ui.label(interval(e.overall));
             ui.end_row();
         });
-        ui.label(format!("Undecided: {}", e.counts.undecided));
+        ui.label(format!(
+            "Undecided: {} (counted as not correct: they are in Judged, not in Correct)",
+            e.counts.undecided
+        ));
     }
 
     /// The disagreements between annotators, each with its settle buttons.

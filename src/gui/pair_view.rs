@@ -8,7 +8,7 @@ use egui::{Color32, FontId, Stroke};
 
 use crate::DocId;
 use crate::gui::model::pair::{PairComparison, PairTerm, SpotRole, TermDiff};
-use crate::gui::model::workspace::Workspace;
+use crate::gui::model::workspace::{AlgoRun, Workspace};
 
 use super::action::Action;
 use super::jobs::JobKind;
@@ -63,6 +63,43 @@ fn layout_raw(html: &str) -> LayoutJob {
     LayoutJob::simple(text, FontId::monospace(12.0), Color32::GRAY, f32::INFINITY)
 }
 
+/// Where the compared pages stand in the shown run's clustering: "Left: the representative;
+/// right: member 3 of 7 of the same cluster", or that they are in different clusters.
+pub fn place_in_cluster(run: Option<&AlgoRun>, pair: &PairComparison) -> Option<String> {
+    let run = run?;
+    let find = |d: DocId| {
+        run.clusters
+            .iter()
+            .find_map(|c| c.members.iter().position(|m| *m == d).map(|i| (c, i)))
+    };
+    let ((ca, ia), (cb, ib)) = (find(pair.a)?, find(pair.b)?);
+    let side = |i: usize, n: usize| {
+        if i == 0 {
+            format!("the representative (member 1 of {n})")
+        } else {
+            format!("member {} of {n}", i + 1)
+        }
+    };
+    Some(if ca.id == cb.id {
+        format!(
+            "Cluster {} of {}: left is {}; right is {}",
+            ca.id,
+            run.algo.name(),
+            side(ia, ca.members.len()),
+            side(ib, cb.members.len())
+        )
+    } else {
+        format!(
+            "Different clusters of {}: left is {} of cluster {}; right is {} of cluster {}",
+            run.algo.name(),
+            side(ia, ca.members.len()),
+            ca.id,
+            side(ib, cb.members.len()),
+            cb.id
+        )
+    })
+}
+
 impl PairView {
     /// Draw the view; `blind` (labelling a blind sample) hides every detector's score.
     pub fn show(
@@ -70,6 +107,7 @@ impl PairView {
         ui: &mut egui::Ui,
         ws: &Workspace,
         pair: Option<&PairComparison>,
+        run: Option<&AlgoRun>,
         busy: bool,
         blind: bool,
     ) -> Option<Action> {
@@ -84,6 +122,9 @@ impl PairView {
             self.raw = !self.raw;
         }
         let docs = &ws.collection.docs;
+        if let Some(place) = place_in_cluster(run, pair) {
+            ui.strong(place);
+        }
         self.summary(ui, pair, busy, blind);
         Self::shared_signatures(ui, pair);
 
@@ -235,7 +276,8 @@ impl PairView {
 impl View for PairView {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
         let busy = cx.busy(JobKind::Pair);
-        let action = self.show(ui, cx.workspace, cx.pair, busy, cx.blind);
+        let run = cx.runs.get(cx.active);
+        let action = self.show(ui, cx.workspace, cx.pair, run, busy, cx.blind);
         cx.ask(action);
     }
 }

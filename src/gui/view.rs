@@ -54,3 +54,11 @@ pub trait View {
     /// Draw the tab into `ui` from `cx`, leaving what the person asked for in `cx.actions`.
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>);
 }
+
+/// Make the labels of `ui` plain text that does not take clicks, so a click on a table cell's
+/// text selects its row (egui's labels are selectable text by default, which eats the click).
+/// Call it on a child `Ui` (a scope or a scroll area), so the rest of the view keeps
+/// selectable labels.
+pub fn rows_take_clicks(ui: &mut egui::Ui) {
+    ui.style_mut().interaction.selectable_labels = false;
+}
