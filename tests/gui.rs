@@ -761,3 +761,41 @@ fn another_corpus_clears_the_reading_warnings_and_the_antecedent_edits() {
         &samecore::signature::SpotSigsParams::default()
     );
 }
+
+#[test]
+fn a_reopened_project_brings_back_its_archives_annotator_settings_antecedents_and_tab() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("day.samecore");
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("ann");
+    h.state_mut().set_threshold(0.4);
+    h.state_mut().spotsigs_params_mut().antecedents.truncate(3);
+    h.get_by_label("Plots").click();
+    h.run();
+    h.run();
+    drop(h);
+
+    // A fresh window, nothing open: opening the project is enough.
+    let mut h = harness(Workbench::new(true));
+    h.run();
+    assert!(h.state().workspace().is_none());
+    open_project_by_typing(&mut h, &file);
+    h.run();
+    let ws = h
+        .state()
+        .workspace()
+        .expect("the project's archive was not reopened");
+    assert_eq!(
+        std::fs::canonicalize(&ws.inputs[0]).unwrap(),
+        std::fs::canonicalize(sample_archive()).unwrap()
+    );
+    assert_eq!(h.state().annotator(), "ann");
+    assert_eq!(
+        h.state()
+            .threshold_setting(samecore::detectors::Algo::SpotSigs),
+        Some(0.4)
+    );
+    assert_eq!(h.state().spotsigs_params().antecedents.len(), 3);
+    assert_eq!(h.state().tab(), Tab::Plots);
+}

@@ -12,7 +12,7 @@ use crate::labels::{LabelInput, Verdict};
 use crate::store::{CodeId, SampleId};
 
 /// The views of the central panel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Tab {
     /// Every page.
     Documents,

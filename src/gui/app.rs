@@ -54,7 +54,7 @@ pub struct Workbench {
     /// The running jobs (load, run, sweep, re-cluster, pair, word statistics).
     pub(super) jobs: Jobs,
     pub(super) workspace: Option<Arc<Workspace>>,
-    settings: RunSettings,
+    pub(super) settings: RunSettings,
     /// The detectors the running sweep is for, in its order.
     sweep_algos: Vec<Algo>,
     pub(super) runs: Vec<AlgoRun>,
@@ -82,6 +82,10 @@ pub struct Workbench {
     /// The Labels tab and the labelling bar.
     pub(super) labels: LabelsView,
     pub(super) codebook: CodebookPanel,
+    /// SpotSigs' parameters a reopened project brought, applied when its archives are loaded.
+    pub(super) restored_params: Option<crate::signature::SpotSigsParams>,
+    /// The open workspace's inputs as absolute paths (what a project keeps).
+    pub(super) absolute_inputs: Vec<PathBuf>,
 }
 
 impl Workbench {
@@ -116,6 +120,8 @@ impl Workbench {
             project: ProjectSession::new(sync_jobs),
             labels: LabelsView::default(),
             codebook: CodebookPanel::default(),
+            restored_params: None,
+            absolute_inputs: Vec::new(),
         }
     }
 
@@ -332,7 +338,16 @@ impl Workbench {
             .workspace
             .as_ref()
             .is_some_and(|old| old.inputs != ws.inputs);
-        if other_corpus && self.tuning.params != crate::signature::SpotSigsParams::default() {
+        self.absolute_inputs = ws
+            .inputs
+            .iter()
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+            .collect();
+        if let Some(params) = self.restored_params.take() {
+            // A reopened project's own antecedents.
+            self.tuning = TuningView::with_params(params);
+        } else if other_corpus && self.tuning.params != crate::signature::SpotSigsParams::default()
+        {
             self.tuning = TuningView::default();
             self.messages
                 .push("Antecedents reset to the defaults for the new corpus".into());
@@ -493,6 +508,43 @@ impl Workbench {
         }
         for action in std::mem::take(&mut self.actions) {
             self.apply(action);
+        }
+        self.keep_state(ui.ctx());
+    }
+
+    /// Keep what the workbench looks like in the open project (once it settles), so reopening
+    /// the project brings it back. Not while archives are loading or a restore is pending:
+    /// that state is on its way, not the person's.
+    fn keep_state(&mut self, ctx: &egui::Context) {
+        if self.jobs.is_running(JobKind::Load) || self.restored_params.is_some() {
+            return;
+        }
+        let state = super::project::WorkbenchState {
+            inputs: self.absolute_inputs.clone(),
+            annotator: self.project.annotator.clone(),
+            tab: self.tab,
+            run: self.settings.clone(),
+            spotsigs: self.tuning.params.clone(),
+        };
+        if let Some(wait) = self.project.keep_state(state) {
+            ctx.request_repaint_after(wait);
+        }
+    }
+
+    /// Come back to a reopened project's state: its annotator, run settings and tab, and its
+    /// archives (loaded again when they are not the ones open) with its antecedents.
+    pub(super) fn restore(&mut self, state: super::project::WorkbenchState) {
+        if !state.annotator.trim().is_empty() {
+            self.project.annotator = state.annotator.trim().to_string();
+        }
+        self.settings = state.run;
+        self.tab = state.tab;
+        let reload = !state.inputs.is_empty() && state.inputs != self.absolute_inputs;
+        if reload {
+            self.restored_params = Some(state.spotsigs);
+            self.open(state.inputs);
+        } else {
+            self.tuning = TuningView::with_params(state.spotsigs);
         }
     }
 

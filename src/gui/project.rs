@@ -140,6 +140,9 @@ pub struct CodeUndo {
 pub enum Reply {
     /// The project is open.
     Opened(PathBuf),
+    /// What the workbench looked like when this project was last used: its archives (found
+    /// where they are now) and settings; the archives not found, by recorded path.
+    Restore(Box<WorkbenchState>, Vec<String>),
     /// It could not be opened (busy, damaged, not a project); the message says why.
     OpenFailed(String),
     /// A detector run was stored; `pages[doc index]` is each document's page.
@@ -278,9 +281,77 @@ fn open_state(path: &std::path::Path) -> Result<(StoreState, Vec<Reply>)> {
         saved: Vec::new(),
     };
     let mut first = vec![Reply::Opened(path.to_path_buf())];
+    if let Some((restore, missing)) = restore_state(&state.project)? {
+        first.push(Reply::Restore(Box::new(restore), missing));
+    }
     first.push(Reply::Samples(state.project.samples()?));
     first.push(Reply::Codes(Arc::new(code_snapshot(&state.project)?)));
     Ok((state, first))
+}
+
+/// The key of the workbench's state among the project's settings.
+pub const STATE_KEY: &str = "workbench";
+
+/// What the workbench keeps in a project to come back as it was: the archives it had open,
+/// who was labelling, the run settings (detectors, thresholds, mode), SpotSigs' antecedents and
+/// signature options, and the tab. Per project, so one corpus's settings never reach another.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct WorkbenchState {
+    /// The archives open (absolute paths).
+    pub inputs: Vec<PathBuf>,
+    /// The annotator's name.
+    pub annotator: String,
+    /// The tab shown.
+    pub tab: super::action::Tab,
+    /// The run panel's settings.
+    pub run: super::run_panel::RunSettings,
+    /// SpotSigs' parameters (antecedents, tokens, IDF band, …).
+    pub spotsigs: crate::signature::SpotSigsParams,
+}
+
+impl Default for WorkbenchState {
+    fn default() -> Self {
+        WorkbenchState {
+            inputs: Vec::new(),
+            annotator: String::new(),
+            tab: super::action::Tab::Clusters,
+            run: super::run_panel::RunSettings::default(),
+            spotsigs: crate::signature::SpotSigsParams::default(),
+        }
+    }
+}
+
+/// The state stored in `project`, with its archives resolved to where they are now (through
+/// [`Project::archive_places`] when one moved with the project); none when never stored or
+/// unreadable (from another samecore version).
+fn restore_state(project: &Project) -> Result<Option<(WorkbenchState, Vec<String>)>> {
+    let Some(value) = project.setting(STATE_KEY)? else {
+        return Ok(None);
+    };
+    let Ok(mut state) = serde_json::from_value::<WorkbenchState>(value) else {
+        return Ok(None);
+    };
+    let places = project.archive_places()?;
+    let mut found = Vec::new();
+    let mut missing = Vec::new();
+    for input in &state.inputs {
+        if input.exists() {
+            found.push(input.clone());
+            continue;
+        }
+        let recorded = input.to_string_lossy();
+        match places
+            .iter()
+            .find(|p| p.path == recorded)
+            .and_then(|p| p.found.clone())
+        {
+            Some(now) => found.push(now),
+            None => missing.push(recorded.into_owned()),
+        }
+    }
+    state.inputs = found;
+    Ok(Some((state, missing)))
 }
 
 /// Turn a result into replies: the value's replies, or one failure message.

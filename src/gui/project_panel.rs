@@ -36,6 +36,16 @@ impl Workbench {
         self.project.sample.as_deref()
     }
 
+    /// Who labels and codes.
+    pub fn annotator(&self) -> &str {
+        &self.project.annotator
+    }
+
+    /// The threshold the run panel holds for `algo`.
+    pub fn threshold_setting(&self, algo: crate::detectors::Algo) -> Option<f64> {
+        self.settings.thresholds.get(&algo).copied()
+    }
+
     /// The codebook and every page's codes, as the store last reported them.
     pub fn project_codes(&self) -> &super::project::CodeSnapshot {
         &self.project.codes
@@ -50,7 +60,16 @@ impl Workbench {
     pub(super) fn poll_project(&mut self) {
         let polled = self.project.poll(self.waker.clone());
         self.messages.extend(polled.messages);
-        if polled.opened {
+        let reload = polled
+            .restore
+            .as_deref()
+            .is_some_and(|s| !s.inputs.is_empty() && s.inputs != self.absolute_inputs);
+        if let Some(state) = polled.restore {
+            self.restore(*state);
+        }
+        // The runs of the archives open are stored; not when the project brings its own
+        // archives back (they are loaded and run now, and stored then).
+        if polled.opened && !reload {
             self.save_runs_to_project();
         }
         if let Some(pos) = polled.undone

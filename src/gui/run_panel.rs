@@ -13,8 +13,9 @@ use crate::matching::{Guess, Mode};
 use super::action::{Action, PreviousRun};
 use super::tuning::TuningView;
 
-/// What the run panel edits.
-#[derive(Debug, Clone)]
+/// What the run panel edits (kept in an open project, so it comes back with it).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct RunSettings {
     /// Detectors to run.
     pub algos: BTreeSet<Algo>,

@@ -9,6 +9,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::label_curve::{self, RunCurves};
 use super::open::{DialogKind, PendingDialog};
@@ -36,6 +37,8 @@ pub struct Polled {
     pub undone: Option<u32>,
     /// A project was opened (store the workspace's runs now).
     pub opened: bool,
+    /// The workbench's state stored in the project just opened, to come back to.
+    pub restore: Option<Box<project::WorkbenchState>>,
 }
 
 /// The open project as the UI sees it.
@@ -47,6 +50,9 @@ pub struct ProjectSession {
     /// The typed project path.
     pub path_input: String,
     dialog: Option<PendingDialog>,
+    /// The workbench state last kept in the project, and since when the current one differs.
+    kept_state: Option<project::WorkbenchState>,
+    state_changed: Option<std::time::Instant>,
     /// Detector results already queued for saving, and the workspace they belong to.
     sent: Vec<Arc<Detection>>,
     workspace: Option<Arc<Workspace>>,
@@ -89,6 +95,8 @@ impl ProjectSession {
             opened: None,
             path_input: String::new(),
             dialog: None,
+            kept_state: None,
+            state_changed: None,
             sent: Vec::new(),
             workspace: None,
             pages: None,
@@ -137,6 +145,37 @@ impl ProjectSession {
         self.code_undo.clear();
         self.curves = None;
         self.curves_asked = None;
+        self.kept_state = None;
+        self.state_changed = None;
+    }
+
+    /// Keep `state` in the open project once it has stopped changing for half a second (a
+    /// threshold being dragged is not written at every step); at once when jobs run inline.
+    /// When to look again, none when nothing is pending.
+    pub fn keep_state(&mut self, state: project::WorkbenchState) -> Option<Duration> {
+        const SETTLE: Duration = Duration::from_millis(500);
+        if self.opened.is_none() || self.kept_state.as_ref() == Some(&state) {
+            self.state_changed = None;
+            return None;
+        }
+        let since = *self
+            .state_changed
+            .get_or_insert_with(std::time::Instant::now);
+        if !self.sync && since.elapsed() < SETTLE {
+            return Some(SETTLE.saturating_sub(since.elapsed()));
+        }
+        self.state_changed = None;
+        self.kept_state = Some(state.clone());
+        self.send(move |st| {
+            replies(
+                "Keeping the workbench's settings",
+                serde_json::to_value(&state)
+                    .map_err(crate::Error::from)
+                    .and_then(|v| st.project.set_setting(project::STATE_KEY, &v))
+                    .map(|()| Vec::new()),
+            )
+        });
+        None
     }
 
     /// Show the native dialog for a project file (typed paths work without it).
@@ -502,6 +541,21 @@ impl ProjectSession {
                     self.opened = Some(path);
                     self.sent.clear();
                     out.opened = true;
+                }
+                Reply::Restore(state, missing) => {
+                    if !missing.is_empty() {
+                        out.messages.push(format!(
+                            "Archives of this project not found: {} (if they moved: samecore \
+                             relocate --project {} FOLDER)",
+                            missing.join(", "),
+                            self.opened
+                                .as_deref()
+                                .map(|p| p.display().to_string())
+                                .unwrap_or_default()
+                        ));
+                    }
+                    self.kept_state = Some((*state).clone());
+                    out.restore = Some(state);
                 }
                 Reply::OpenFailed(msg) => {
                     self.close();

@@ -25,7 +25,13 @@ pub struct TuningView {
 
 impl Default for TuningView {
     fn default() -> Self {
-        let params = SpotSigsParams::default();
+        TuningView::with_params(SpotSigsParams::default())
+    }
+}
+
+impl TuningView {
+    /// The view editing `params`.
+    pub fn with_params(params: SpotSigsParams) -> Self {
         let distance_text = params.antecedents.iter().map(distances_text).collect();
         TuningView {
             params,

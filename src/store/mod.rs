@@ -70,6 +70,7 @@ pub mod judgements;
 pub mod runs;
 pub mod samples;
 pub mod schema;
+pub mod settings;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

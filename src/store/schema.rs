@@ -17,7 +17,8 @@
 //!   `legacy` until a run meets them again at the same file offset, which re-keys them in place
 //!   (labels and codes stay attached). Pages gain payload digest, HTTP status and MIME type;
 //!   archives their absolute path and their path relative to the project file; gold its source;
-//!   a log of code edits, so `samecore code undo` works across invocations.
+//!   a log of code edits, so `samecore code undo` works across invocations; settings (the
+//!   workbench's state: annotator, run settings, antecedents, tab) that come back with the file.
 
 use std::path::{Path, PathBuf};
 
@@ -181,6 +182,10 @@ CREATE TABLE code_log (
     rows_before TEXT NOT NULL,
     undone INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
 "#;
 
 /// Migration `i` takes the file from version `i` to `i + 1`.
