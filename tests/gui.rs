@@ -799,3 +799,68 @@ fn a_reopened_project_brings_back_its_archives_annotator_settings_antecedents_an
     assert_eq!(h.state().spotsigs_params().antecedents.len(), 3);
     assert_eq!(h.state().tab(), Tab::Plots);
 }
+
+#[test]
+fn the_cluster_the_list_and_the_sample_export_from_where_you_are() {
+    use samecore::gui::export::{ClusterListRow, ExportWhat};
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &dir.path().join("e.samecore"));
+    h.get_by_label("Export list…");
+    h.key_press(Key::N);
+    h.run();
+    let members = {
+        let run = h.state().active_run().unwrap();
+        run.clusters
+            .iter()
+            .find(|c| c.members.len() > 1)
+            .unwrap()
+            .members
+            .len()
+    };
+    // The selected cluster, as Parquet.
+    let cluster = dir.path().join("cluster.parquet");
+    h.state_mut()
+        .export_to(ExportWhat::Cluster(0), cluster.clone());
+    h.run();
+    let rows: Vec<samecore::export::ClusterFileRow> =
+        samecore::export::read_rows(&cluster, None).unwrap();
+    assert_eq!(rows.len(), members);
+    assert!(rows[0].representative && rows[1..].iter().all(|r| r.linked_through.is_some()));
+    // The list as filtered, as CSV.
+    let listed: Vec<usize> = (0..3).collect();
+    let list = dir.path().join("clusters.csv");
+    h.state_mut()
+        .export_to(ExportWhat::Clusters(listed), list.clone());
+    h.run();
+    let rows: Vec<ClusterListRow> = samecore::export::read_rows(&list, None).unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0].pages, members);
+    // A sample, through the project's worker.
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label("Make sample").click();
+    h.run();
+    h.get_by_label("Export sample…");
+    let sample = dir.path().join("sample.tsv");
+    h.state_mut().export_to(ExportWhat::Sample, sample.clone());
+    h.run();
+    let rows: Vec<samecore::export::PairRow> = samecore::export::read_rows(&sample, None).unwrap();
+    assert_eq!(rows.len(), h.state().sample().unwrap().pairs.len());
+    assert!(
+        h.state()
+            .messages()
+            .iter()
+            .any(|m| m.contains("rows written to"))
+    );
+    // An extension nobody reads is an error, said.
+    h.state_mut()
+        .export_to(ExportWhat::Cluster(0), dir.path().join("x.xlsx"));
+    h.run();
+    assert!(
+        h.state()
+            .messages()
+            .iter()
+            .any(|m| m.starts_with("Export failed"))
+    );
+}

@@ -289,13 +289,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
 
     if let Some(path) = &args.clusters {
         let reps = &detection.clustering.representatives;
+        let links = detection.linked_through();
         let rows: Vec<ClusterFileRow> = docs
             .iter()
             .zip(&detection.clustering.cluster_of)
             .enumerate()
             .map(|(i, (d, &c))| {
                 let rep = reps.get(c as usize).is_some_and(|r| r.index() == i);
-                ClusterFileRow::new(d, c, rep)
+                let link = links[i].map(|(other, score)| (&docs[other.index()], score));
+                ClusterFileRow::new(d, c, rep, link)
             })
             .collect();
         export::write_file(&rows, path, None)

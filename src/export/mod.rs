@@ -276,6 +276,10 @@ pub struct ClusterFileRow {
     pub digest: Option<String>,
     /// Site: registrable domain by the public suffix list.
     pub site: String,
+    /// The reader key of the page of its cluster it was linked through (none for a page alone).
+    pub linked_through: Option<String>,
+    /// That link's score.
+    pub link_score: Option<f64>,
 }
 
 /// One scored pair of `samecore run --pairs`: both reader keys and the score first, then both
@@ -307,8 +311,14 @@ pub struct PairFileRow {
 }
 
 impl ClusterFileRow {
-    /// The row of `doc` in `cluster`.
-    pub fn new(doc: &crate::Document, cluster: u32, representative: bool) -> ClusterFileRow {
+    /// The row of `doc` in `cluster`, linked through `link` (the page and the score,
+    /// [`crate::detectors::Detection::linked_through`]).
+    pub fn new(
+        doc: &crate::Document,
+        cluster: u32,
+        representative: bool,
+        link: Option<(&crate::Document, f64)>,
+    ) -> ClusterFileRow {
         ClusterFileRow {
             doc: doc.key.clone(),
             cluster,
@@ -322,6 +332,8 @@ impl ClusterFileRow {
             length: doc.location.length,
             digest: doc.capture.rsplit(' ').next().map(str::to_string),
             site: doc.site.registrable.clone(),
+            linked_through: link.map(|(d, _)| d.key.clone()),
+            link_score: link.map(|(_, s)| (s * 1e6).round() / 1e6),
         }
     }
 }

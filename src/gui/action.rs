@@ -69,6 +69,8 @@ pub enum Action {
     Show(Tab),
     /// Something for the project file (labels, codes).
     Project(ProjectAction),
+    /// Export this (asks where in a save dialog).
+    Export(super::export::ExportWhat),
 }
 
 /// What the labelling and coding views ask of the project.
@@ -154,6 +156,8 @@ pub enum ProjectAction {
     },
     /// Undo the latest code edit.
     UndoCode,
+    /// Export the current sample (asks where).
+    ExportSample,
     /// Give a code to the members of a cluster of a stored run that have no decision on it
     /// (reconciling after a re-run).
     ExtendCode {

@@ -16,6 +16,7 @@ use super::action::{Action, PreviousRun, Tab};
 use super::clusters::ClustersView;
 use super::codebook::CodebookPanel;
 use super::documents::DocumentsView;
+use super::export::ExportWhat;
 use super::jobs::{JobKind, JobOutput, Jobs};
 use super::labelling::LabelsView;
 use super::open::{DialogKind, PendingDialog};
@@ -66,6 +67,7 @@ pub struct Workbench {
     pub(super) messages: Vec<String>,
     pub(super) path_input: String,
     dialog: Option<PendingDialog>,
+    export_dialog: Option<(ExportWhat, PendingDialog)>,
     pub(super) tab: Tab,
     pub(super) documents: DocumentsView,
     pub(super) clusters: ClustersView,
@@ -107,6 +109,7 @@ impl Workbench {
             messages: Vec::new(),
             path_input: String::new(),
             dialog: None,
+            export_dialog: None,
             tab: Tab::Documents,
             documents: DocumentsView::default(),
             clusters: ClustersView::default(),
@@ -311,6 +314,12 @@ impl Workbench {
             self.dialog = None;
             self.open(paths);
         }
+        if let Some(paths) = self.export_dialog.as_ref().and_then(|(_, d)| d.poll())
+            && let Some((what, _)) = self.export_dialog.take()
+            && let Some(path) = paths.into_iter().next()
+        {
+            self.export_to(what, path);
+        }
     }
 
     /// Take over what a job made.
@@ -469,6 +478,40 @@ impl Workbench {
             }
             Action::Show(tab) => self.tab = tab,
             Action::Project(a) => self.apply_project(a),
+            Action::Export(what) => self.start_export_dialog(what),
+        }
+    }
+
+    /// Ask where to write an export in a save dialog (a helper thread; the answer is polled).
+    pub(super) fn start_export_dialog(&mut self, what: ExportWhat) {
+        if self.export_dialog.is_some() {
+            return;
+        }
+        let name = what.default_name(self.runs.get(self.active));
+        let waker = self.waker.clone();
+        let dialog = PendingDialog::start(DialogKind::Export(name), move || {
+            if let Some(w) = &waker {
+                w();
+            }
+        });
+        self.export_dialog = Some((what, dialog));
+    }
+
+    /// Write `what` to `path` (format by its extension) and say how it went.
+    pub fn export_to(&mut self, what: ExportWhat, path: PathBuf) {
+        if what == ExportWhat::Sample {
+            self.project.export_sample(path);
+            self.poll_project();
+            return;
+        }
+        let (Some(ws), Some(run)) = (self.workspace.as_ref(), self.runs.get(self.active)) else {
+            self.messages
+                .push("Nothing to export yet: run a detector first".into());
+            return;
+        };
+        match super::export::write(ws, run, &what, &path) {
+            Ok(message) => self.messages.push(message),
+            Err(e) => self.messages.push(format!("Export failed: {e}")),
         }
     }
 

@@ -11,6 +11,7 @@ use crate::DocId;
 use crate::gui::model::workspace::{AlgoRun, ClusterSummary, Workspace};
 
 use super::action::Action;
+use super::export::ExportWhat;
 use super::view::{View, ViewContext};
 
 /// Keys of this view, for the help overlay.
@@ -172,6 +173,25 @@ impl ClustersView {
             ));
         }
         let mut action = self.keys(ui, run, &rows);
+        ui.horizontal(|ui| {
+            let selected = self.selected;
+            if ui
+                .add_enabled(selected.is_some(), egui::Button::new("Export cluster…"))
+                .on_hover_text("The selected cluster's pages with their identity and links")
+                .on_disabled_hover_text("Select a cluster first (N / P)")
+                .clicked()
+                && let Some(i) = selected
+            {
+                action = Some(Action::Export(ExportWhat::Cluster(i)));
+            }
+            if ui
+                .button("Export list…")
+                .on_hover_text("The clusters listed now (after the filter), one row each")
+                .clicked()
+            {
+                action = Some(Action::Export(ExportWhat::Clusters(rows.to_vec())));
+            }
+        });
         ui.scope(|ui| {
             super::view::rows_take_clicks(ui);
             self.cluster_table(ui, clusters, &rows);

@@ -177,6 +177,16 @@ impl LabelsView {
         }
         if let Some(s) = session.sample.clone() {
             ui.separator();
+            if ui
+                .button("Export sample…")
+                .on_hover_text(
+                    "Every pair with its labels, settlement and stratum weight, as CSV, TSV, \
+                     JSON Lines or Parquet",
+                )
+                .clicked()
+            {
+                out.push(ProjectAction::ExportSample);
+            }
             self.sample_details(ui, &s, &mut out);
         }
         out

@@ -10,6 +10,7 @@
 //! labelling bar over the pair view, then the tab's view), one file per view (`documents`,
 //! `clusters`, `pair_view`, `plots`, `tuning`, `labelling`, `codebook`, `run_panel`;
 //! `label_curve`: the Plots tab's precision from labels), `open` (native file dialogs),
+//! `export` (the shown cluster, cluster list or sample to CSV/TSV/JSONL/Parquet),
 //! `model` (the view-model the jobs compute: workspace, pair comparison, word statistics),
 //! and the project: `project` (the store worker), `session` (what the UI holds of it),
 //! `project_panel` (side panel and action glue).
@@ -23,6 +24,7 @@ mod chrome;
 mod clusters;
 mod codebook;
 mod documents;
+pub mod export;
 mod jobs;
 mod label_curve;
 mod labelling;

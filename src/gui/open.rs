@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, channel};
 
 /// What the dialog asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DialogKind {
     /// Archive files (WARC, ARC, WACZ, zip, pages).
     Archives,
@@ -14,6 +14,8 @@ pub enum DialogKind {
     Folder,
     /// A project file to open or create.
     Project(&'static str),
+    /// Where to write an export (the offered file name).
+    Export(String),
 }
 
 /// A file dialog running on a helper thread.
@@ -43,6 +45,15 @@ impl PendingDialog {
                     .set_title("Open or create a project")
                     .add_filter("samecore project", &[extension])
                     .set_file_name(format!("project.{extension}"))
+                    .save_file()
+                    .map(|p| vec![p]),
+                DialogKind::Export(name) => rfd::FileDialog::new()
+                    .set_title("Export")
+                    .add_filter("CSV", &["csv"])
+                    .add_filter("TSV", &["tsv"])
+                    .add_filter("JSON Lines", &["jsonl"])
+                    .add_filter("Parquet", &["parquet"])
+                    .set_file_name(name)
                     .save_file()
                     .map(|p| vec![p]),
             };

@@ -168,6 +168,8 @@ pub enum Reply {
     LabelUndone(Option<u32>),
     /// A failure to show.
     Failed(String),
+    /// Something done, for the person.
+    Notice(String),
 }
 
 /// The worker owning the project (or, for tests, the project held inline).

@@ -184,6 +184,9 @@ impl Workbench {
                 self.project.extend_code(run, cluster, code)
             }
             ProjectAction::ReconcileCodes => self.project.refresh_codes(),
+            ProjectAction::ExportSample => {
+                self.start_export_dialog(super::export::ExportWhat::Sample)
+            }
             ProjectAction::Notice(m) => self.messages.push(m),
         }
         self.poll_project();

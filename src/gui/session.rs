@@ -497,6 +497,27 @@ impl ProjectSession {
         });
     }
 
+    /// Write the current sample (one row per label, with settlements and stratum weights) to
+    /// `path`, as `samecore export pairs` does.
+    pub fn export_sample(&mut self, path: PathBuf) {
+        let Some(sample) = self.sample.as_ref().map(|s| s.info.id) else {
+            self.notes
+                .push("Choose a sample in the Labels tab first".into());
+            return;
+        };
+        self.send(move |st| {
+            let written = crate::export::pair_rows(&st.project, sample)
+                .and_then(|rows| crate::export::write_file(&rows, &path, None));
+            match written {
+                Ok(n) => vec![Reply::Notice(format!(
+                    "{n} rows written to {}",
+                    path.display()
+                ))],
+                Err(e) => vec![Reply::Failed(format!("Export failed: {e}"))],
+            }
+        });
+    }
+
     /// Read the codebook and the reconciliation with the latest run again.
     pub fn refresh_codes(&mut self) {
         self.code_command("Comparing codes with the latest run", |_| Ok(None));
@@ -583,7 +604,7 @@ impl ProjectSession {
                     }
                     out.undone = p;
                 }
-                Reply::Failed(msg) => out.messages.push(msg),
+                Reply::Failed(msg) | Reply::Notice(msg) => out.messages.push(msg),
             }
         }
         out
