@@ -864,3 +864,29 @@ fn the_cluster_the_list_and_the_sample_export_from_where_you_are() {
             .any(|m| m.starts_with("Export failed"))
     );
 }
+
+#[test]
+fn a_threshold_change_shows_what_it_split_merged_and_moved_with_the_metric_deltas() {
+    let mut h = opened_sample();
+    h.state_mut().set_threshold(0.9);
+    h.run();
+    h.state_mut().set_threshold(0.1);
+    h.run();
+    h.get_by_label("Clusters").click();
+    h.run();
+    let header = label_starting(&h, "Since the last run:");
+    let merged: usize = header
+        .split(", ")
+        .nth(1)
+        .and_then(|p| p.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{header}"));
+    assert!(
+        merged > 0,
+        "a much lower threshold merged nothing: {header}"
+    );
+    h.get_by_label_contains("Since the last run:").click();
+    h.run();
+    h.get_by_label_contains("pair F1 ");
+    assert!(h.query_all_by_label_contains("Merged: cluster ").count() > 0);
+}

@@ -181,4 +181,22 @@ pub struct PreviousRun {
     pub metrics: Option<Metrics>,
     /// Its precision/recall curves.
     pub sweep: Vec<SweepRow>,
+    /// What the latest run changed in its clusters (and metrics).
+    pub changes: Option<std::sync::Arc<crate::gui::model::changes::RunChanges>>,
+}
+
+impl PreviousRun {
+    /// What `old` scored, and what `new` (the same detector, the same archives) changed.
+    pub fn of(old: &crate::gui::model::AlgoRun, new: &crate::gui::model::AlgoRun) -> PreviousRun {
+        let metrics = old.metrics.zip(new.metrics);
+        PreviousRun {
+            metrics: old.metrics,
+            sweep: old.sweep.clone(),
+            changes: Some(std::sync::Arc::new(crate::gui::model::changes::compare(
+                &old.detection.clustering,
+                &new.detection.clustering,
+                metrics,
+            ))),
+        }
+    }
 }

@@ -381,13 +381,15 @@ impl Workbench {
 
     fn ran(&mut self, report: &RunReport) {
         for old in &self.runs {
-            self.previous.insert(
-                old.algo,
-                PreviousRun {
+            let previous = match report.runs.iter().find(|r| r.algo == old.algo) {
+                Some(new) => PreviousRun::of(old, new),
+                None => PreviousRun {
                     metrics: old.metrics,
                     sweep: old.sweep.clone(),
+                    changes: None,
                 },
-            );
+            };
+            self.previous.insert(old.algo, previous);
         }
         self.cache = report.cache.clone();
         self.runs = report.runs.clone();
@@ -419,6 +421,7 @@ impl Workbench {
 
     fn reclustered(&mut self, run: &AlgoRun) {
         if let Some(slot) = self.runs.iter_mut().find(|r| r.algo == run.algo) {
+            self.previous.insert(run.algo, PreviousRun::of(slot, run));
             // The curves do not depend on the threshold; keep what the sweep found.
             let sweep = std::mem::take(&mut slot.sweep);
             *slot = (*run).clone();

@@ -202,8 +202,9 @@ impl ClustersView {
             return action;
         };
         ui.label(format!(
-            "Cluster of {} pages — click a page (or J / K, Enter) to compare it with the representative",
-            cluster.members.len()
+            "Cluster of {} pages (#{}) — click a page (or J / K, Enter) to compare it with the representative",
+            cluster.members.len(),
+            cluster.id
         ));
         if let Some(a) = self.members_table(ui, ws, cluster, codes_of) {
             action = Some(a);
@@ -321,6 +322,7 @@ impl ClustersView {
             .min_scrolled_height(list_height)
             // The title takes what is left, so a narrow window (or the codebook beside the
             // list) squeezes titles rather than wrapping the last column letter by letter.
+            .column(Column::initial(44.0))
             .column(Column::initial(50.0))
             .column(Column::remainder().at_least(160.0).clip(true))
             .column(Column::initial(160.0).clip(true))
@@ -338,6 +340,7 @@ impl ClustersView {
         table
             .header(20.0, |mut h| {
                 for name in [
+                    "#",
                     "Pages",
                     "Representative title",
                     "Sites",
@@ -355,6 +358,11 @@ impl ClustersView {
                     let i = rows[row.index()];
                     let c = &clusters[i];
                     row.set_selected(self.selected == Some(i));
+                    row.col(|ui| {
+                        ui.label(c.id.to_string()).on_hover_text(
+                            "The cluster's number (exports and samecore code use it)",
+                        );
+                    });
                     row.col(|ui| {
                         ui.label(c.members.len().to_string());
                     });
@@ -517,6 +525,59 @@ fn member_cells(
     });
 }
 
+/// "What changed since the last run": clusters split and merged, pages moved, metric deltas.
+fn changes_ui(ui: &mut egui::Ui, c: &crate::gui::model::changes::RunChanges) {
+    const SHOWN: usize = 12;
+    let title = format!(
+        "Since the last run: {} clusters split, {} merged, {} pages moved",
+        c.splits.len(),
+        c.merges.len(),
+        c.moved
+    );
+    egui::CollapsingHeader::new(title)
+        .id_salt("run_changes")
+        .show(ui, |ui| {
+            if let Some((before, after)) = &c.metrics {
+                let delta =
+                    |name: &str, b: f64, a: f64| format!("{name} {b:.3} -> {a:.3} ({:+.3})", a - b);
+                ui.label(format!(
+                    "{}   {}   {}   {}",
+                    delta("pair F1", before.pairwise.f1, after.pairwise.f1),
+                    delta("doc P", before.document.precision, after.document.precision),
+                    delta("doc R", before.document.recall, after.document.recall),
+                    delta("B³ F1", before.bcubed.f1, after.bcubed.f1),
+                ));
+            }
+            let parts = |v: &[(u32, usize)]| {
+                v.iter()
+                    .map(|(c, n)| format!("{c} ({n})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            for s in c.splits.iter().take(SHOWN) {
+                ui.label(format!(
+                    "Split: cluster {} ({} pages) into {}",
+                    s.before,
+                    s.size,
+                    parts(&s.into)
+                ));
+            }
+            for m in c.merges.iter().take(SHOWN) {
+                ui.label(format!(
+                    "Merged: cluster {} ({} pages) from {}",
+                    m.after,
+                    m.size,
+                    parts(&m.from)
+                ));
+            }
+            let hidden =
+                c.splits.len().saturating_sub(SHOWN) + c.merges.len().saturating_sub(SHOWN);
+            if hidden > 0 {
+                ui.weak(format!("… and {hidden} more (largest first)"));
+            }
+        });
+}
+
 impl View for ClustersView {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
         let (codes, pages) = (cx.project.codes.clone(), cx.project.pages.clone());
@@ -528,6 +589,12 @@ impl View for ClustersView {
             .is_open()
             .then_some(&codes_of as &dyn Fn(DocId) -> (String, String));
         let (ws, run) = (cx.workspace, cx.runs.get(cx.active));
+        if let Some(changes) = run
+            .and_then(|r| cx.previous.get(&r.algo))
+            .and_then(|p| p.changes.as_deref())
+        {
+            changes_ui(ui, changes);
+        }
         let action = self.show(ui, ws, run, coding);
         cx.ask(action);
     }
