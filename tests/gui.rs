@@ -890,3 +890,44 @@ fn a_threshold_change_shows_what_it_split_merged_and_moved_with_the_metric_delta
     h.get_by_label_contains("pair F1 ");
     assert!(h.query_all_by_label_contains("Merged: cluster ").count() > 0);
 }
+
+#[test]
+fn a_capture_opens_inert_in_the_browser_and_in_replay() {
+    // A browser that does nothing, so the test opens no window.
+    // SAFETY: no other test of this binary reads or writes BROWSER.
+    unsafe { std::env::set_var("BROWSER", "true") };
+    let mut h = opened_sample();
+    h.key_press(Key::N);
+    h.run();
+    h.key_press(Key::J);
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Pair);
+    h.get_all_by_label("Open capture").next().unwrap().click();
+    h.run();
+    let message = h
+        .state()
+        .messages()
+        .iter()
+        .find(|m| m.starts_with("Opened in the browser: "))
+        .cloned()
+        .unwrap_or_else(|| panic!("{:?}", h.state().messages()));
+    let path = message.trim_start_matches("Opened in the browser: ");
+    let page = std::fs::read_to_string(path).unwrap();
+    assert!(
+        page.starts_with("<meta http-equiv=\"Content-Security-Policy\""),
+        "{path}"
+    );
+    h.get_all_by_label("Open in replay").next().unwrap().click();
+    h.run();
+    assert!(
+        h.state()
+            .messages()
+            .iter()
+            .any(|m| m.contains("https://web.archive.org/web/") && m.contains("/http")),
+        "{:?}",
+        h.state().messages()
+    );
+    h.get_all_by_label("Copy URL").next().unwrap();
+}

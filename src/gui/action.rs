@@ -69,6 +69,10 @@ pub enum Action {
     Show(Tab),
     /// Something for the project file (labels, codes).
     Project(ProjectAction),
+    /// Open a page's capture, inert, in the system browser.
+    OpenCapture(DocId),
+    /// Open a page's capture in the replay system of the replay URL template.
+    OpenReplay(DocId),
     /// Export this (asks where in a save dialog).
     Export(super::export::ExportWhat),
 }

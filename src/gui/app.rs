@@ -482,7 +482,39 @@ impl Workbench {
             Action::Show(tab) => self.tab = tab,
             Action::Project(a) => self.apply_project(a),
             Action::Export(what) => self.start_export_dialog(what),
+            Action::OpenCapture(doc) => self.open_capture(doc, false),
+            Action::OpenReplay(doc) => self.open_capture(doc, true),
         }
+    }
+
+    /// Open `doc` in the browser: its capture written inert to a temporary file, or (`replay`)
+    /// the replay URL of the template; says what it did.
+    fn open_capture(&mut self, doc: DocId, replay: bool) {
+        let Some(d) = self
+            .workspace
+            .as_ref()
+            .and_then(|ws| ws.collection.docs.get(doc.index()))
+        else {
+            return;
+        };
+        let target = if replay {
+            match super::capture::replay_url(&self.settings.replay_template, d) {
+                Some(url) => Ok(url),
+                None => Err("this page has no URL to replay".to_string()),
+            }
+        } else {
+            super::capture::write_capture(d)
+                .map(|p| p.display().to_string())
+                .map_err(|e| e.to_string())
+        };
+        let message = match target {
+            Ok(t) => match super::capture::open_in_browser(&t) {
+                Ok(()) => format!("Opened in the browser: {t}"),
+                Err(e) => format!("Could not start the browser ({e}); open it yourself: {t}"),
+            },
+            Err(e) => format!("Cannot open the capture: {e}"),
+        };
+        self.messages.push(message);
     }
 
     /// Ask where to write an export in a save dialog (a helper thread; the answer is polled).

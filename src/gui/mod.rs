@@ -10,7 +10,7 @@
 //! labelling bar over the pair view, then the tab's view), one file per view (`documents`,
 //! `clusters`, `pair_view`, `plots`, `tuning`, `labelling`, `codebook`, `run_panel`;
 //! `label_curve`: the Plots tab's precision from labels), `open` (native file dialogs),
-//! `export` (the shown cluster, cluster list or sample to CSV/TSV/JSONL/Parquet),
+//! `capture` (open a capture inert in the browser, or in a replay system), `export` (the shown cluster, cluster list or sample to CSV/TSV/JSONL/Parquet),
 //! `model` (the view-model the jobs compute: workspace, pair comparison, word statistics),
 //! and the project: `project` (the store worker), `session` (what the UI holds of it),
 //! `project_panel` (side panel and action glue).
@@ -20,6 +20,7 @@
 
 mod action;
 mod app;
+pub mod capture;
 mod chrome;
 mod clusters;
 mod codebook;

@@ -132,8 +132,7 @@ impl PairView {
         let Some((_, left, right)) = &self.cache else {
             return None;
         };
-        Self::sides(ui, docs, pair, left, right);
-        None
+        Self::sides(ui, docs, pair, left, right)
     }
 
     /// Raw or tokens, the term differences, and every detector's score of the pair.
@@ -241,7 +240,8 @@ impl PairView {
         pair: &PairComparison,
         left: &LayoutJob,
         right: &LayoutJob,
-    ) {
+    ) -> Option<Action> {
+        let mut action = None;
         ui.label("Tinted: terms found on one side only. Underlined: antecedents of shared spot signatures; marked: their spot words.");
         ui.columns(2, |cols| {
             for (col, (doc, job, side)) in cols
@@ -258,6 +258,9 @@ impl PairView {
                         d.date.as_deref().unwrap_or("no date"),
                         d.url.as_deref().unwrap_or(&d.key)
                     ));
+                    if let Some(a) = capture_buttons(ui, d, doc) {
+                        action = Some(a);
+                    }
                     ui.separator();
                     egui::ScrollArea::vertical()
                         .id_salt(("pair_side", side))
@@ -270,7 +273,40 @@ impl PairView {
                 });
             }
         });
+        action
     }
+}
+
+/// Open capture, open in replay, copy URL, copy record id: for one page.
+fn capture_buttons(ui: &mut egui::Ui, d: &crate::Document, doc: DocId) -> Option<Action> {
+    let mut action = None;
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .small_button("Open capture")
+            .on_hover_text("The archived page in your browser, with scripts and remote loads off")
+            .clicked()
+        {
+            action = Some(Action::OpenCapture(doc));
+        }
+        if ui
+            .add_enabled(d.url.is_some(), egui::Button::new("Open in replay").small())
+            .on_hover_text("In the replay system of the Replay URL (left panel)")
+            .clicked()
+        {
+            action = Some(Action::OpenReplay(doc));
+        }
+        if let Some(url) = &d.url
+            && ui.small_button("Copy URL").clicked()
+        {
+            ui.ctx().copy_text(url.clone());
+        }
+        if let Some(id) = &d.record_id
+            && ui.small_button("Copy record id").clicked()
+        {
+            ui.ctx().copy_text(id.clone());
+        }
+    });
+    action
 }
 
 impl View for PairView {

@@ -36,6 +36,9 @@ pub struct RunSettings {
     /// The published SpotSigs code's `stopwords.txt`, for `spotsigs-reference` (empty: the
     /// file `SAMECORE_SPOTSIGS_STOPWORDS` names).
     pub reference_stopwords: String,
+    /// The replay URL of a capture, with `{timestamp}` and `{url}` (pywb, Wayback,
+    /// ReplayWeb.page).
+    pub replay_template: String,
 }
 
 impl Default for RunSettings {
@@ -53,6 +56,7 @@ impl Default for RunSettings {
             runs: 3,
             run_on_open: true,
             reference_stopwords: String::new(),
+            replay_template: super::capture::DEFAULT_REPLAY.to_string(),
         }
     }
 }
@@ -157,6 +161,19 @@ impl RunSettings {
         {
             action = Some(Action::Run);
         }
+        ui.horizontal(|ui| {
+            let label = ui.label("Replay URL");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.replay_template)
+                    .hint_text(super::capture::DEFAULT_REPLAY)
+                    .desired_width(170.0),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Where \"Open in replay\" goes: {timestamp} (14 digits) and {url} are filled in, \
+                 e.g. http://localhost:8080/my-coll/{timestamp}/{url} for pywb",
+            );
+        });
         if runs.is_empty() {
             return action;
         }
