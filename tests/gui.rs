@@ -194,6 +194,17 @@ fn open_project_by_typing(h: &mut Harness<'_, Workbench>, path: &std::path::Path
     );
 }
 
+/// N, J, Enter: the first cluster's second member compared with its representative.
+fn compare_first_member(h: &mut Harness<'_, Workbench>) {
+    h.key_press(Key::N);
+    h.run();
+    h.key_press(Key::J);
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Pair);
+}
+
 /// Type a new code into the codebook, add it and select it.
 fn add_and_select_code(h: &mut Harness<'_, Workbench>, name: &str) {
     h.get_by_label("New code").focus();
@@ -682,16 +693,8 @@ fn small_things_of_a_working_day() {
     h.get_by_label("Clusters").click();
     h.run();
 
-    // The first cluster.
-    h.key_press(Key::N);
-    h.run();
-
     // The pair view says which side is the representative and which member the other is.
-    h.key_press(Key::J);
-    h.run();
-    h.key_press(Key::Enter);
-    h.run();
-    assert_eq!(h.state().tab(), Tab::Pair);
+    compare_first_member(&mut h);
     let place = label_starting(&h, "left is the representative");
     assert!(
         place.contains("left is the representative (member 1 of")
@@ -897,13 +900,7 @@ fn a_capture_opens_inert_in_the_browser_and_in_replay() {
     // SAFETY: no other test of this binary reads or writes BROWSER.
     unsafe { std::env::set_var("BROWSER", "true") };
     let mut h = opened_sample();
-    h.key_press(Key::N);
-    h.run();
-    h.key_press(Key::J);
-    h.run();
-    h.key_press(Key::Enter);
-    h.run();
-    assert_eq!(h.state().tab(), Tab::Pair);
+    compare_first_member(&mut h);
     h.get_all_by_label("Open capture").next().unwrap().click();
     h.run();
     let message = h
