@@ -928,3 +928,42 @@ fn a_capture_opens_inert_in_the_browser_and_in_replay() {
     );
     h.get_all_by_label("Copy URL").next().unwrap();
 }
+
+#[test]
+fn plots_compare_fairly_and_the_legend_never_moves_the_threshold() {
+    let mut h = opened_sample();
+    h.get_by_label("simhash64").click();
+    h.run();
+    h.get_by_label("Run detectors").click();
+    h.run();
+    h.get_by_label("Plots").click();
+    h.run();
+    let threshold = |h: &Harness<'_, Workbench>| {
+        h.state()
+            .active_run()
+            .unwrap()
+            .detection
+            .spec
+            .matching
+            .threshold
+    };
+    let before = threshold(&h);
+    // The legend is outside the plot: a detector's entry (the last node of that name, after
+    // the side panel's checkbox and run table) hides its curves, nothing else.
+    for _ in 0..2 {
+        h.get_all_by_label("simhash64").last().unwrap().click();
+        h.run();
+    }
+    assert_eq!(threshold(&h), before);
+    assert_eq!(
+        h.state().runs().len(),
+        2,
+        "the legend changed the detectors to run"
+    );
+    h.get_by_label_contains("F1: solid");
+    // The threshold-free comparison.
+    h.get_by_label("Precision-recall").click();
+    h.run();
+    h.get_by_label_contains("Precision against recall");
+    assert_eq!(threshold(&h), before);
+}

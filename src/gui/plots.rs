@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Bar, BarChart, Line, Plot, PlotPoints, Points, VLine};
 
 use crate::eval::metrics::{Metrics, Prf};
 use crate::gui::model::workspace::AlgoRun;
@@ -25,6 +25,8 @@ pub enum PlotKind {
     /// P/R/F1 against threshold.
     #[default]
     Quality,
+    /// Precision against recall, one curve per detector (threshold-free).
+    PrCurve,
     /// Index size against documents processed.
     IndexSize,
     /// Colliding documents against time per document.
@@ -36,8 +38,9 @@ pub enum PlotKind {
 }
 
 impl PlotKind {
-    const ALL: [PlotKind; 5] = [
+    const ALL: [PlotKind; 6] = [
         PlotKind::Quality,
+        PlotKind::PrCurve,
         PlotKind::IndexSize,
         PlotKind::Collisions,
         PlotKind::Histogram,
@@ -46,7 +49,8 @@ impl PlotKind {
 
     fn label(self) -> &'static str {
         match self {
-            PlotKind::Quality => "Precision / recall",
+            PlotKind::Quality => "Against threshold",
+            PlotKind::PrCurve => "Precision-recall",
             PlotKind::IndexSize => "Index size",
             PlotKind::Collisions => "Collisions & time",
             PlotKind::Histogram => "Similarity histogram",
@@ -92,6 +96,34 @@ pub struct PlotsView {
     metric: MetricFamily,
     /// The threshold being set with the slider (applied on release).
     pending: Option<f64>,
+    /// Detectors hidden from the plots (by their legend checkbox).
+    hidden: std::collections::BTreeSet<Algo>,
+}
+
+/// One colour per detector, the same in every plot (distinct hues, readable on dark and light).
+pub fn detector_colour(algo: Algo) -> egui::Color32 {
+    const PALETTE: [egui::Color32; 9] = [
+        egui::Color32::from_rgb(31, 119, 180),
+        egui::Color32::from_rgb(255, 127, 14),
+        egui::Color32::from_rgb(44, 160, 44),
+        egui::Color32::from_rgb(214, 39, 40),
+        egui::Color32::from_rgb(148, 103, 189),
+        egui::Color32::from_rgb(140, 86, 75),
+        egui::Color32::from_rgb(227, 119, 194),
+        egui::Color32::from_rgb(127, 127, 127),
+        egui::Color32::from_rgb(188, 189, 34),
+    ];
+    let i = Algo::ALL.iter().position(|a| *a == algo).unwrap_or(0);
+    PALETTE[i % PALETTE.len()]
+}
+
+/// The line style of each metric: F1 solid and thick, precision dashed, recall dotted.
+fn metric_style(metric: &str) -> (egui_plot::LineStyle, f32) {
+    match metric {
+        "precision" => (egui_plot::LineStyle::dashed_loose(), 1.5),
+        "recall" => (egui_plot::LineStyle::dotted_dense(), 1.5),
+        _ => (egui_plot::LineStyle::Solid, 2.5),
+    }
 }
 
 impl PlotsView {
@@ -116,6 +148,11 @@ impl PlotsView {
         };
         match self.kind {
             PlotKind::Quality => self.quality(ui, runs, run, has_gold, labelled, previous),
+            PlotKind::PrCurve => {
+                self.legend(ui, runs, false);
+                self.pr_curves(ui, runs);
+                None
+            }
             PlotKind::IndexSize => {
                 index_size(ui, run);
                 None
@@ -164,7 +201,8 @@ impl PlotsView {
                 );
             }
         }
-        let response = self.quality_plot(ui, runs, current, labelled, previous);
+        self.legend(ui, runs, true);
+        let response = self.quality_plot(ui, runs, run, current, labelled, previous);
         let pointer = response.inner;
         let r = &response.response;
         if (r.dragged() || r.is_pointer_button_down_on())
@@ -172,12 +210,101 @@ impl PlotsView {
         {
             self.pending = Some(p.x.clamp(0.0, 1.0));
         }
+        // A quick click (pressed and released between two frames) sets the threshold too.
+        let clicked = r
+            .clicked()
+            .then_some(pointer)
+            .flatten()
+            .map(|p| p.x.clamp(0.0, 1.0));
         if (r.drag_stopped() || r.clicked())
-            && let Some(t) = self.pending.take()
+            && let Some(t) = self.pending.take().or(clicked)
         {
             action = Some(Action::SetThreshold(t));
         }
         action
+    }
+
+    /// The legend, outside the plot: one colour per detector with a checkbox that shows or
+    /// hides its curves (never a threshold), its score's meaning on hover, and the line style
+    /// of each metric.
+    fn legend(&mut self, ui: &mut egui::Ui, runs: &[AlgoRun], metrics: bool) {
+        ui.horizontal_wrapped(|ui| {
+            for r in runs {
+                let colour = detector_colour(r.algo);
+                let mut shown = !self.hidden.contains(&r.algo);
+                let info = r.algo.info();
+                let text = egui::RichText::new(r.algo.name()).color(colour).strong();
+                if ui
+                    .checkbox(&mut shown, text)
+                    .on_hover_text(format!(
+                        "Finds {}. Its score (the x axis for it): {}.",
+                        info.finds, info.score
+                    ))
+                    .changed()
+                {
+                    if shown {
+                        self.hidden.remove(&r.algo);
+                    } else {
+                        self.hidden.insert(r.algo);
+                    }
+                }
+            }
+            if metrics {
+                ui.separator();
+                ui.label("F1: solid, thick   precision: dashed   recall: dotted");
+            }
+        });
+    }
+
+    /// Precision against recall per detector, from the sweep (threshold-free): the curve
+    /// nearer the top right is better at every trade-off.
+    fn pr_curves(&self, ui: &mut egui::Ui, runs: &[AlgoRun]) {
+        let metric = self.metric;
+        if runs.iter().all(|r| r.sweep.is_empty()) {
+            ui.label(
+                "Precision–recall curves need gold clusters (folder names or a .gold.tsv beside \
+                 the archive) and the sweep that follows a run.",
+            );
+            return;
+        }
+        ui.label(format!(
+            "Precision against recall ({}), each point one threshold of the detector's own \
+             score, mean over the sweep's seeds",
+            metric.label()
+        ));
+        Plot::new("pr_plot")
+            .include_x(0.0)
+            .include_x(1.0)
+            .include_y(0.0)
+            .include_y(1.0)
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false)
+            .x_axis_label("recall")
+            .y_axis_label("precision")
+            .show(ui, |plot| {
+                for r in runs.iter().filter(|r| !self.hidden.contains(&r.algo)) {
+                    let mut points: Vec<[f64; 2]> = r
+                        .sweep
+                        .iter()
+                        .map(|row| {
+                            let p = metric.pick(&row.mean);
+                            [p.recall, p.precision]
+                        })
+                        .collect();
+                    points.sort_by(|a, b| a[0].total_cmp(&b[0]));
+                    plot.line(
+                        Line::new(r.algo.name(), PlotPoints::from(points.clone()))
+                            .color(detector_colour(r.algo))
+                            .width(2.0),
+                    );
+                    plot.points(
+                        Points::new(format!("{} thresholds", r.algo.name()), points)
+                            .color(detector_colour(r.algo))
+                            .radius(2.0),
+                    );
+                }
+            });
     }
 
     /// Metric family, the threshold slider and the metrics at the current threshold.
@@ -212,7 +339,11 @@ impl PlotsView {
                 ui.label(format!(
                     "at {current:.2}: P {:.3}  R {:.3}  F1 {:.3}",
                     p.precision, p.recall, p.f1
-                ));
+                ))
+                .on_hover_text(
+                    "These are the shown run's clusters (one seed, as in the run table); the \
+                     curves average the sweep's seeds of the random order, so they can differ",
+                );
             }
         });
         action
@@ -224,13 +355,14 @@ impl PlotsView {
         &self,
         ui: &mut egui::Ui,
         runs: &[AlgoRun],
+        run: &AlgoRun,
         current: f64,
         labelled: Option<&RunCurves>,
         previous: &BTreeMap<Algo, PreviousRun>,
     ) -> egui_plot::PlotResponse<Option<egui_plot::PlotPoint>> {
         let metric = self.metric;
+        let shown = |a: &Algo| !self.hidden.contains(a);
         Plot::new("quality_plot")
-            .legend(Legend::default())
             .include_x(0.0)
             .include_x(1.0)
             .include_y(0.0)
@@ -238,31 +370,43 @@ impl PlotsView {
             .allow_drag(false)
             .allow_zoom(false)
             .allow_scroll(false)
-            .x_axis_label("threshold")
+            .x_axis_label(format!(
+                "threshold: each detector's own score ({}: {})",
+                run.algo.name(),
+                run.algo.info().score
+            ))
             .show(ui, |plot| {
-                for r in runs.iter().filter(|r| !r.sweep.is_empty()) {
-                    let series = |f: fn(&Prf) -> f64| -> Vec<[f64; 2]> {
-                        r.sweep
+                for r in runs
+                    .iter()
+                    .filter(|r| !r.sweep.is_empty() && shown(&r.algo))
+                {
+                    for (what, f) in [
+                        ("precision", (|p: &Prf| p.precision) as fn(&Prf) -> f64),
+                        ("recall", |p: &Prf| p.recall),
+                        ("F1", |p: &Prf| p.f1),
+                    ] {
+                        let points: Vec<[f64; 2]> = r
+                            .sweep
                             .iter()
                             .map(|row| [row.threshold, f(&metric.pick(&row.mean))])
-                            .collect()
-                    };
-                    let name = r.algo.name();
-                    plot.line(Line::new(
-                        format!("{name} precision"),
-                        PlotPoints::from(series(|p| p.precision)),
-                    ));
-                    plot.line(Line::new(
-                        format!("{name} recall"),
-                        PlotPoints::from(series(|p| p.recall)),
-                    ));
-                    plot.line(
-                        Line::new(format!("{name} F1"), PlotPoints::from(series(|p| p.f1)))
-                            .width(2.5),
-                    );
+                            .collect();
+                        let (style, width) = metric_style(what);
+                        plot.line(
+                            Line::new(
+                                format!("{} {what}", r.algo.name()),
+                                PlotPoints::from(points),
+                            )
+                            .color(detector_colour(r.algo))
+                            .style(style)
+                            .width(width),
+                        );
+                    }
                 }
                 for (algo, before) in previous {
-                    if before.sweep.is_empty() || !runs.iter().any(|r| r.algo == *algo) {
+                    if before.sweep.is_empty()
+                        || !runs.iter().any(|r| r.algo == *algo)
+                        || !shown(algo)
+                    {
                         continue;
                     }
                     let points: Vec<[f64; 2]> = before
@@ -275,7 +419,8 @@ impl PlotsView {
                             format!("{} F1 before", algo.name()),
                             PlotPoints::from(points),
                         )
-                        .style(egui_plot::LineStyle::dashed_loose()),
+                        .color(detector_colour(*algo).gamma_multiply(0.45))
+                        .width(1.5),
                     );
                 }
                 if let Some(curves) = labelled {
