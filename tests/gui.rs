@@ -151,10 +151,7 @@ fn a_missing_file_is_reported_not_fatal() {
 fn run_button_and_detector_choice_work_from_the_side_panel() {
     let mut h = opened_sample();
     // Add a second detector and run again with the button: both appear in the summary.
-    h.get_by_label("simhash64").click();
-    h.run();
-    h.get_by_label("Run detectors").click();
-    h.run();
+    tick_and_run(&mut h, "simhash64");
     let algos: Vec<&str> = h.state().runs().iter().map(|r| r.algo.name()).collect();
     assert_eq!(algos, ["spotsigs", "simhash64"]);
     // What SpotSigs scored before this run is kept to show the effect of a change.
@@ -192,6 +189,14 @@ fn open_project_by_typing(h: &mut Harness<'_, Workbench>, path: &std::path::Path
         "{:?}",
         h.state().messages()
     );
+}
+
+/// Tick one more detector in the side panel and press Run detectors.
+fn tick_and_run(h: &mut Harness<'_, Workbench>, detector: &str) {
+    h.get_by_label(detector).click();
+    h.run();
+    h.get_by_label("Run detectors").click();
+    h.run();
 }
 
 /// N, J, Enter: the first cluster's second member compared with its representative.
@@ -706,10 +711,7 @@ fn small_things_of_a_working_day() {
     let before = h.state().pair().unwrap().scores.len();
     h.get_by_label("Clusters").click();
     h.run();
-    h.get_by_label("simhash64").click();
-    h.run();
-    h.get_by_label("Run detectors").click();
-    h.run();
+    tick_and_run(&mut h, "simhash64");
     let pair = h.state().pair().unwrap();
     assert!(
         pair.scores.len() > before
@@ -932,10 +934,7 @@ fn a_capture_opens_inert_in_the_browser_and_in_replay() {
 #[test]
 fn plots_compare_fairly_and_the_legend_never_moves_the_threshold() {
     let mut h = opened_sample();
-    h.get_by_label("simhash64").click();
-    h.run();
-    h.get_by_label("Run detectors").click();
-    h.run();
+    tick_and_run(&mut h, "simhash64");
     h.get_by_label("Plots").click();
     h.run();
     let threshold = |h: &Harness<'_, Workbench>| {

@@ -272,14 +272,7 @@ impl PlotsView {
              score, mean over the sweep's seeds",
             metric.label()
         ));
-        Plot::new("pr_plot")
-            .include_x(0.0)
-            .include_x(1.0)
-            .include_y(0.0)
-            .include_y(1.0)
-            .allow_drag(false)
-            .allow_zoom(false)
-            .allow_scroll(false)
+        unit_plot("pr_plot")
             .x_axis_label("recall")
             .y_axis_label("precision")
             .show(ui, |plot| {
@@ -362,14 +355,7 @@ impl PlotsView {
     ) -> egui_plot::PlotResponse<Option<egui_plot::PlotPoint>> {
         let metric = self.metric;
         let shown = |a: &Algo| !self.hidden.contains(a);
-        Plot::new("quality_plot")
-            .include_x(0.0)
-            .include_x(1.0)
-            .include_y(0.0)
-            .include_y(1.0)
-            .allow_drag(false)
-            .allow_zoom(false)
-            .allow_scroll(false)
+        unit_plot("quality_plot")
             .x_axis_label(format!(
                 "threshold: each detector's own score ({}: {})",
                 run.algo.name(),
@@ -435,6 +421,18 @@ impl PlotsView {
                 plot.pointer_coordinate()
             })
     }
+}
+
+/// A plot of the unit square that does not pan or zoom (clicks set the threshold instead).
+fn unit_plot(id: &str) -> Plot<'_> {
+    Plot::new(id)
+        .include_x(0.0)
+        .include_x(1.0)
+        .include_y(0.0)
+        .include_y(1.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
 }
 
 fn index_size(ui: &mut egui::Ui, run: &AlgoRun) {
