@@ -560,9 +560,14 @@ impl Workbench {
         if !self.messages.is_empty() {
             egui::Panel::bottom("messages").show(ui, |ui| self.messages_panel(ui));
         }
+        // The side panel keeps between 220 and 380 px whatever a long file name asks for
+        // (long names are cut, with the whole name on hover), so the central tab keeps its
+        // width at 1024 px.
+        let window = ui.ctx().content_rect().width();
         egui::Panel::left("side")
             .resizable(true)
-            .default_size(290.0)
+            .default_size(290.0_f32.min(window * 0.3))
+            .size_range(220.0..=380.0_f32.min(window * 0.4).max(220.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("side_scroll")

@@ -19,7 +19,9 @@ impl Workbench {
         ui.horizontal(|ui| {
             self.open_controls(ui, &ctx);
             ui.separator();
-            let can_run = self.workspace.is_some() && !self.jobs.is_running(JobKind::Run);
+            let can_run = self.workspace.is_some()
+                && !self.jobs.is_running(JobKind::Run)
+                && self.settings.refused().is_empty();
             if ui
                 .add_enabled(can_run, egui::Button::new("Run detectors (F5)"))
                 .on_hover_text(ctx.format_shortcut(&SHORTCUT_RUN))

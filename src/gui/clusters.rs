@@ -61,6 +61,126 @@ impl SortBy {
     }
 }
 
+/// The columns of the cluster list, in display order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ListColumn {
+    Number,
+    Pages,
+    Title,
+    Sites,
+    Captured,
+    Purity,
+    Weakest,
+}
+
+impl ListColumn {
+    const ALL: [ListColumn; 7] = [
+        ListColumn::Number,
+        ListColumn::Pages,
+        ListColumn::Title,
+        ListColumn::Sites,
+        ListColumn::Captured,
+        ListColumn::Purity,
+        ListColumn::Weakest,
+    ];
+    /// The columns that may give way, most important first.
+    const BY_PRIORITY: [ListColumn; 4] = [
+        ListColumn::Sites,
+        ListColumn::Captured,
+        ListColumn::Purity,
+        ListColumn::Weakest,
+    ];
+    /// The least the title keeps.
+    const TITLE_MIN: f32 = 140.0;
+
+    fn header(self) -> &'static str {
+        match self {
+            ListColumn::Number => "#",
+            ListColumn::Pages => "Pages",
+            ListColumn::Title => "Representative title",
+            ListColumn::Sites => "Sites",
+            ListColumn::Captured => "Captured",
+            ListColumn::Purity => "Gold purity",
+            ListColumn::Weakest => "Weakest link",
+        }
+    }
+
+    fn width(self) -> f32 {
+        match self {
+            ListColumn::Number => 40.0,
+            ListColumn::Pages => 46.0,
+            ListColumn::Title => Self::TITLE_MIN,
+            ListColumn::Sites => 120.0,
+            ListColumn::Captured => 150.0,
+            ListColumn::Purity => 80.0,
+            ListColumn::Weakest => 90.0,
+        }
+    }
+
+    fn column(self) -> Column {
+        match self {
+            ListColumn::Title => Column::remainder().at_least(Self::TITLE_MIN).clip(true),
+            other => Column::initial(other.width()).clip(true),
+        }
+    }
+
+    /// The columns that fit in `width`, in display order: number, pages and title always,
+    /// then the others by priority while they fit (gold purity only with gold).
+    fn fitting(width: f32, has_gold: bool) -> Vec<ListColumn> {
+        let spacing = 8.0;
+        let mut used = [ListColumn::Number, ListColumn::Pages, ListColumn::Title]
+            .iter()
+            .map(|c| c.width() + spacing)
+            .sum::<f32>();
+        let mut chosen = vec![ListColumn::Number, ListColumn::Pages, ListColumn::Title];
+        for c in Self::BY_PRIORITY {
+            if c == ListColumn::Purity && !has_gold {
+                continue;
+            }
+            if used + c.width() + spacing <= width {
+                used += c.width() + spacing;
+                chosen.push(c);
+            }
+        }
+        Self::ALL
+            .into_iter()
+            .filter(|c| chosen.contains(c))
+            .collect()
+    }
+
+    fn cell(self, ui: &mut egui::Ui, c: &ClusterSummary) {
+        match self {
+            ListColumn::Number => {
+                ui.label(c.id.to_string())
+                    .on_hover_text("The cluster's number (exports and samecore code use it)");
+            }
+            ListColumn::Pages => {
+                ui.label(c.members.len().to_string());
+            }
+            ListColumn::Title => {
+                ui.label(&c.title).on_hover_text(&c.title);
+            }
+            ListColumn::Sites => {
+                ui.label(format!("{} ({})", c.sites.join(", "), c.sites.len()));
+            }
+            ListColumn::Captured => {
+                ui.label(match &c.dates {
+                    Some((lo, hi)) if lo == hi => lo.clone(),
+                    Some((lo, hi)) => format!("{lo} – {hi}"),
+                    None => String::new(),
+                });
+            }
+            ListColumn::Purity => {
+                ui.label(c.gold_purity.map(|p| format!("{p:.2}")).unwrap_or_default());
+            }
+            ListColumn::Weakest => {
+                ui.label(c.weakest.map(|w| format!("{w:.3}")).unwrap_or_default())
+                    .on_hover_text("The lowest score by which a member is linked to its cluster");
+            }
+        }
+    }
+}
+
 /// State of the clusters view.
 #[derive(Default)]
 pub struct ClustersView {
@@ -313,22 +433,35 @@ impl ClustersView {
     /// The list of clusters (`rows` of `clusters`, in display order).
     fn cluster_table(&mut self, ui: &mut egui::Ui, clusters: &[ClusterSummary], rows: &[usize]) {
         let list_height = (ui.available_height() * 0.5).max(120.0);
+        // Columns give way by priority when the window (or the codebook beside the list)
+        // leaves too little width: the title keeps at least 140 px and takes what is left.
+        let has_gold = clusters.iter().any(|c| c.gold_purity.is_some());
+        // What is visible: the codebook beside the list narrows the clip rect, not the ui.
+        let width = ui
+            .available_width()
+            .min(ui.clip_rect().right() - ui.cursor().left());
+        let shown = ListColumn::fitting(width, has_gold);
+        let hidden: Vec<&str> = ListColumn::ALL
+            .iter()
+            .filter(|c| !shown.contains(c) && (has_gold || **c != ListColumn::Purity))
+            .map(|c| c.header())
+            .collect();
+        if !hidden.is_empty() {
+            ui.weak(format!(
+                "Hidden for width: {} (widen the window or narrow the side panels)",
+                hidden.join(", ")
+            ));
+        }
         let mut table = TableBuilder::new(ui)
             .id_salt("cluster_table")
             .striped(true)
             .resizable(true)
             .sense(egui::Sense::click())
             .max_scroll_height(list_height)
-            .min_scrolled_height(list_height)
-            // The title takes what is left, so a narrow window (or the codebook beside the
-            // list) squeezes titles rather than wrapping the last column letter by letter.
-            .column(Column::initial(44.0))
-            .column(Column::initial(50.0))
-            .column(Column::remainder().at_least(160.0).clip(true))
-            .column(Column::initial(160.0).clip(true))
-            .column(Column::initial(170.0).clip(true))
-            .column(Column::initial(90.0))
-            .column(Column::initial(90.0));
+            .min_scrolled_height(list_height);
+        for c in &shown {
+            table = table.column(c.column());
+        }
         if self.scroll_to_selected
             && let Some(pos) = self
                 .selected
@@ -339,17 +472,9 @@ impl ClustersView {
         }
         table
             .header(20.0, |mut h| {
-                for name in [
-                    "#",
-                    "Pages",
-                    "Representative title",
-                    "Sites",
-                    "Captured",
-                    "Gold purity",
-                    "Weakest link",
-                ] {
+                for c in &shown {
                     h.col(|ui| {
-                        ui.strong(name);
+                        ui.strong(c.header());
                     });
                 }
             })
@@ -358,36 +483,9 @@ impl ClustersView {
                     let i = rows[row.index()];
                     let c = &clusters[i];
                     row.set_selected(self.selected == Some(i));
-                    row.col(|ui| {
-                        ui.label(c.id.to_string()).on_hover_text(
-                            "The cluster's number (exports and samecore code use it)",
-                        );
-                    });
-                    row.col(|ui| {
-                        ui.label(c.members.len().to_string());
-                    });
-                    row.col(|ui| {
-                        ui.label(&c.title);
-                    });
-                    row.col(|ui| {
-                        ui.label(format!("{} ({})", c.sites.join(", "), c.sites.len()));
-                    });
-                    row.col(|ui| {
-                        ui.label(match &c.dates {
-                            Some((lo, hi)) if lo == hi => lo.clone(),
-                            Some((lo, hi)) => format!("{lo} – {hi}"),
-                            None => String::new(),
-                        });
-                    });
-                    row.col(|ui| {
-                        ui.label(c.gold_purity.map(|p| format!("{p:.2}")).unwrap_or_default());
-                    });
-                    row.col(|ui| {
-                        ui.label(c.weakest.map(|w| format!("{w:.3}")).unwrap_or_default())
-                            .on_hover_text(
-                                "The lowest score by which a member is linked to its cluster",
-                            );
-                    });
+                    for column in &shown {
+                        row.col(|ui| column.cell(ui, c));
+                    }
                     if row.response().clicked() {
                         self.selected = Some(i);
                         self.member = None;

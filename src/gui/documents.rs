@@ -132,6 +132,9 @@ impl DocumentsView {
         let collection = &ws.collection;
         let detail_height = 120.0;
         let table_height = (ui.available_height() - detail_height).max(100.0);
+        // The title takes what the fixed columns and a readable record column leave.
+        let title = (ui.available_width() - (50.0 + 130.0 + 150.0 + 100.0 + 120.0 + 48.0))
+            .clamp(140.0, 480.0);
         let mut table = TableBuilder::new(ui)
             .id_salt("documents_table")
             .striped(true)
@@ -139,11 +142,11 @@ impl DocumentsView {
             .sense(egui::Sense::click())
             .max_scroll_height(table_height)
             .column(Column::initial(50.0))
-            .column(Column::initial(360.0).clip(true))
+            .column(Column::initial(title).clip(true))
+            .column(Column::initial(130.0).clip(true))
             .column(Column::initial(150.0).clip(true))
-            .column(Column::initial(150.0).clip(true))
-            .column(Column::initial(110.0).clip(true))
-            .column(Column::remainder().clip(true));
+            .column(Column::initial(100.0).clip(true))
+            .column(Column::remainder().at_least(60.0).clip(true));
         if self.scroll_to_selected
             && let Some(pos) = self
                 .selected

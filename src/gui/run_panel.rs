@@ -111,6 +111,15 @@ impl RunSettings {
         }
     }
 
+    /// The ticked detectors that do not run in the chosen mode (Run is refused while any is).
+    pub fn refused(&self) -> Vec<&'static str> {
+        self.algos
+            .iter()
+            .filter(|a| !a.supports(self.mode))
+            .map(|a| a.name())
+            .collect()
+    }
+
     /// Draw the panel; returns what the person asked for.
     pub fn ui(
         &mut self,
@@ -127,12 +136,7 @@ impl RunSettings {
         self.reference_preset(ui);
         self.matching_grid(ui);
         // A mode a ticked detector does not run is an error, said before running.
-        let refused: Vec<&str> = self
-            .algos
-            .iter()
-            .filter(|a| !a.supports(self.mode))
-            .map(|a| a.name())
-            .collect();
+        let refused = self.refused();
         if !refused.is_empty() {
             ui.colored_label(
                 ui.visuals().warn_fg_color,

@@ -113,6 +113,7 @@ impl Workbench {
         let panel = egui::Panel::right("codebook")
             .resizable(true)
             .default_size(230.0)
+            .size_range(200.0..=360.0)
             .show(ui, |ui| {
                 self.codebook
                     .ui(ui, &self.project, selected.map(|(c, _)| c), member)
