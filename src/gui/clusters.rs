@@ -127,7 +127,9 @@ impl ListColumn {
     /// The columns that fit in `width`, in display order: number, pages and title always,
     /// then the others by priority while they fit (gold purity only with gold).
     fn fitting(width: f32, has_gold: bool) -> Vec<ListColumn> {
-        let spacing = 8.0;
+        // Cell spacing per column, and the list's scroll bar.
+        let spacing = 10.0;
+        let width = width - 16.0;
         let mut used = [ListColumn::Number, ListColumn::Pages, ListColumn::Title]
             .iter()
             .map(|c| c.width() + spacing)
@@ -158,15 +160,18 @@ impl ListColumn {
                 ui.label(c.members.len().to_string());
             }
             ListColumn::Title => {
-                ui.label(&c.title).on_hover_text(&c.title);
+                // A title cut by the column shows whole on hover (egui does that itself).
+                ui.label(&c.title);
             }
             ListColumn::Sites => {
                 ui.label(format!("{} ({})", c.sites.join(", "), c.sites.len()));
             }
             ListColumn::Captured => {
+                // Minutes are enough to tell captures apart in a list; the members show more.
+                let short = |d: &str| d.chars().take(16).collect::<String>().replace('T', " ");
                 ui.label(match &c.dates {
-                    Some((lo, hi)) if lo == hi => lo.clone(),
-                    Some((lo, hi)) => format!("{lo} – {hi}"),
+                    Some((lo, hi)) if lo == hi => short(lo),
+                    Some((lo, hi)) => format!("{} – {}", short(lo), short(hi)),
                     None => String::new(),
                 });
             }
@@ -358,7 +363,7 @@ impl ClustersView {
                 .add(
                     egui::TextEdit::singleline(&mut self.filter)
                         .hint_text("URL, site, title")
-                        .desired_width(220.0),
+                        .desired_width((ui.available_width() - 330.0).clamp(100.0, 220.0)),
                 )
                 .labelled_by(label.id)
                 .changed()
@@ -687,6 +692,9 @@ impl View for ClustersView {
             .is_open()
             .then_some(&codes_of as &dyn Fn(DocId) -> (String, String));
         let (ws, run) = (cx.workspace, cx.runs.get(cx.active));
+        if !cx.project.is_open() && run.is_some() {
+            ui.weak("To code clusters, open or create a project (Project, on the left).");
+        }
         if let Some(changes) = run
             .and_then(|r| cx.previous.get(&r.algo))
             .and_then(|p| p.changes.as_deref())

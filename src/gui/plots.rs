@@ -137,7 +137,7 @@ impl PlotsView {
         labelled: Option<&RunCurves>,
         previous: &BTreeMap<Algo, PreviousRun>,
     ) -> Option<Action> {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for k in PlotKind::ALL {
                 ui.selectable_value(&mut self.kind, k, k.label());
             }
@@ -304,7 +304,9 @@ impl PlotsView {
     fn quality_controls(&mut self, ui: &mut egui::Ui, run: &AlgoRun) -> Option<Action> {
         let mut action = None;
         let current = run.detection.spec.matching.threshold;
-        ui.horizontal(|ui| {
+        // Wrapped, so a narrow window moves the metrics under the slider instead of widening
+        // the tab past the window's edge.
+        ui.horizontal_wrapped(|ui| {
             ui.label("Metric:");
             for m in [
                 MetricFamily::Pairwise,

@@ -22,7 +22,8 @@ impl Workbench {
         ui.separator();
         self.pair_keys(ui);
         let blind = match self.tab {
-            Tab::Clusters => {
+            // The codebook takes room only when there is a project to code in.
+            Tab::Clusters if self.project.is_open() => {
                 self.codebook_beside_clusters(ui, &ws);
                 false
             }
