@@ -173,3 +173,19 @@ fn run_with_project_stores_the_run_for_sample() {
         "{list}"
     );
 }
+
+#[test]
+fn help_says_what_each_detector_finds_and_its_default() {
+    let help = samecore(["run", "--help"]);
+    for algo in samecore::detectors::Algo::ALL {
+        let info = algo.info();
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("- {}:", info.name)))
+            .unwrap_or_else(|| panic!("{} not in --help:\n{help}", info.name));
+        assert!(
+            line.contains(info.finds) && line.contains("default threshold"),
+            "{line}"
+        );
+    }
+}

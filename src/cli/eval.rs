@@ -23,8 +23,8 @@ pub struct EvalArgs {
     /// WARC, ARC, WACZ files, folders or zips of pages.
     #[arg(required = true)]
     pub archives: Vec<PathBuf>,
-    /// Detector.
-    #[arg(long, default_value = "spotsigs")]
+    /// Detector (each one's use and default threshold are listed by --help).
+    #[arg(long, default_value = "spotsigs", value_parser = super::literature::algo_parser())]
     pub algo: Algo,
     /// Gold clusters as `doc,cluster` (TSV or CSV); default: the folder names.
     #[arg(long)]

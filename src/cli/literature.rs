@@ -165,3 +165,19 @@ impl DetectorArgs {
         Ok(options)
     }
 }
+
+/// `--algo`: the detectors of the registry, each listed in `--help` with what it finds and its
+/// default threshold.
+pub fn algo_parser() -> impl clap::builder::TypedValueParser<Value = samecore::detectors::Algo> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    use samecore::detectors::Algo;
+    PossibleValuesParser::new(Algo::ALL.map(|a| {
+        let info = a.info();
+        PossibleValue::new(info.name).help(format!(
+            "finds {}; default threshold {}",
+            info.finds,
+            (info.default_threshold * 1000.0).round() / 1000.0
+        ))
+    }))
+    .try_map(|name: String| name.parse::<Algo>())
+}
