@@ -776,6 +776,11 @@ fn a_reopened_project_brings_back_its_archives_annotator_settings_antecedents_an
     h.set_annotator_for_test("ann");
     h.state_mut().set_threshold(0.4);
     h.state_mut().spotsigs_params_mut().antecedents.truncate(3);
+    h.key_press(Key::N);
+    h.run();
+    h.key_press(Key::N);
+    h.run();
+    let selected = h.state().selected_cluster().expect("no cluster selected");
     h.get_by_label("Plots").click();
     h.run();
     h.run();
@@ -803,6 +808,11 @@ fn a_reopened_project_brings_back_its_archives_annotator_settings_antecedents_an
     );
     assert_eq!(h.state().spotsigs_params().antecedents.len(), 3);
     assert_eq!(h.state().tab(), Tab::Plots);
+    // The selected cluster too, once the Clusters tab shows the run.
+    h.get_by_label("Clusters").click();
+    h.run();
+    assert_eq!(h.state().selected_cluster(), Some(selected));
+    h.get_by_label_contains(&format!("(#{selected})"));
 }
 
 #[test]

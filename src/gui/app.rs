@@ -253,6 +253,15 @@ impl Workbench {
         self.pair.as_ref()
     }
 
+    /// The number of the selected cluster of the shown run, if any.
+    pub fn selected_cluster(&self) -> Option<u32> {
+        self.runs
+            .get(self.active)
+            .and_then(|r| self.clusters.selected(r))
+            .map(|(id, _)| id)
+            .or(self.clusters.pending_selection())
+    }
+
     /// The SpotSigs parameters of the next run (the Antecedents tab edits them).
     pub fn spotsigs_params(&self) -> &crate::signature::SpotSigsParams {
         &self.tuning.params
@@ -365,7 +374,12 @@ impl Workbench {
             self.messages.push(msg);
         }
         self.documents = DocumentsView::default();
+        // A reopened project's selection waits for the new archives' run.
+        let pending = self.clusters.pending_selection();
         self.clusters = ClustersView::default();
+        if let Some(id) = pending {
+            self.clusters.select_when_shown(id);
+        }
         self.previous.clear();
         self.runs.clear();
         self.cache.clear();
@@ -608,6 +622,7 @@ impl Workbench {
             tab: self.tab,
             run: self.settings.clone(),
             spotsigs: self.tuning.params.clone(),
+            cluster: self.selected_cluster(),
         };
         if let Some(wait) = self.project.keep_state(state) {
             ctx.request_repaint_after(wait);
@@ -622,6 +637,9 @@ impl Workbench {
         }
         self.settings = state.run;
         self.tab = state.tab;
+        if let Some(id) = state.cluster {
+            self.clusters.select_when_shown(id);
+        }
         let reload = !state.inputs.is_empty() && state.inputs != self.absolute_inputs;
         if reload {
             self.restored_params = Some(state.spotsigs);

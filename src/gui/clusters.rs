@@ -200,9 +200,21 @@ pub struct ClustersView {
     /// Selected member (index into the cluster's members).
     member: Option<usize>,
     scroll_to_selected: bool,
+    /// A cluster number to select once a run shows it (a reopened project's selection).
+    pending: Option<u32>,
 }
 
 impl ClustersView {
+    /// Select the cluster numbered `id` as soon as the shown run has it.
+    pub fn select_when_shown(&mut self, id: u32) {
+        self.pending = Some(id);
+    }
+
+    /// The cluster number waiting to be selected, if any.
+    pub fn pending_selection(&self) -> Option<u32> {
+        self.pending
+    }
+
     /// Forget the list and selection (a new run or threshold).
     pub fn reset(&mut self) {
         self.visible = None;
@@ -284,6 +296,14 @@ impl ClustersView {
             return None;
         };
         let clusters = &run.clusters;
+        if let Some(id) = self.pending
+            && let Some(i) = clusters.iter().position(|c| c.id == id)
+        {
+            self.selected = Some(i);
+            self.member = None;
+            self.scroll_to_selected = true;
+            self.pending = None;
+        }
         Self::heading(ui, run);
         self.filter_bar(ui);
         let rows = self.refresh(clusters);

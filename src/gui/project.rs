@@ -310,6 +310,8 @@ pub struct WorkbenchState {
     pub run: super::run_panel::RunSettings,
     /// SpotSigs' parameters (antecedents, tokens, IDF band, …).
     pub spotsigs: crate::signature::SpotSigsParams,
+    /// The selected cluster of the shown run, by number.
+    pub cluster: Option<u32>,
 }
 
 impl Default for WorkbenchState {
@@ -320,6 +322,7 @@ impl Default for WorkbenchState {
             tab: super::action::Tab::Clusters,
             run: super::run_panel::RunSettings::default(),
             spotsigs: crate::signature::SpotSigsParams::default(),
+            cluster: None,
         }
     }
 }
