@@ -969,6 +969,12 @@ fn plots_compare_fairly_and_the_legend_never_moves_the_threshold() {
         "the legend changed the detectors to run"
     );
     h.get_by_label_contains("F1: solid");
+    // Small multiples: each detector on its own score's axis, headed by its name.
+    let before_names = h.get_all_by_label("simhash64").count();
+    h.get_by_label("One plot per detector").click();
+    h.run();
+    assert_eq!(h.get_all_by_label("simhash64").count(), before_names + 1);
+    assert_eq!(threshold(&h), before);
     // The threshold-free comparison.
     h.get_by_label("Precision-recall").click();
     h.run();

@@ -98,6 +98,8 @@ pub struct PlotsView {
     pending: Option<f64>,
     /// Detectors hidden from the plots (by their legend checkbox).
     hidden: std::collections::BTreeSet<Algo>,
+    /// One plot per detector, each on its own score's axis, instead of one shared plot.
+    separate: bool,
 }
 
 /// One colour per detector, the same in every plot (distinct hues, readable on dark and light).
@@ -115,6 +117,32 @@ pub fn detector_colour(algo: Algo) -> egui::Color32 {
     ];
     let i = Algo::ALL.iter().position(|a| *a == algo).unwrap_or(0);
     PALETTE[i % PALETTE.len()]
+}
+
+/// Precision, recall and F1 of `run`'s sweep against threshold, in its colour and the metric's
+/// line style.
+fn metric_lines(plot: &mut egui_plot::PlotUi<'_>, run: &AlgoRun, metric: MetricFamily) {
+    for (what, f) in [
+        ("precision", (|p: &Prf| p.precision) as fn(&Prf) -> f64),
+        ("recall", |p: &Prf| p.recall),
+        ("F1", |p: &Prf| p.f1),
+    ] {
+        let points: Vec<[f64; 2]> = run
+            .sweep
+            .iter()
+            .map(|row| [row.threshold, f(&metric.pick(&row.mean))])
+            .collect();
+        let (style, width) = metric_style(what);
+        plot.line(
+            Line::new(
+                format!("{} {what}", run.algo.name()),
+                PlotPoints::from(points),
+            )
+            .color(detector_colour(run.algo))
+            .style(style)
+            .width(width),
+        );
+    }
 }
 
 /// The line style of each metric: F1 solid and thick, precision dashed, recall dotted.
@@ -202,6 +230,15 @@ impl PlotsView {
             }
         }
         self.legend(ui, runs, true);
+        ui.checkbox(&mut self.separate, "One plot per detector")
+            .on_hover_text(
+                "Each detector on its own axis, labelled with what its score means, with its own \
+                 threshold marked: scores of different detectors mean different things",
+            );
+        if self.separate {
+            self.per_detector(ui, runs);
+            return action;
+        }
         let response = self.quality_plot(ui, runs, run, current, labelled, previous);
         let pointer = response.inner;
         let r = &response.response;
@@ -254,6 +291,53 @@ impl PlotsView {
                 ui.label("F1: solid, thick   precision: dashed   recall: dotted");
             }
         });
+    }
+
+    /// Small multiples: one plot per shown detector (two columns), its x axis its own score
+    /// with the score's meaning, its current threshold marked.
+    fn per_detector(&self, ui: &mut egui::Ui, runs: &[AlgoRun]) {
+        let metric = self.metric;
+        let shown: Vec<&AlgoRun> = runs
+            .iter()
+            .filter(|r| !self.hidden.contains(&r.algo) && !r.sweep.is_empty())
+            .collect();
+        if shown.is_empty() {
+            ui.label("No detector with curves to show (they need gold clusters and the sweep).");
+            return;
+        }
+        let rows = shown.len().div_ceil(2);
+        let height = ((ui.available_height() - 8.0) / rows as f32 - 24.0).max(120.0);
+        egui::ScrollArea::vertical()
+            .id_salt("per_detector_plots")
+            .show(ui, |ui| {
+                for pair in shown.chunks(2) {
+                    ui.columns(2, |cols| {
+                        for (col, r) in cols.iter_mut().zip(pair) {
+                            let info = r.algo.info();
+                            col.label(
+                                egui::RichText::new(info.name)
+                                    .color(detector_colour(r.algo))
+                                    .strong(),
+                            )
+                            .on_hover_text(format!("Finds {}.", info.finds));
+                            let id = format!("per_detector_{}", info.name);
+                            unit_plot(&id).height(height).x_axis_label(info.score).show(
+                                col,
+                                |plot| {
+                                    metric_lines(plot, r, metric);
+                                    plot.vline(
+                                        VLine::new(
+                                            "threshold",
+                                            r.detection.spec.matching.threshold,
+                                        )
+                                        .width(2.0),
+                                    );
+                                },
+                            );
+                        }
+                    });
+                }
+            });
     }
 
     /// Precision against recall per detector, from the sweep (threshold-free): the curve
@@ -368,27 +452,7 @@ impl PlotsView {
                     .iter()
                     .filter(|r| !r.sweep.is_empty() && shown(&r.algo))
                 {
-                    for (what, f) in [
-                        ("precision", (|p: &Prf| p.precision) as fn(&Prf) -> f64),
-                        ("recall", |p: &Prf| p.recall),
-                        ("F1", |p: &Prf| p.f1),
-                    ] {
-                        let points: Vec<[f64; 2]> = r
-                            .sweep
-                            .iter()
-                            .map(|row| [row.threshold, f(&metric.pick(&row.mean))])
-                            .collect();
-                        let (style, width) = metric_style(what);
-                        plot.line(
-                            Line::new(
-                                format!("{} {what}", r.algo.name()),
-                                PlotPoints::from(points),
-                            )
-                            .color(detector_colour(r.algo))
-                            .style(style)
-                            .width(width),
-                        );
-                    }
+                    metric_lines(plot, r, metric);
                 }
                 for (algo, before) in previous {
                     if before.sweep.is_empty()
