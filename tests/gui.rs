@@ -672,6 +672,21 @@ fn after_a_rerun_the_codebook_shows_what_changed_and_extends_a_code() {
 fn small_things_of_a_working_day() {
     let mut h = opened_sample();
 
+    // The Documents tab shows each page's gold cluster (from the .gold.tsv beside the WARC).
+    h.get_by_label("Documents").click();
+    h.run();
+    let ws = h.state().workspace().unwrap().clone();
+    let gold = ws
+        .gold_name(samecore::DocId(0))
+        .expect("no gold for the first page")
+        .to_string();
+    assert!(
+        h.query_all_by_label(&gold).count() > 0,
+        "gold {gold} not shown"
+    );
+    h.get_by_label("Clusters").click();
+    h.run();
+
     // Esc closes the key list (and does not cancel anything while it does).
     h.key_press(Key::F1);
     h.run();
