@@ -277,6 +277,17 @@ impl Document {
     }
 }
 
+impl Document {
+    /// The payload digest the capture key carries: the record's own `WARC-Payload-Digest`, or
+    /// the one computed when it had none ([`content_digest`]); none before decoding.
+    pub fn digest(&self) -> Option<&str> {
+        self.payload_digest
+            .as_deref()
+            .or_else(|| self.capture.rsplit(' ').next())
+            .filter(|d| !d.is_empty())
+    }
+}
+
 /// The 14-digit capture timestamp the Wayback Machine and pywb write (`20140325121225`) of a
 /// date as a reader stores it (ISO 8601 or already 14 digits); none when it has fewer than 14
 /// digits.

@@ -73,7 +73,7 @@ fn run(
     let (tx, rx) = sync_channel::<Vec<RawPage>>(2);
     let mut decoded_docs = 0u64;
     let mut record_ids: HashSet<u64> = HashSet::new();
-    let mut repeated_ids: Option<(u64, u64, String)> = None;
+    let mut repeated_ids: Option<(u64, String)> = None;
     let mut late_warnings = Vec::new();
     let mut late_skips = Vec::new();
     let result = std::thread::scope(|scope| {
@@ -95,7 +95,7 @@ fn run(
                             && doc.revisit_of.is_none()
                             && !record_ids.insert(xxhash_rust::xxh3::xxh3_64(id.as_bytes()))
                         {
-                            let entry = repeated_ids.get_or_insert((0, order, id.to_string()));
+                            let entry = repeated_ids.get_or_insert((0, id.to_string()));
                             entry.0 += 1;
                         }
                         sink(order, doc);
@@ -125,7 +125,7 @@ fn run(
     for reason in late_skips {
         report.skip(reason);
     }
-    if let Some((n, _, id)) = repeated_ids {
+    if let Some((n, id)) = repeated_ids {
         report.warn(
             path,
             0,
@@ -268,15 +268,11 @@ pub(crate) fn resolve_across_files(outcomes: &mut [FileOutcome], opts: &ReadOpti
 
 /// The capture key of a revisit: its own URL and date, its digest or else its original's.
 pub(crate) fn revisit_capture(revisit: &Document, original: &Document) -> String {
-    let digest = revisit
-        .payload_digest
-        .clone()
-        .or_else(|| original.capture.rsplit(' ').next().map(str::to_string));
     crate::document::capture_key(
         &revisit.key,
         revisit.url.as_deref(),
         revisit.date.as_deref(),
-        digest.as_deref(),
+        revisit.digest().or_else(|| original.digest()),
         b"",
     )
 }

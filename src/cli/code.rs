@@ -300,20 +300,14 @@ fn run_id(project: &Project, run: Option<i64>) -> anyhow::Result<RunId> {
     }
 }
 
-/// A page by key, record id or URL; an error when none or several match.
+/// A page by key, record id, URL or reader key; an error when none or several match.
 fn find_page(project: &Project, name: &str) -> anyhow::Result<Page> {
     if let Some(p) = project.page_by_key(name)? {
         return Ok(p);
     }
-    let matches: Vec<Page> = project
-        .pages()?
-        .into_iter()
-        .filter(|p| {
-            p.identity.record_id.as_deref() == Some(name) || p.identity.url.as_deref() == Some(name)
-        })
-        .collect();
+    let mut matches = project.pages_named(name)?;
     match matches.len() {
-        1 => Ok(matches.into_iter().next().unwrap_or_else(|| unreachable!())),
+        1 => Ok(matches.remove(0)),
         0 => bail!("no page with key, record id or URL {name:?}"),
         n => bail!(
             "{n} pages have the record id or URL {name:?}; name one by its key: {}",

@@ -342,18 +342,7 @@ fn json_report(
             pairwise.push(serde_json::json!({"first": first, "second": second, "agreement": a}));
         }
     }
-    let judged = e.scored();
-    let recommended = (!judged.is_empty())
-        .then(|| {
-            let curve = stats::threshold_curve(
-                &e.strata,
-                &judged,
-                &stats::judged_scores(&judged),
-                stats::Z95,
-            );
-            stats::recommend_threshold(&curve, args.precision_target).cloned()
-        })
-        .flatten();
+    let recommended = e.recommend(args.precision_target);
     let report = serde_json::json!({
         "sample": sample.name,
         "size": sample.size,
@@ -377,17 +366,10 @@ fn json_report(
 
 /// The line of the report that recommends a threshold for a precision `target`.
 fn recommend(estimate: &SampleEstimate, target: f64) -> String {
-    let judged = estimate.scored();
-    if judged.is_empty() {
+    if estimate.scored().is_empty() {
         return "threshold: no judged pair carries a score (an imported sample)".into();
     }
-    let curve = stats::threshold_curve(
-        &estimate.strata,
-        &judged,
-        &stats::judged_scores(&judged),
-        stats::Z95,
-    );
-    match stats::recommend_threshold(&curve, target) {
+    match estimate.recommend(target) {
         Some(p) => format!(
             "threshold for precision >= {target} (lower 95 % bound, undecided counted as not \
              correct): {:.4}, precision {} over {} judged pairs at or above it",

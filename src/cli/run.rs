@@ -458,7 +458,13 @@ fn save(
                 Some((d.capture.clone(), name.clone()))
             })
             .collect();
-        project.import_gold(&by_key, source)?;
+        // The same source names as `import-gold` writes: folder names, or file:<path>.
+        let source = if source == "folder names" {
+            source.to_string()
+        } else {
+            format!("file:{source}")
+        };
+        project.import_gold(&by_key, &source)?;
     }
     Ok(run)
 }

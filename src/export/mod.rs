@@ -330,7 +330,7 @@ impl ClusterFileRow {
             file: doc.location.file.to_string_lossy().into_owned(),
             offset: doc.location.offset,
             length: doc.location.length,
-            digest: doc.capture.rsplit(' ').next().map(str::to_string),
+            digest: doc.digest().map(str::to_string),
             site: doc.site.registrable.clone(),
             linked_through: link.map(|(d, _)| d.key.clone()),
             link_score: link.map(|(_, s)| (s * 1e6).round() / 1e6),

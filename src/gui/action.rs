@@ -190,17 +190,16 @@ pub struct PreviousRun {
 }
 
 impl PreviousRun {
-    /// What `old` scored, and what `new` (the same detector, the same archives) changed.
-    pub fn of(old: &crate::gui::model::AlgoRun, new: &crate::gui::model::AlgoRun) -> PreviousRun {
-        let metrics = old.metrics.zip(new.metrics);
+    /// What `old` scored, with what the run that replaced it changed (computed by that run's
+    /// job, [`crate::gui::model::changes::between`]).
+    pub fn of(
+        old: &crate::gui::model::AlgoRun,
+        changes: Option<std::sync::Arc<crate::gui::model::changes::RunChanges>>,
+    ) -> PreviousRun {
         PreviousRun {
             metrics: old.metrics,
             sweep: old.sweep.clone(),
-            changes: Some(std::sync::Arc::new(crate::gui::model::changes::compare(
-                &old.detection.clustering,
-                &new.detection.clustering,
-                metrics,
-            ))),
+            changes,
         }
     }
 }

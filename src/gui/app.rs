@@ -171,8 +171,17 @@ impl Workbench {
             return;
         }
         let cache = self.cache.clone();
+        let old = self.runs.clone();
         self.jobs.start(JobKind::Run, move |p| {
-            workspace::run_detectors(&ws, &request, &cache, p).map(|r| JobOutput::Run(Arc::new(r)))
+            let report = workspace::run_detectors(&ws, &request, &cache, p)?;
+            let changes = old
+                .iter()
+                .filter_map(|o| {
+                    let new = report.runs.iter().find(|r| r.algo == o.algo)?;
+                    Some((o.algo, crate::gui::model::changes::between(o, new)))
+                })
+                .collect();
+            Ok(JobOutput::Run(Arc::new(report), changes))
         });
         self.poll_jobs();
     }
@@ -202,7 +211,9 @@ impl Workbench {
         };
         self.settings.thresholds.insert(run.algo, threshold);
         self.jobs.start(JobKind::Rerun, move |p| {
-            workspace::rerun_at(&ws, &run, threshold, p).map(|r| JobOutput::Rerun(Arc::new(r)))
+            let new = workspace::rerun_at(&ws, &run, threshold, p)?;
+            let changes = crate::gui::model::changes::between(&run, &new);
+            Ok(JobOutput::Rerun(Arc::new(new), changes))
         });
         self.poll_jobs();
     }
@@ -335,11 +346,12 @@ impl Workbench {
     fn job_finished(&mut self, output: &JobOutput) {
         match output {
             JobOutput::Load(ws) => self.loaded(ws.clone()),
-            JobOutput::Run(report) => self.ran(report),
+            JobOutput::Run(report, changes) => self.ran(report, changes),
             JobOutput::Sweep(sweeps) => self.swept(sweeps),
-            JobOutput::Rerun(run) => self.reclustered(run),
+            JobOutput::Rerun(run, changes) => self.reclustered(run, changes),
             JobOutput::Pair(pair) => self.pair = Some(pair.clone()),
             JobOutput::Vocab(stats) => self.vocab = Some(stats.clone()),
+            JobOutput::Exported(message) => self.messages.push(message.clone()),
         }
     }
 
@@ -393,17 +405,18 @@ impl Workbench {
         }
     }
 
-    fn ran(&mut self, report: &RunReport) {
+    fn ran(
+        &mut self,
+        report: &RunReport,
+        changes: &[(Algo, Arc<crate::gui::model::changes::RunChanges>)],
+    ) {
         for old in &self.runs {
-            let previous = match report.runs.iter().find(|r| r.algo == old.algo) {
-                Some(new) => PreviousRun::of(old, new),
-                None => PreviousRun {
-                    metrics: old.metrics,
-                    sweep: old.sweep.clone(),
-                    changes: None,
-                },
-            };
-            self.previous.insert(old.algo, previous);
+            let changed = changes
+                .iter()
+                .find(|(a, _)| *a == old.algo)
+                .map(|(_, c)| c.clone());
+            self.previous
+                .insert(old.algo, PreviousRun::of(old, changed));
         }
         self.cache = report.cache.clone();
         self.runs = report.runs.clone();
@@ -433,9 +446,14 @@ impl Workbench {
         }
     }
 
-    fn reclustered(&mut self, run: &AlgoRun) {
+    fn reclustered(
+        &mut self,
+        run: &AlgoRun,
+        changes: &Arc<crate::gui::model::changes::RunChanges>,
+    ) {
         if let Some(slot) = self.runs.iter_mut().find(|r| r.algo == run.algo) {
-            self.previous.insert(run.algo, PreviousRun::of(slot, run));
+            self.previous
+                .insert(run.algo, PreviousRun::of(slot, Some(changes.clone())));
             // The curves do not depend on the threshold; keep what the sweep found.
             let sweep = std::mem::take(&mut slot.sweep);
             *slot = (*run).clone();
@@ -553,15 +571,17 @@ impl Workbench {
             self.poll_project();
             return;
         }
-        let (Some(ws), Some(run)) = (self.workspace.as_ref(), self.runs.get(self.active)) else {
+        let (Some(ws), Some(run)) = (self.workspace.clone(), self.runs.get(self.active).cloned())
+        else {
             self.messages
                 .push("Nothing to export yet: run a detector first".into());
             return;
         };
-        match super::export::write(ws, run, &what, &path) {
-            Ok(message) => self.messages.push(message),
-            Err(e) => self.messages.push(format!("Export failed: {e}")),
-        }
+        // A list of 100k clusters takes a while to write: off the UI thread, like every job.
+        self.jobs.start(JobKind::Export, move |_| {
+            super::export::write(&ws, &run, &what, &path).map(JobOutput::Exported)
+        });
+        self.poll_jobs();
     }
 
     /// Draw one frame into `ui` (the root ui of the window or a test harness).

@@ -31,6 +31,8 @@ pub enum JobKind {
     Pair,
     /// Corpus word statistics.
     Vocab,
+    /// Write an export file.
+    Export,
 }
 
 impl JobKind {
@@ -43,6 +45,7 @@ impl JobKind {
             JobKind::Rerun => "Re-clustering",
             JobKind::Pair => "Comparing",
             JobKind::Vocab => "Word statistics",
+            JobKind::Export => "Export",
         }
     }
 }
@@ -51,16 +54,24 @@ impl JobKind {
 pub enum JobOutput {
     /// [`JobKind::Load`].
     Load(Arc<Workspace>),
-    /// [`JobKind::Run`].
-    Run(Arc<RunReport>),
+    /// [`JobKind::Run`], with what each rerun detector changed from its previous run.
+    Run(
+        Arc<RunReport>,
+        Vec<(
+            crate::detectors::Algo,
+            Arc<super::model::changes::RunChanges>,
+        )>,
+    ),
     /// [`JobKind::Sweep`]: the curves, in the order of the runs it was started for.
     Sweep(Vec<Vec<SweepRow>>),
-    /// [`JobKind::Rerun`].
-    Rerun(Arc<AlgoRun>),
+    /// [`JobKind::Rerun`], with what it changed from the run it replaces.
+    Rerun(Arc<AlgoRun>, Arc<super::model::changes::RunChanges>),
     /// [`JobKind::Pair`].
     Pair(Arc<PairComparison>),
     /// [`JobKind::Vocab`].
     Vocab(Arc<Vec<WordStat>>),
+    /// [`JobKind::Export`]: what was written, for the person.
+    Exported(String),
 }
 
 /// The running jobs.

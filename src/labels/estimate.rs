@@ -88,4 +88,21 @@ impl SampleEstimate {
             .filter_map(|j| Some((j.score?, j.stratum.clone(), j.verdict)))
             .collect()
     }
+
+    /// The lowest threshold whose precision (lower 95 % bound, weighted by stratum) reaches
+    /// `target` from there up ([`stats::recommend_threshold`]); none when no judged pair has a
+    /// score or none reaches it.
+    pub fn recommend(&self, target: f64) -> Option<stats::ThresholdPoint> {
+        let judged = self.scored();
+        if judged.is_empty() {
+            return None;
+        }
+        let curve = stats::threshold_curve(
+            &self.strata,
+            &judged,
+            &stats::judged_scores(&judged),
+            stats::Z95,
+        );
+        stats::recommend_threshold(&curve, target).cloned()
+    }
 }

@@ -86,34 +86,11 @@ impl Project {
     pub fn import_page_codes(&mut self, rows: &[(PageIdentity, PageCode)]) -> Result<usize> {
         self.write(|tx| {
             let mut n = 0;
-            let mut pages = Vec::with_capacity(rows.len());
-            let mut unknown = std::collections::BTreeSet::new();
-            for (identity, _) in rows {
-                let page: Option<i64> = tx
-                    .query_row(
-                        "SELECT id FROM documents WHERE key = ?1",
-                        [&identity.key],
-                        |r| r.get(0),
-                    )
-                    .optional()?;
-                if page.is_none() {
-                    unknown.insert(identity.key.clone());
-                }
-                pages.push(page.unwrap_or(0));
-            }
-            if !unknown.is_empty() {
-                return Err(Error::InvalidParameter(format!(
-                    "{} page key(s) of the export are not in this project, nothing was \
-                     imported: {}",
-                    unknown.len(),
-                    unknown
-                        .iter()
-                        .take(10)
-                        .map(|k| format!("{k:?}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
+            let ids = pages_by_key(tx, rows.iter().map(|(identity, _)| identity.key.as_str()))?;
+            let pages: Vec<i64> = rows
+                .iter()
+                .map(|(identity, _)| ids[&identity.key])
+                .collect();
             for ((_, pc), page) in rows.iter().zip(pages) {
                 tx.execute(
                     "INSERT INTO codes (name) VALUES (?1) ON CONFLICT (name) DO NOTHING",
@@ -266,51 +243,53 @@ fn import_label(
     Ok(1)
 }
 
+/// The project page of every key, or (when some are not in the project) an error that lists
+/// them and says nothing was imported: an import never invents a page.
+fn pages_by_key<'a>(
+    tx: &rusqlite::Transaction<'_>,
+    keys: impl Iterator<Item = &'a str>,
+) -> Result<BTreeMap<String, i64>> {
+    let mut stmt = tx.prepare("SELECT id FROM documents WHERE key = ?1")?;
+    let mut found = BTreeMap::new();
+    let mut unknown = std::collections::BTreeSet::new();
+    for key in keys {
+        if found.contains_key(key) || unknown.contains(key) {
+            continue;
+        }
+        match stmt.query_row([key], |r| r.get(0)).optional()? {
+            Some(id) => {
+                found.insert(key.to_string(), id);
+            }
+            None => {
+                unknown.insert(key.to_string());
+            }
+        }
+    }
+    if unknown.is_empty() {
+        return Ok(found);
+    }
+    let shown: Vec<String> = unknown.iter().take(10).map(|k| format!("{k:?}")).collect();
+    Err(Error::InvalidParameter(format!(
+        "{} page key(s) of the export are not in this project, nothing was imported (read \
+         their archives into the project first, e.g. samecore run ARCHIVE --project P): {}{}",
+        unknown.len(),
+        shown.join(", "),
+        if unknown.len() > shown.len() {
+            ", …"
+        } else {
+            ""
+        }
+    )))
+}
+
 /// [`Project::import_labels`] for one sample, inside the import's transaction.
 fn import_sample_labels(
     tx: &rusqlite::Transaction<'_>,
     name: &str,
     rows: &[ImportedPair],
 ) -> Result<LabelImport> {
-    let page_of = |key: &str| -> Result<Option<i64>> {
-        Ok(tx
-            .query_row("SELECT id FROM documents WHERE key = ?1", [key], |r| {
-                r.get(0)
-            })
-            .optional()?)
-    };
-    let mut unknown = std::collections::BTreeSet::new();
-    let mut ids = Vec::with_capacity(rows.len());
-    for row in rows {
-        let a = page_of(&row.a)?;
-        let b = page_of(&row.b)?;
-        if a.is_none() {
-            unknown.insert(row.a.clone());
-        }
-        if b.is_none() {
-            unknown.insert(row.b.clone());
-        }
-        ids.push((a.unwrap_or(0), b.unwrap_or(0)));
-    }
-    if !unknown.is_empty() {
-        let shown: Vec<&String> = unknown.iter().take(10).collect();
-        return Err(Error::InvalidParameter(format!(
-            "{} page key(s) of the export are not in this project, nothing was \
-             imported (read their archives into the project first, e.g. samecore run \
-             ARCHIVE --project P): {}{}",
-            unknown.len(),
-            shown
-                .iter()
-                .map(|k| format!("{k:?}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if unknown.len() > shown.len() {
-                ", …"
-            } else {
-                ""
-            }
-        )));
-    }
+    let pages = pages_by_key(tx, rows.iter().flat_map(|r| [r.a.as_str(), r.b.as_str()]))?;
+    let ids: Vec<(i64, i64)> = rows.iter().map(|r| (pages[&r.a], pages[&r.b])).collect();
     let existing: Option<i64> = tx
         .query_row("SELECT id FROM samples WHERE name = ?1", [name], |r| {
             r.get(0)

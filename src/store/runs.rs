@@ -55,11 +55,6 @@ pub struct PageIdentity {
 
 impl From<&Document> for PageIdentity {
     fn from(doc: &Document) -> Self {
-        let digest = doc
-            .payload_digest
-            .clone()
-            .or_else(|| doc.capture.rsplit(' ').next().map(str::to_string))
-            .filter(|d| !d.is_empty());
         PageIdentity {
             key: if doc.capture.is_empty() {
                 doc.key.clone()
@@ -77,7 +72,7 @@ impl From<&Document> for PageIdentity {
                 .find(|s| !s.is_empty())
                 .cloned(),
             location: Some(doc.location.clone()),
-            digest,
+            digest: doc.digest().map(str::to_string),
             status: doc.status,
             mime: doc.content_type.clone(),
             reader_key: Some(doc.key.clone()),
@@ -335,11 +330,7 @@ impl Project {
             let Some(found) = find_named(&absolute(folder), name, 2) else {
                 continue;
             };
-            moved.push((place.path, found));
-            let (old, new) = moved
-                .last()
-                .map(|(o, n)| (o.clone(), n.clone()))
-                .unwrap_or_default();
+            let (old, new) = (place.path.clone(), found);
             let new_str = new.to_string_lossy().into_owned();
             let rel = base
                 .as_ref()
@@ -386,6 +377,7 @@ impl Project {
                 }
                 Ok(())
             })?;
+            moved.push((old, new));
         }
         Ok(moved)
     }
@@ -415,6 +407,19 @@ impl Project {
         self.read(|tx| {
             let mut stmt = tx.prepare(&format!("{PAGE_SELECT} ORDER BY id"))?;
             let rows = stmt.query_map([], page_row)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// The pages with this key, record id, URL or reader key (a person names a page by any of
+    /// them), by id.
+    pub fn pages_named(&self, name: &str) -> Result<Vec<Page>> {
+        self.read(|tx| {
+            let mut stmt = tx.prepare(&format!(
+                "{PAGE_SELECT} WHERE key = ?1 OR record_id = ?1 OR url = ?1 OR reader_key = ?1
+                 ORDER BY id"
+            ))?;
+            let rows = stmt.query_map([name], page_row)?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
@@ -518,7 +523,7 @@ impl Project {
     }
 
     /// Replace the gold clusters of the given document keys (`key -> cluster`: a capture key,
-    /// a reader key or a record id), recording where they came from (`folders`, `file:<path>`);
+    /// a reader key or a record id), recording where they came from (`folder names`, `file:<path>`);
     /// all in one transaction. The number of keys that name a page already in the project.
     pub fn import_gold(&mut self, gold: &BTreeMap<String, String>, source: &str) -> Result<usize> {
         self.write(|tx| {
@@ -552,11 +557,11 @@ impl Project {
 
     /// The gold clusters stored, by key.
     pub fn gold(&self) -> Result<BTreeMap<String, String>> {
-        self.read(|tx| {
-            let mut stmt = tx.prepare("SELECT key, cluster FROM gold ORDER BY key")?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
+        Ok(self
+            .gold_with_source()?
+            .into_iter()
+            .map(|(key, (cluster, _))| (key, cluster))
+            .collect())
     }
 }
 

@@ -45,6 +45,16 @@ pub struct RunChanges {
     pub metrics: Option<(Metrics, Metrics)>,
 }
 
+/// What `new` changed from `old` (the same detector on the same archives), metric deltas
+/// included when gold is known. Run by the job that made `new`, not on the UI thread.
+pub fn between(old: &super::AlgoRun, new: &super::AlgoRun) -> std::sync::Arc<RunChanges> {
+    std::sync::Arc::new(compare(
+        &old.detection.clustering,
+        &new.detection.clustering,
+        old.metrics.zip(new.metrics),
+    ))
+}
+
 /// Compare `before` with `after` (the same documents).
 pub fn compare(
     before: &Clustering,
