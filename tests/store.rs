@@ -823,4 +823,20 @@ fn gold_clusters_import_from_csv_and_tsv() {
         source.starts_with("file:") && source.ends_with("pages.csv"),
         "{source}"
     );
+    // The same export as Parquet and JSON Lines reads back the same way.
+    for ext in ["parquet", "jsonl"] {
+        let other = dir.path().join(format!("pages.{ext}"));
+        export::write_file(
+            &export::page_rows(&project, Some(run)).unwrap(),
+            &other,
+            None,
+        )
+        .unwrap();
+        assert!(
+            import::import_gold(&mut project, &other, None).is_err(),
+            "{ext}"
+        );
+        let (read, _) = import::import_gold(&mut project, &other, Some("gold")).unwrap();
+        assert_eq!(read, 3, "{ext}");
+    }
 }

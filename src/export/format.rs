@@ -245,3 +245,96 @@ pub fn columns<T: Serialize + DeserializeOwned>() -> Result<Vec<String>> {
         .map(|f| f.name().to_string())
         .collect())
 }
+
+/// A table of text cells from a JSON Lines or Parquet file whose columns are not known in
+/// advance (a gold file): its column names and its rows, every cell as text (empty for null).
+/// Parquet columns of text, integers, floats and booleans are read.
+pub fn read_text_table(path: &Path, format: Format) -> Result<(Vec<String>, Vec<Vec<String>>)> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
+    match format {
+        Format::Jsonl => {
+            let mut objects = Vec::new();
+            let mut headers: Vec<String> = Vec::new();
+            for (i, line) in BufReader::new(file).lines().enumerate() {
+                let line = line.map_err(|e| Error::io(e, path))?;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let object: serde_json::Map<String, serde_json::Value> =
+                    serde_json::from_str(&line).map_err(|e| bad_row(path, i as u64 + 1, e))?;
+                for key in object.keys() {
+                    if !headers.contains(key) {
+                        headers.push(key.clone());
+                    }
+                }
+                objects.push(object);
+            }
+            let rows = objects
+                .iter()
+                .map(|o| {
+                    headers
+                        .iter()
+                        .map(|h| match o.get(h) {
+                            None | Some(serde_json::Value::Null) => String::new(),
+                            Some(serde_json::Value::String(s)) => s.clone(),
+                            Some(other) => other.to_string(),
+                        })
+                        .collect()
+                })
+                .collect();
+            Ok((headers, rows))
+        }
+        Format::Parquet => {
+            use arrow_array::Array;
+            use arrow_array::cast::AsArray;
+            use arrow_array::types::{Float64Type, Int32Type, Int64Type, UInt32Type, UInt64Type};
+            let reader =
+                parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+                    .and_then(|b| b.build())
+                    .map_err(|e| bad_row(path, 0, e))?;
+            let mut headers = Vec::new();
+            let mut rows = Vec::new();
+            for batch in reader {
+                let batch = batch.map_err(|e| bad_row(path, 0, e))?;
+                headers = batch
+                    .schema()
+                    .fields()
+                    .iter()
+                    .map(|f| f.name().clone())
+                    .collect();
+                let mut columns: Vec<Vec<String>> = Vec::new();
+                for col in batch.columns() {
+                    let text = |i: usize| -> Option<String> {
+                        if col.is_null(i) {
+                            return Some(String::new());
+                        }
+                        use arrow_schema::DataType as D;
+                        Some(match col.data_type() {
+                            D::Utf8 => col.as_string::<i32>().value(i).to_string(),
+                            D::LargeUtf8 => col.as_string::<i64>().value(i).to_string(),
+                            D::Int64 => col.as_primitive::<Int64Type>().value(i).to_string(),
+                            D::Int32 => col.as_primitive::<Int32Type>().value(i).to_string(),
+                            D::UInt64 => col.as_primitive::<UInt64Type>().value(i).to_string(),
+                            D::UInt32 => col.as_primitive::<UInt32Type>().value(i).to_string(),
+                            D::Float64 => col.as_primitive::<Float64Type>().value(i).to_string(),
+                            D::Boolean => col.as_boolean().value(i).to_string(),
+                            _ => return None,
+                        })
+                    };
+                    // A column of another type (a list, a struct) cannot be a key or a
+                    // cluster name: it reads as empty.
+                    let cells: Option<Vec<String>> = (0..batch.num_rows()).map(text).collect();
+                    columns.push(cells.unwrap_or_else(|| vec![String::new(); batch.num_rows()]));
+                }
+                for i in 0..batch.num_rows() {
+                    rows.push(columns.iter().map(|c| c[i].clone()).collect());
+                }
+            }
+            Ok((headers, rows))
+        }
+        Format::Csv | Format::Tsv => Err(Error::InvalidParameter(
+            "read_text_table reads JSON Lines and Parquet; CSV and TSV have their own reader"
+                .into(),
+        )),
+    }
+}

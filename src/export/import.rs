@@ -155,21 +155,20 @@ pub fn import_codes(
     })
 }
 
-/// Read a gold file: a header row with a `doc` (or `key`) and a `cluster` column, then one
-/// page per row; tab-separated when the header has a tab, else comma-separated.
+/// Read a gold file: a `doc` (or `key`) and a `cluster` column, one page per row, as CSV or TSV
+/// (tab-separated when the header has a tab), or JSON Lines or Parquet by the extension (so a
+/// pages export in any format can be read back).
 ///
 /// `column` names the column that holds the gold cluster (default `cluster`). A samecore pages
 /// export is refused unless `column` is given: its `cluster` column is a detector's clusters,
 /// not gold, and taking it would overwrite the real gold with the detector's answer.
 pub fn read_gold(path: &Path, column: Option<&str>) -> Result<BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(e, path))?;
-    let first = text.lines().next().unwrap_or_default();
-    let delimiter = if first.contains('\t') { b'\t' } else { b',' };
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
-    let headers = reader.headers()?.clone();
+    let (headers, rows) = match Format::of_path(path) {
+        Ok(f @ (Format::Jsonl | Format::Parquet)) => super::format::read_text_table(path, f)?,
+        // CSV, TSV and any other name: comma- or tab-separated, told by the header.
+        _ => read_delimited(path)?,
+    };
+    let first = headers.join(",");
     let told = column;
     let column = |names: &[&str]| {
         headers
@@ -198,9 +197,8 @@ pub fn read_gold(path: &Path, column: Option<&str>) -> Result<BTreeMap<String, S
         ));
     };
     let mut gold = BTreeMap::new();
-    for (i, record) in reader.records().enumerate() {
+    for (i, record) in rows.iter().enumerate() {
         let line = i as u64 + 2;
-        let record = record.map_err(|e| bad_row(path, line, e))?;
         let (Some(d), Some(c)) = (record.get(doc), record.get(cluster)) else {
             return Err(bad_row(path, line, "missing doc or cluster"));
         };
@@ -212,7 +210,7 @@ pub fn read_gold(path: &Path, column: Option<&str>) -> Result<BTreeMap<String, S
             continue;
         }
         if let Some(previous) = gold.insert(d.to_string(), c.to_string())
-            && previous != c
+            && previous != *c
         {
             return Err(bad_row(
                 path,
@@ -222,6 +220,24 @@ pub fn read_gold(path: &Path, column: Option<&str>) -> Result<BTreeMap<String, S
         }
     }
     Ok(gold)
+}
+
+/// A comma- or tab-separated file (tab when the header has one): headers and trimmed rows.
+fn read_delimited(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>)> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(e, path))?;
+    let first = text.lines().next().unwrap_or_default();
+    let delimiter = if first.contains('\t') { b'\t' } else { b',' };
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers = reader.headers()?.iter().map(str::to_string).collect();
+    let mut rows = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| bad_row(path, i as u64 + 2, e))?;
+        rows.push(record.iter().map(str::to_string).collect());
+    }
+    Ok((headers, rows))
 }
 
 /// Import gold clusters from `path` ([`read_gold`]) into the project, in one transaction:
