@@ -299,8 +299,10 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     h.get_by_label("Apply to cluster").click();
     h.run();
     h.get_by_label(&format!("Code: election ({members} pages)"));
-    // The codebook entry plus one per member in the Codes column.
-    assert_eq!(h.get_all_by_label("election").count(), members + 1);
+    // The codebook entry plus one per member shown in the Codes column (the member table
+    // draws only the rows in view: 16 at this window size).
+    let shown = h.get_all_by_label("election").count();
+    assert!(shown > members.min(16), "{shown} of {members} members");
 
     // An override on one page, then undone.
     h.key_press(Key::J);
@@ -311,7 +313,7 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     h.get_by_label("Undo code edit").click();
     h.run();
     assert!(h.query_by_label("-election (page)").is_none());
-    assert_eq!(h.get_all_by_label("election").count(), members + 1);
+    assert_eq!(h.get_all_by_label("election").count(), shown);
     // Renaming the code renames it on every member.
     h.get_by_label("Rename to").focus();
     h.run();
@@ -320,7 +322,7 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     h.get_by_label("Rename").click();
     h.run();
     assert!(h.query_by_label("election").is_none());
-    assert_eq!(h.get_all_by_label("elections").count(), members + 1);
+    assert_eq!(h.get_all_by_label("elections").count(), shown);
     drop(h);
 
     // Reopen: the sample, its labels and the codes are all there.
@@ -335,7 +337,7 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     // The coded cluster is selected again (the project remembers the selection).
     h.get_by_label("Clusters").click();
     h.run();
-    assert_eq!(h.get_all_by_label("elections").count(), members + 1);
+    assert_eq!(h.get_all_by_label("elections").count(), shown);
 
     // A second annotator disagrees on the first pair: kappa and a disagreement to settle.
     h.set_annotator_for_test("second");

@@ -82,6 +82,10 @@ fn every_mode_and_guess_recovers_planted_stories() {
     for mode in Mode::ALL {
         for guess in [Guess::First, Guess::Best] {
             let mut spec = RunSpec::default_for(Algo::SpotSigs);
+            // These frames are plain unlinked text on pages without a site, which neither the
+            // content classifier nor the site frame can tell from a story: two stories in one
+            // frame score about 0.17, so the modes are compared above that.
+            spec.matching.threshold = 0.25;
             spec.matching.mode = mode;
             spec.matching.guess = guess;
             spec.rule = if mode == Mode::Full {

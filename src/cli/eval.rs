@@ -125,7 +125,11 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
             .flatten()
             .flat_map(|(n, _)| [n.to_string(), format!("{n}_sd")])
             .collect();
-        writeln!(out, "threshold,runs,{},groups,comparisons", names.join(","))?;
+        writeln!(
+            out,
+            "threshold,runs,{},groups,impure,comparisons",
+            names.join(",")
+        )?;
         for r in &rows {
             let cols: Vec<String> = r
                 .mean
@@ -136,11 +140,12 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
                 .collect();
             writeln!(
                 out,
-                "{},{},{},{:.1},{:.0}",
+                "{},{},{},{:.1},{:.1},{:.0}",
                 r.threshold,
                 r.runs,
                 cols.join(","),
                 r.groups.mean,
+                r.impure.mean,
                 r.comparisons.mean
             )?;
         }
@@ -162,15 +167,25 @@ fn table<'a>(
 ) -> std::io::Result<()> {
     writeln!(
         out,
-        "{:>5}  {:>13} {:>13} {:>13}  {:>13} {:>13}  {:>13} {:>13} {:>13}  {:>6}",
-        first, "pair P", "pair R", "pair F1", "doc P", "doc R", "B3 P", "B3 R", "B3 F1", "groups"
+        "{:>5}  {:>13} {:>13} {:>13}  {:>13} {:>13}  {:>13} {:>13} {:>13}  {:>6}  {:>6}",
+        first,
+        "pair P",
+        "pair R",
+        "pair F1",
+        "doc P",
+        "doc R",
+        "B3 P",
+        "B3 R",
+        "B3 F1",
+        "groups",
+        "impure"
     )?;
     for (label, r) in rows {
         let cell = |m: f64, s: f64| format!("{m:.3}±{s:.3}");
         let (m, s) = (&r.mean, &r.sd);
         writeln!(
             out,
-            "{:>5}  {:>13} {:>13} {:>13}  {:>13} {:>13}  {:>13} {:>13} {:>13}  {:>6.1}",
+            "{:>5}  {:>13} {:>13} {:>13}  {:>13} {:>13}  {:>13} {:>13} {:>13}  {:>6.1}  {:>6.1}",
             label,
             cell(m.pairwise.precision, s.pairwise.precision),
             cell(m.pairwise.recall, s.pairwise.recall),
@@ -180,7 +195,8 @@ fn table<'a>(
             cell(m.bcubed.precision, s.bcubed.precision),
             cell(m.bcubed.recall, s.bcubed.recall),
             cell(m.bcubed.f1, s.bcubed.f1),
-            r.groups.mean
+            r.groups.mean,
+            r.impure.mean
         )?;
     }
     Ok(())
@@ -266,9 +282,11 @@ fn cross_validation(
             )
         })
         .collect();
+    let impure: f64 = results.iter().map(|f| f.test.impure.mean).sum();
     writeln!(
         out,
-        "mean of the {} test folds: {}",
+        "mean of the {} test folds: {}; impure clusters (>= 5 pages, gold purity < 0.9) {impure:.1} \
+         in all test folds",
         results.len(),
         line.join(", ")
     )?;

@@ -38,8 +38,9 @@ pub struct MatchArgs {
     /// Which colliding document becomes the match: first or best.
     #[arg(long, default_value = "best")]
     pub guess: Guess,
-    /// Clusters from matches: representative (join the matched document's cluster) or
-    /// transitive (closure of all scored pairs).
+    /// Clusters from matches: representative (join the matched document's cluster),
+    /// transitive (closure of all scored pairs), average (average linkage: similar to the
+    /// cluster as a whole) or centre (every member similar to its cluster's representative).
     #[arg(long, default_value = "representative")]
     pub rule: ClusterRule,
     /// Index documents declared duplicates too (default true; `--add-duplicates false` for the
@@ -81,12 +82,13 @@ pub struct SpotSigsArgs {
     /// Keep signatures whose normalised collection IDF is in MIN:MAX (e.g. 0.2:0.8), or "off".
     #[arg(long, default_value = "off")]
     pub idf_band: String,
-    /// Tokenizer: text (tags stripped), markup (raw page), henzinger or dom.
-    #[arg(long, default_value = "text")]
+    /// Tokenizer: content (the page's content blocks, without the site's navigation and
+    /// footers), text (all text, tags stripped), markup (raw page), henzinger or dom.
+    #[arg(long, default_value = "content")]
     pub tokens: TokenSource,
     /// Drop signatures found on more than SHARE of their site's pages (a site's frame), in
     /// sites of at least MIN pages (default 3): SHARE[:MIN], or "off" (the paper).
-    #[arg(long, default_value = "off")]
+    #[arg(long, default_value = "0.9")]
     pub site_frame: String,
 }
 

@@ -33,14 +33,19 @@ pub enum ClusterRule {
     /// Clusters merge while their mean cross similarity is at least the threshold
     /// ([`average`]); the representative is each cluster's medoid.
     Average,
+    /// Representative clusters in which every member is similar to its cluster's centre (the
+    /// representative) at the threshold; a member that is not starts a cluster of its own with
+    /// the members linked through it ([`Clustering::centred`]).
+    Centre,
 }
 
 impl ClusterRule {
     /// Every rule.
-    pub const ALL: [ClusterRule; 3] = [
+    pub const ALL: [ClusterRule; 4] = [
         ClusterRule::Representative,
         ClusterRule::Transitive,
         ClusterRule::Average,
+        ClusterRule::Centre,
     ];
 
     /// Command-line name.
@@ -49,6 +54,7 @@ impl ClusterRule {
             ClusterRule::Representative => "representative",
             ClusterRule::Transitive => "transitive",
             ClusterRule::Average => "average",
+            ClusterRule::Centre => "centre",
         }
     }
 }
@@ -61,8 +67,9 @@ impl std::str::FromStr for ClusterRule {
             "representative" | "rep" => Ok(ClusterRule::Representative),
             "transitive" | "closure" => Ok(ClusterRule::Transitive),
             "average" | "upgma" => Ok(ClusterRule::Average),
+            "centre" | "center" | "star" => Ok(ClusterRule::Centre),
             _ => Err(crate::Error::InvalidParameter(format!(
-                "unknown cluster rule {s:?} (expected representative, transitive or average)"
+                "unknown cluster rule {s:?} (expected representative, transitive, average or centre)"
             ))),
         }
     }
@@ -152,6 +159,57 @@ impl Clustering {
         // The root of a link chain is a document that matched nothing.
         Self::from_union_find(&mut uf, |d| {
             (matched[d].is_some(), rank.get(d).copied().unwrap_or(0))
+        })
+    }
+
+    /// Representative clusters split where a chain drifts from its centre: the clusters of
+    /// [`Clustering::from_matches`], then, walking each cluster's link tree from its
+    /// representative, a member stays with its centre only if `similar(member, centre)`
+    /// (a scored pair at the threshold); otherwise it becomes the centre of a new cluster,
+    /// and the members linked through it are checked against it. A page that joined through
+    /// a frame page of its site, not through the story, so no longer rides in on the chain.
+    pub fn centred(
+        matched: &[Option<DocId>],
+        rank: &[u32],
+        similar: impl Fn(DocId, DocId) -> bool,
+    ) -> Self {
+        let n = matched.len();
+        let base = Self::from_matches(matched, rank);
+        let mut linked_to_me: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (d, m) in matched.iter().enumerate() {
+            if let Some(of) = m
+                && of.index() < n
+                && of.index() != d
+            {
+                linked_to_me[of.index()].push(d as u32);
+            }
+        }
+        // Unvisited members (a link cycle's other members) keep their base representative.
+        let mut centre: Vec<u32> = (0..n)
+            .map(|d| base.representatives[base.cluster_of[d] as usize].0)
+            .collect();
+        let mut seen = vec![false; n];
+        let mut queue = std::collections::VecDeque::new();
+        for r in &base.representatives {
+            seen[r.index()] = true;
+            queue.push_back(r.0);
+            while let Some(d) = queue.pop_front() {
+                let c = centre[d as usize];
+                for &x in &linked_to_me[d as usize] {
+                    if std::mem::replace(&mut seen[x as usize], true) {
+                        continue;
+                    }
+                    centre[x as usize] = if similar(DocId(x), DocId(c)) { c } else { x };
+                    queue.push_back(x);
+                }
+            }
+        }
+        let mut uf = UnionFind::new(n);
+        for (d, &c) in centre.iter().enumerate() {
+            uf.union(d as u32, c);
+        }
+        Self::from_union_find(&mut uf, |d| {
+            (centre[d] != d as u32, rank.get(d).copied().unwrap_or(0))
         })
     }
 
@@ -285,5 +343,32 @@ mod tests {
             Some(ClusterRule::Transitive)
         );
         assert!("x".parse::<ClusterRule>().is_err());
+    }
+
+    #[test]
+    fn centred_clusters_split_a_chain_that_drifts_from_its_centre() {
+        // 1 -> 0, 2 -> 1, 3 -> 2: a chain from the representative 0. Page 2 is similar to 0,
+        // page 3 only to 2 (it joined through 2): 3 starts its own cluster.
+        let matched = [None, Some(DocId(0)), Some(DocId(1)), Some(DocId(2))];
+        let rank = [0, 1, 2, 3];
+        let similar = |a: DocId, b: DocId| {
+            let (a, b) = (a.0.min(b.0), a.0.max(b.0));
+            matches!((a, b), (0, 1) | (0, 2) | (1, 2) | (2, 3))
+        };
+        let c = Clustering::centred(&matched, &rank, similar);
+        assert_eq!(c.cluster_of, [0, 0, 0, 1]);
+        assert_eq!(c.representatives, [DocId(0), DocId(3)]);
+        // Without the check, one cluster.
+        assert_eq!(
+            Clustering::from_matches(&matched, &rank).cluster_of,
+            [0, 0, 0, 0]
+        );
+        // Everything similar to the centre: the representative clusters unchanged.
+        let c = Clustering::centred(&matched, &rank, |_, _| true);
+        assert_eq!(c, Clustering::from_matches(&matched, &rank));
+        assert_eq!(
+            "centre".parse::<ClusterRule>().ok(),
+            Some(ClusterRule::Centre)
+        );
     }
 }

@@ -141,7 +141,10 @@ impl Detection {
         let cluster = &self.clustering.cluster_of;
         let n = cluster.len();
         let mut out: Vec<Option<(crate::DocId, f64)>> = vec![None; n];
-        let declared = self.spec.rule == ClusterRule::Representative;
+        let declared = matches!(
+            self.spec.rule,
+            ClusterRule::Representative | ClusterRule::Centre
+        );
         if declared {
             for (d, m) in self.outcome.matched.iter().enumerate().take(n) {
                 if let Some((x, s)) = *m
@@ -175,6 +178,16 @@ fn cluster(outcome: &MatchOutcome, rule: ClusterRule, threshold: f64) -> Cluster
     let rank = outcome.rank();
     match rule {
         ClusterRule::Representative => Clustering::from_matches(&links, &rank),
+        ClusterRule::Centre => {
+            let key = |a: crate::DocId, b: crate::DocId| (a.0.min(b.0), a.0.max(b.0));
+            let similar: std::collections::HashSet<(u32, u32)> = outcome
+                .pairs
+                .iter()
+                .filter(|p| p.score >= threshold)
+                .map(|p| key(p.a, p.b))
+                .collect();
+            Clustering::centred(&links, &rank, |a, b| similar.contains(&key(a, b)))
+        }
         ClusterRule::Average => {
             crate::cluster::average::average_link(outcome.matched.len(), &outcome.pairs, threshold)
         }

@@ -82,6 +82,36 @@ impl Metrics {
     }
 }
 
+/// Size from which a cluster counts in [`impure_clusters`]: a coder reads a cluster this large
+/// as a group instead of page by page.
+pub const IMPURE_MIN_SIZE: usize = 5;
+/// Gold purity below which such a cluster counts as impure.
+pub const IMPURE_MAX_PURITY: f64 = 0.9;
+
+/// Clusters of at least [`IMPURE_MIN_SIZE`] documents whose gold purity (the share of the
+/// largest gold cluster among its members; a member without gold is its own cluster) is below
+/// [`IMPURE_MAX_PURITY`]: the clusters a coder would trust and should not.
+pub fn impure_clusters(clustering: &Clustering, gold: &[Option<u32>]) -> usize {
+    let mut members: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (d, &c) in clustering.cluster_of.iter().enumerate() {
+        members.entry(c).or_default().push(d);
+    }
+    members
+        .values()
+        .filter(|m| m.len() >= IMPURE_MIN_SIZE)
+        .filter(|m| {
+            let mut counts: HashMap<u32, usize> = HashMap::new();
+            let with_gold = m.iter().filter_map(|&d| gold.get(d).copied().flatten());
+            for g in with_gold {
+                *counts.entry(g).or_default() += 1;
+            }
+            // A member without gold counts once, so it never raises the largest share.
+            let top = counts.values().copied().max().unwrap_or(1).max(1);
+            (top as f64) / (m.len() as f64) < IMPURE_MAX_PURITY
+        })
+        .count()
+}
+
 fn pairs(n: u64) -> u64 {
     n * n.saturating_sub(1) / 2
 }
@@ -179,6 +209,23 @@ mod tests {
         // B3 precision: 1,1,1/3,2/3,2/3 -> 11/15; recall: 2/3,2/3,1/3,1,1 -> 11/15
         assert!((m.bcubed.precision - 11.0 / 15.0).abs() < 1e-12);
         assert!((m.bcubed.recall - 11.0 / 15.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn impure_clusters_count_large_mixed_clusters_only() {
+        // {0..5} five of gold 1, one of gold 2: purity 5/6 < 0.9; {6..9} mixed but 4 pages.
+        let c = clustering(&[0, 0, 0, 0, 0, 0, 1, 1, 1, 1], &[0, 6]);
+        let mut gold = vec![Some(1); 6];
+        gold[5] = Some(2);
+        gold.extend([Some(3), Some(4), Some(5), Some(6)]);
+        assert_eq!(impure_clusters(&c, &gold), 1);
+        // Ten of one gold and one other: purity 10/11 >= 0.9.
+        let c = clustering(&[0; 11], &[0]);
+        let mut gold = vec![Some(1); 10];
+        gold.push(Some(2));
+        assert_eq!(impure_clusters(&c, &gold), 0);
+        // Five pages without gold are five stories.
+        assert_eq!(impure_clusters(&clustering(&[0; 5], &[0]), &[None; 5]), 1);
     }
 
     #[test]

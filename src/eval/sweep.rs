@@ -11,7 +11,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::metrics::{Metrics, Prf, evaluate};
+use super::metrics::{Metrics, Prf, evaluate, impure_clusters};
 use crate::detectors::{Prepared, RunSpec};
 use crate::matching::{Mode, gold_seeds};
 use crate::progress::Progress;
@@ -56,6 +56,9 @@ pub struct SweepRow {
     pub sd: Metrics,
     /// Clusters with two or more members.
     pub groups: Aggregate,
+    /// Clusters of 5 or more pages with gold purity below 0.9 ([`super::metrics::impure_clusters`]).
+    #[serde(default)]
+    pub impure: Aggregate,
     /// Similarity computations made.
     pub comparisons: Aggregate,
     /// Wall time of one run in seconds.
@@ -97,6 +100,7 @@ pub fn parse_thresholds(spec: &str) -> Result<Vec<f64>> {
 struct RunResult {
     metrics: [f64; 9],
     groups: f64,
+    impure: f64,
     comparisons: f64,
     seconds: f64,
 }
@@ -162,11 +166,13 @@ pub fn sweep(
                 *c = v;
             }
             let groups = detection.clustering.groups().len() as f64;
+            let impure = impure_clusters(&detection.clustering, gold) as f64;
             let comparisons = detection.outcome.trace.comparisons() as f64;
             progress.advance(1);
             Ok(RunResult {
                 metrics: cols,
                 groups,
+                impure,
                 comparisons,
                 seconds,
             })
@@ -188,6 +194,7 @@ pub fn sweep(
                 mean: metrics_from(&aggs.iter().map(|a| a.mean).collect::<Vec<_>>()),
                 sd: metrics_from(&aggs.iter().map(|a| a.sd).collect::<Vec<_>>()),
                 groups: Aggregate::of(&runs.iter().map(|r| r.groups).collect::<Vec<_>>()),
+                impure: Aggregate::of(&runs.iter().map(|r| r.impure).collect::<Vec<_>>()),
                 comparisons: Aggregate::of(&runs.iter().map(|r| r.comparisons).collect::<Vec<_>>()),
                 seconds: Aggregate::of(&runs.iter().map(|r| r.seconds).collect::<Vec<_>>()),
             }

@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use egui_plot::{FilledArea, Line, LineStyle, PlotPoints, PlotUi};
+use egui_plot::{FilledArea, HLine, Line, LineStyle, PlotPoints, PlotUi, VLine};
 
 use super::project::StoreState;
 use crate::Result;
@@ -93,21 +93,22 @@ pub fn run_curves(st: &StoreState, detection: Arc<Detection>) -> Result<RunCurve
     Ok(out)
 }
 
-/// The caption naming where the curves come from, one line per sample.
-pub fn caption(curves: &RunCurves) -> String {
+/// The caption naming where the curves come from, one line per sample, with the threshold
+/// recommended for a precision `target`.
+pub fn caption(curves: &RunCurves, target: f64) -> String {
     let algo = curves.detection.algo.name();
     let mut lines: Vec<String> = curves
         .samples
         .iter()
         .map(|s| {
-            let recommended = match stats::recommend_threshold(&s.points, PRECISION_TARGET) {
+            let recommended = match stats::recommend_threshold(&s.points, target) {
                 Some(p) => format!(
-                    "; lowest threshold whose precision lower bound reaches {PRECISION_TARGET}: \
+                    "; lowest threshold whose precision lower bound reaches {target}: \
                      {:.2} ({} judged pairs at or above it)",
                     p.threshold, p.judged
                 ),
                 None => {
-                    format!("; no threshold's precision lower bound reaches {PRECISION_TARGET} yet")
+                    format!("; no threshold's precision lower bound reaches {target} yet")
                 }
             };
             format!(
@@ -128,10 +129,20 @@ pub fn caption(curves: &RunCurves) -> String {
     lines.join("\n")
 }
 
-/// Draw each sample's precision band, precision and relative recall.
-pub fn draw(plot: &mut PlotUi<'_>, curves: &RunCurves) {
+/// Draw each sample's precision band, precision and relative recall, the precision `target`
+/// and each sample's recommended threshold for it.
+pub fn draw(plot: &mut PlotUi<'_>, curves: &RunCurves, target: f64) {
     let algo = curves.detection.algo.name();
+    plot.hline(
+        HLine::new(format!("precision target {target}"), target).style(LineStyle::dotted_dense()),
+    );
     for s in &curves.samples {
+        if let Some(p) = stats::recommend_threshold(&s.points, target) {
+            plot.vline(
+                VLine::new(format!("recommended, {}", s.name), p.threshold)
+                    .style(LineStyle::dotted_dense()),
+            );
+        }
         let with_p: Vec<(f64, stats::Interval)> = s
             .points
             .iter()

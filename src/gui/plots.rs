@@ -100,6 +100,9 @@ pub struct PlotsView {
     hidden: std::collections::BTreeSet<Algo>,
     /// One plot per detector, each on its own score's axis, instead of one shared plot.
     separate: bool,
+    /// The precision the labels-based recommendation is for (`None`: the default,
+    /// [`label_curve::PRECISION_TARGET`]).
+    precision_target: Option<f64>,
 }
 
 /// One colour per detector, the same in every plot (distinct hues, readable on dark and light).
@@ -155,6 +158,12 @@ fn metric_style(metric: &str) -> (egui_plot::LineStyle, f32) {
 }
 
 impl PlotsView {
+    /// The precision target of the labels-based recommendation.
+    fn target(&self) -> f64 {
+        self.precision_target
+            .unwrap_or(label_curve::PRECISION_TARGET)
+    }
+
     /// Draw the view.
     pub fn show(
         &mut self,
@@ -218,7 +227,23 @@ impl PlotsView {
         match labelled {
             _ if has_gold => {}
             Some(curves) => {
-                ui.label(label_curve::caption(curves));
+                let mut target = self.target();
+                ui.horizontal(|ui| {
+                    ui.label("Precision target:");
+                    ui.add(
+                        egui::DragValue::new(&mut target)
+                            .range(0.5..=0.999)
+                            .speed(0.005)
+                            .fixed_decimals(3),
+                    )
+                    .on_hover_text(
+                        "The recommended threshold is the lowest one whose precision, at the \
+                         lower end of its 95 % interval, reaches this target (drawn as a \
+                         dotted line with the recommended threshold)",
+                    );
+                });
+                self.precision_target = Some(target);
+                ui.label(label_curve::caption(curves, target));
             }
             None => {
                 ui.label(
@@ -476,7 +501,7 @@ impl PlotsView {
                     );
                 }
                 if let Some(curves) = labelled {
-                    label_curve::draw(plot, curves);
+                    label_curve::draw(plot, curves, self.target());
                 }
                 plot.vline(VLine::new("threshold", current).width(2.0));
                 if let Some(t) = self.pending {

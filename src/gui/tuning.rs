@@ -109,6 +109,7 @@ impl TuningView {
                 self.params.include_antecedent = false;
                 self.params.idf_band = Some(reference.idf_band);
                 self.params.min_signatures = reference.min_signatures as usize;
+                self.params.site_frame = None;
                 self.error = None;
             }
             Err(e) => self.error = Some(e.to_string()),

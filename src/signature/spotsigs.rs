@@ -133,8 +133,21 @@ impl Default for SpotSigsParams {
             include_antecedent: true,
             min_signatures: DEFAULT_MIN_SIGNATURES,
             idf_band: None,
-            tokens: TokenSource::default(),
+            tokens: TokenSource::Content,
+            site_frame: Some(super::frame::SiteFrame::default()),
+        }
+    }
+}
+
+impl SpotSigsParams {
+    /// The defaults over the whole page's text: tags stripped, every block kept, no site frame
+    /// dropped (samecore's SpotSigs before frame-aware signatures). The synthetic archive is
+    /// calibrated against these ([`crate::synth::calibrate`]), since they see its frames.
+    pub fn whole_page() -> Self {
+        SpotSigsParams {
+            tokens: TokenSource::Text,
             site_frame: None,
+            ..SpotSigsParams::default()
         }
     }
 }

@@ -4,7 +4,7 @@
 //! In: documents with gold clusters (a [`crate::archive::Collection`]'s `docs` plus a
 //! [`crate::eval::GoldStandard`]). Out: a [`Calibration`] — for each of the three pair classes,
 //! the number of pairs and the 50/90/99th percentiles and the maximum of the multiset Jaccard of
-//! their default spot signatures (workbench paper §3.1; Theobald et al. SIGIR 2008 §3). The
+//! their whole-page spot signatures (workbench paper §3.1; Theobald et al. SIGIR 2008 §3). The
 //! three classes are henzinger §3's split of pairs into same-site and different-site ones, with
 //! the same-cluster pairs (the ones a detector should find) apart.
 //!
@@ -137,7 +137,8 @@ pub fn site_of(doc: &Document) -> String {
     best.map(|(h, _)| h.clone()).unwrap_or_default()
 }
 
-/// Measure the three pair classes of `docs` under the default SpotSigs parameters.
+/// Measure the three pair classes of `docs` under SpotSigs' whole-page signatures
+/// ([`SpotSigsParams::whole_page`]).
 /// `cluster_of[i]` is the gold cluster of `docs[i]` (unlabelled documents are left out).
 pub fn calibrate(docs: &[Document], cluster_of: &[Option<u32>]) -> Result<Calibration> {
     if cluster_of.len() != docs.len() {
@@ -147,7 +148,7 @@ pub fn calibrate(docs: &[Document], cluster_of: &[Option<u32>]) -> Result<Calibr
             docs.len()
         )));
     }
-    let detector = SpotSigsDetector::new(&SpotSigsParams::default())?;
+    let detector = SpotSigsDetector::new(&SpotSigsParams::whole_page())?;
     let signed = detector.sign(docs, &Progress::new())?;
     let sites: Vec<String> = docs.iter().map(site_of).collect();
     let members: Vec<usize> = (0..docs.len())
@@ -181,7 +182,7 @@ pub fn calibrate(docs: &[Document], cluster_of: &[Option<u32>]) -> Result<Calibr
 /// The `n` spot signatures found in the most documents, as (`"antecedent word"`, documents),
 /// most frequent first (ties by text): the signatures that make unrelated pages alike.
 pub fn common_signatures(docs: &[Document], n: usize) -> Result<Vec<(String, usize)>> {
-    let signer = crate::signature::spotsigs::Signer::new(&SpotSigsParams::default())?;
+    let signer = crate::signature::spotsigs::Signer::new(&SpotSigsParams::whole_page())?;
     let mut df: BTreeMap<String, usize> = BTreeMap::new();
     for doc in docs {
         let mut seen: Vec<String> = signer

@@ -14,12 +14,15 @@
 //! - [`henzinger`]: Henzinger (SIGIR 2006) §2 — markup replaced by white space, maximal
 //!   alphanumeric runs are terms, URLs in the text break at slashes and dots, an `IMG src` is one
 //!   term (whole URL for another host, file name for the page's own host).
+//! - [`content`]: the text of the page's content blocks, by boilerpipe's block classifier in
+//!   the tag stripper's loop: a site's navigation, teasers and footers left out (same core).
 //! - [`visible`]: the visible text through a full DOM parse (scraper), for display and token
 //!   diffs. 10–30x slower than the others: keep it off the signature path.
 //!
 //! Terms are fed to a callback (`for_each_*`) so signature code can hash them without building
 //! strings; the `*_terms` functions collect owned strings for tests and display.
 
+pub mod content;
 pub mod entities;
 pub mod henzinger;
 pub mod markup;
@@ -40,15 +43,19 @@ pub enum TokenSource {
     Henzinger,
     /// Visible text through scraper's DOM ([`visible`]); slow, for comparison.
     Dom,
+    /// The text of the page's content blocks ([`content`]): the tag stripper with boilerpipe's
+    /// block classifier, so a site's navigation and footers do not count.
+    Content,
 }
 
 impl TokenSource {
     /// Every source, for loops in tests and tuning.
-    pub const ALL: [TokenSource; 4] = [
+    pub const ALL: [TokenSource; 5] = [
         TokenSource::Markup,
         TokenSource::Text,
         TokenSource::Henzinger,
         TokenSource::Dom,
+        TokenSource::Content,
     ];
 
     /// The name used on the command line.
@@ -58,6 +65,7 @@ impl TokenSource {
             TokenSource::Text => "text",
             TokenSource::Henzinger => "henzinger",
             TokenSource::Dom => "dom",
+            TokenSource::Content => "content",
         }
     }
 
@@ -68,6 +76,7 @@ impl TokenSource {
             TokenSource::Text => markup::for_each_term(&strip::strip_tags(html), f),
             TokenSource::Henzinger => henzinger::for_each_term(html, url, f),
             TokenSource::Dom => markup::for_each_term(&visible::visible_text(html), f),
+            TokenSource::Content => markup::for_each_term(&content::content_text(html), f),
         }
     }
 
@@ -88,7 +97,7 @@ impl std::str::FromStr for TokenSource {
             .find(|t| t.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
                 crate::Error::InvalidParameter(format!(
-                    "unknown tokenizer {s:?} (expected markup, text, henzinger or dom)"
+                    "unknown tokenizer {s:?} (expected markup, text, henzinger, dom or content)"
                 ))
             })
     }

@@ -12,7 +12,7 @@ use memchr::{memchr, memchr2, memmem};
 use super::entities::{Reference, reference_at};
 
 /// Elements whose content is not visible text.
-const HIDDEN: [&str; 4] = ["script", "style", "noscript", "template"];
+pub(super) const HIDDEN: [&str; 4] = ["script", "style", "noscript", "template"];
 
 /// The text of `html` with tags replaced by spaces and hidden elements dropped.
 pub fn strip_tags(html: &str) -> String {
@@ -71,7 +71,7 @@ fn tag(html: &str, start: usize, out: &mut String) -> usize {
 }
 
 /// Skip the content of a hidden element up to and including its closing tag.
-fn skip_to_close(bytes: &[u8], from: usize, name: &str) -> usize {
+pub(super) fn skip_to_close(bytes: &[u8], from: usize, name: &str) -> usize {
     let mut i = from;
     while let Some(rel) = memmem::find(&bytes[i.min(bytes.len())..], b"</") {
         let at = i + rel + 2;
@@ -89,7 +89,7 @@ fn skip_to_close(bytes: &[u8], from: usize, name: &str) -> usize {
 
 /// Decode the character reference starting with `&` at `start` ([`super::entities`]; an
 /// unknown name becomes a space); returns where text resumes.
-fn entity(html: &str, start: usize, out: &mut String) -> usize {
+pub(super) fn entity(html: &str, start: usize, out: &mut String) -> usize {
     match reference_at(&html[start..]) {
         Some((Reference::Char(ch), len)) => {
             out.push(ch);

@@ -1,0 +1,262 @@
+//! Main-content text: a page in, the text of its content blocks out, without the navigation,
+//! teasers and footers of the site's frame.
+//!
+//! The page is cut into text blocks at block-level tags (everything but inline tags such as
+//! `a`, `b`, `span`, `font`), as boilerpipe does, and each block is kept or dropped by the
+//! decision tree of Kohlschütter, Fankhauser and Nejdl, "Boilerplate Detection using Shallow
+//! Text Features" (WSDM 2010): boilerpipe's `NumWordsRulesClassifier`, learned with C4.8 over
+//! the number of words of a block and of its neighbours and the share of its words inside
+//! links (link density). Navigation is short and mostly links; a story is long runs of words
+//! outside links.
+//!
+//! Why our own and not a crate: dom_smoothie (Readability, a DOM parse) was measured side by
+//! side on goldset-dev (1,117 pages, 53 MB): it extracts at 47 MB/s on 2 threads, about twice
+//! a whole default SpotSigs run's time, while a default run with this classifier takes the
+//! same wall time as one over tag-stripped text (0.49–0.51 s against 0.46–0.59 s). SpotSigs on
+//! its text also cross-validated worse (pair F1 0.965 against 0.983; README, "Same core, not
+//! same frame"). When no block is content (a page of links only), the whole
+//! text is kept, so such a page is still compared.
+
+use memchr::memchr2;
+
+use super::strip::{HIDDEN, entity, skip_to_close};
+
+/// Tags that do not end a text block (boilerpipe's inline elements).
+const INLINE: [&str; 22] = [
+    "a", "abbr", "acronym", "b", "big", "cite", "code", "em", "font", "i", "img", "kbd", "label",
+    "q", "s", "small", "span", "strike", "strong", "sub", "sup", "u",
+];
+
+/// One text block: its text, its words, and its words inside links.
+#[derive(Debug, Default, Clone)]
+struct Block {
+    text: String,
+    words: u32,
+    linked: u32,
+}
+
+impl Block {
+    fn link_density(&self) -> f64 {
+        if self.words == 0 {
+            0.0
+        } else {
+            f64::from(self.linked) / f64::from(self.words)
+        }
+    }
+}
+
+/// The text of the content blocks of `html`, blocks separated by a newline; the whole text when
+/// no block is content.
+pub fn content_text(html: &str) -> String {
+    let blocks = blocks(html);
+    let keep = classify(&blocks);
+    let mut out = String::with_capacity(html.len() / 4);
+    for (b, _) in blocks.iter().zip(&keep).filter(|(_, k)| **k) {
+        out.push_str(&b.text);
+        out.push('\n');
+    }
+    if out.is_empty() {
+        for b in &blocks {
+            out.push_str(&b.text);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Words of `text`: white-space separated runs holding a letter or digit.
+fn count_words(text: &str) -> u32 {
+    text.split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count() as u32
+}
+
+/// Cut `html` into text blocks (empty blocks are not kept).
+fn blocks(html: &str) -> Vec<Block> {
+    let bytes = html.as_bytes();
+    let mut blocks = Vec::new();
+    let mut cur = Block::default();
+    let mut run = String::new();
+    let mut in_link = false;
+    // Text since the last tag goes into the block; words inside `<a>` count as linked.
+    let flush_run = |run: &mut String, cur: &mut Block, in_link: bool| {
+        if run.is_empty() {
+            return;
+        }
+        let w = count_words(run);
+        cur.words += w;
+        if in_link {
+            cur.linked += w;
+        }
+        cur.text.push_str(run);
+        run.clear();
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let Some(rel) = memchr2(b'<', b'&', &bytes[i..]) else {
+            run.push_str(&html[i..]);
+            break;
+        };
+        run.push_str(&html[i..i + rel]);
+        i += rel;
+        if bytes[i] == b'&' {
+            i = entity(html, i, &mut run);
+            continue;
+        }
+        let Some(t) = Tag::at(html, i) else {
+            run.push('<');
+            i += 1;
+            continue;
+        };
+        flush_run(&mut run, &mut cur, in_link);
+        cur.text.push(' ');
+        i = t.end;
+        if t.name.is_empty() {
+            continue; // a comment, doctype or processing instruction
+        }
+        if !t.closing && HIDDEN.iter().any(|h| h.eq_ignore_ascii_case(t.name)) {
+            i = skip_to_close(bytes, i, t.name);
+            continue;
+        }
+        if t.name.eq_ignore_ascii_case("a") {
+            in_link = !t.closing;
+        } else if !INLINE.iter().any(|n| n.eq_ignore_ascii_case(t.name)) && cur.words > 0 {
+            blocks.push(std::mem::take(&mut cur));
+        } else if cur.words == 0 && !INLINE.iter().any(|n| n.eq_ignore_ascii_case(t.name)) {
+            cur.text.clear();
+        }
+    }
+    flush_run(&mut run, &mut cur, in_link);
+    if cur.words > 0 {
+        blocks.push(cur);
+    }
+    blocks
+}
+
+/// A tag found at a `<`.
+struct Tag<'a> {
+    name: &'a str,
+    closing: bool,
+    end: usize,
+}
+
+impl<'a> Tag<'a> {
+    /// The tag starting at `start` (`None` for a literal `<` in text). Comments and `<!…>`,
+    /// `<?…>` come back with an empty name.
+    fn at(html: &'a str, start: usize) -> Option<Tag<'a>> {
+        let bytes = html.as_bytes();
+        let rest = &bytes[start..];
+        if rest.starts_with(b"<!--") {
+            let end =
+                memchr::memmem::find(&rest[4..], b"-->").map_or(bytes.len(), |e| start + 4 + e + 3);
+            return Some(Tag {
+                name: "",
+                closing: false,
+                end,
+            });
+        }
+        let first = rest.get(1).copied().unwrap_or(b' ');
+        let name_start = start + 1 + usize::from(first == b'/');
+        let name_len = bytes[name_start..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        if name_len == 0 && !matches!(first, b'/' | b'!' | b'?') {
+            return None;
+        }
+        let end =
+            memchr::memchr(b'>', &bytes[name_start..]).map_or(bytes.len(), |e| name_start + e + 1);
+        let name = if matches!(first, b'!' | b'?') {
+            ""
+        } else {
+            &html[name_start..name_start + name_len]
+        };
+        Some(Tag {
+            name,
+            closing: first == b'/',
+            end,
+        })
+    }
+}
+
+/// boilerpipe's `NumWordsRulesClassifier` (WSDM 2010): whether each block is content, from its
+/// link density and the word counts of it and its neighbours (a missing neighbour counts as
+/// an empty block without links).
+fn classify(blocks: &[Block]) -> Vec<bool> {
+    let empty = Block::default();
+    (0..blocks.len())
+        .map(|i| {
+            let cur = &blocks[i];
+            let prev = if i > 0 { &blocks[i - 1] } else { &empty };
+            let next = blocks.get(i + 1).unwrap_or(&empty);
+            if cur.link_density() > 0.333333 {
+                false
+            } else if prev.link_density() <= 0.555556 {
+                cur.words > 16 || next.words > 15 || prev.words > 4
+            } else {
+                cur.words > 40 || next.words > 17
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<&str> {
+        s.split_whitespace().collect()
+    }
+
+    const STORY: &str = "The council voted on Tuesday to close the old bridge for repairs \
+        after engineers found cracks in two of its supports, the mayor said.";
+
+    #[test]
+    fn navigation_goes_and_the_story_stays() {
+        let html = format!(
+            "<html><body><ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li>\
+             <li><a href=/sport>Sport</a></li></ul><div class=story><h1>Bridge closed</h1>\
+             <p>{STORY}</p><p>{STORY}</p></div><div class=footer><a href=/a>About us</a> | \
+             <a href=/c>Contact</a> | <a href=/p>Privacy</a></div>\
+             <script>var x = 1;</script></body></html>"
+        );
+        let text = content_text(&html);
+        assert!(text.contains("council voted"), "{text}");
+        for frame in ["Home", "Sport", "About", "Privacy", "var"] {
+            assert!(!words(&text).contains(&frame), "{frame} kept: {text}");
+        }
+    }
+
+    #[test]
+    fn inline_tags_and_entities_stay_inside_a_block() {
+        let b = blocks("<p>one <b>two</b> <a href=x>three</a> caf&eacute;</p><div>four</div>");
+        assert_eq!(b.len(), 2);
+        assert_eq!(words(&b[0].text), ["one", "two", "three", "café"]);
+        assert_eq!((b[0].words, b[0].linked), (4, 1));
+        assert_eq!(words(&b[1].text), ["four"]);
+    }
+
+    #[test]
+    fn a_page_of_links_only_keeps_its_text() {
+        let html = "<ul><li><a href=1>First link</a></li><li><a href=2>Second</a></li></ul>";
+        assert_eq!(words(&content_text(html)), ["First", "link", "Second"]);
+    }
+
+    #[test]
+    fn classifier_follows_the_published_tree() {
+        let b = |words, linked| Block {
+            text: String::new(),
+            words,
+            linked,
+        };
+        // Short block between short blocks: boilerplate; after a long block: content.
+        assert!(!classify(&[b(3, 0), b(10, 0), b(3, 0)])[1]);
+        assert!(classify(&[b(5, 0), b(10, 0), b(3, 0)])[1]);
+        // Mostly links: boilerplate however long.
+        assert_eq!(classify(&[b(50, 40)]), [false]);
+        // After a link list, a block needs 41 words or a long next block.
+        assert!(!classify(&[b(10, 10), b(40, 0), b(3, 0)])[1]);
+        assert!(classify(&[b(10, 10), b(41, 0), b(3, 0)])[1]);
+        assert!(classify(&[b(10, 10), b(20, 0), b(18, 0)])[1]);
+    }
+}
