@@ -522,6 +522,22 @@ fn without_gold_the_plots_show_precision_from_judged_pairs() {
         h.query_by_label_contains("label pairs of a sample")
             .is_none()
     );
+    // Two correct of three: no threshold's lower bound reaches the default target 0.95. A
+    // target typed into the field is the caption's (and the plot's).
+    assert!(
+        caption.contains("no threshold's precision lower bound reaches 0.95 yet"),
+        "{caption}"
+    );
+    h.get_by_role_and_label(egui::accesskit::Role::SpinButton, "Precision target:")
+        .click();
+    h.run();
+    // The field now edits its text, all of it selected: typing replaces it.
+    h.event(egui::Event::Text("0.6".into()));
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    let caption = label_starting(&h, "Labels: spotsigs precision");
+    assert!(caption.contains("reaches 0.6"), "{caption}");
 
     // One more label: the curve is computed again.
     h.get_by_label("Pair").click();

@@ -229,7 +229,7 @@ impl PlotsView {
             Some(curves) => {
                 let mut target = self.target();
                 ui.horizontal(|ui| {
-                    ui.label("Precision target:");
+                    let label = ui.label("Precision target:");
                     ui.add(
                         egui::DragValue::new(&mut target)
                             .range(0.5..=0.999)
@@ -240,7 +240,8 @@ impl PlotsView {
                         "The recommended threshold is the lowest one whose precision, at the \
                          lower end of its 95 % interval, reaches this target (drawn as a \
                          dotted line with the recommended threshold)",
-                    );
+                    )
+                    .labelled_by(label.id);
                 });
                 self.precision_target = Some(target);
                 ui.label(label_curve::caption(curves, target));

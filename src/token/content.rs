@@ -19,7 +19,7 @@
 
 use memchr::memchr2;
 
-use super::strip::{HIDDEN, entity, skip_to_close};
+use super::strip::{Tag, entity, skip_to_close};
 
 /// Tags that do not end a text block (boilerpipe's inline elements).
 const INLINE: [&str; 22] = [
@@ -114,16 +114,17 @@ fn blocks(html: &str) -> Vec<Block> {
         if t.name.is_empty() {
             continue; // a comment, doctype or processing instruction
         }
-        if !t.closing && HIDDEN.iter().any(|h| h.eq_ignore_ascii_case(t.name)) {
+        if t.opens_hidden() {
             i = skip_to_close(bytes, i, t.name);
-            continue;
-        }
-        if t.name.eq_ignore_ascii_case("a") {
+        } else if t.name.eq_ignore_ascii_case("a") {
             in_link = !t.closing;
-        } else if !INLINE.iter().any(|n| n.eq_ignore_ascii_case(t.name)) && cur.words > 0 {
-            blocks.push(std::mem::take(&mut cur));
-        } else if cur.words == 0 && !INLINE.iter().any(|n| n.eq_ignore_ascii_case(t.name)) {
-            cur.text.clear();
+        } else if !INLINE.iter().any(|n| n.eq_ignore_ascii_case(t.name)) {
+            // A block-level tag ends the block (a block of white space only is dropped).
+            if cur.words > 0 {
+                blocks.push(std::mem::take(&mut cur));
+            } else {
+                cur.text.clear();
+            }
         }
     }
     flush_run(&mut run, &mut cur, in_link);
@@ -131,52 +132,6 @@ fn blocks(html: &str) -> Vec<Block> {
         blocks.push(cur);
     }
     blocks
-}
-
-/// A tag found at a `<`.
-struct Tag<'a> {
-    name: &'a str,
-    closing: bool,
-    end: usize,
-}
-
-impl<'a> Tag<'a> {
-    /// The tag starting at `start` (`None` for a literal `<` in text). Comments and `<!…>`,
-    /// `<?…>` come back with an empty name.
-    fn at(html: &'a str, start: usize) -> Option<Tag<'a>> {
-        let bytes = html.as_bytes();
-        let rest = &bytes[start..];
-        if rest.starts_with(b"<!--") {
-            let end =
-                memchr::memmem::find(&rest[4..], b"-->").map_or(bytes.len(), |e| start + 4 + e + 3);
-            return Some(Tag {
-                name: "",
-                closing: false,
-                end,
-            });
-        }
-        let first = rest.get(1).copied().unwrap_or(b' ');
-        let name_start = start + 1 + usize::from(first == b'/');
-        let name_len = bytes[name_start..]
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric())
-            .count();
-        if name_len == 0 && !matches!(first, b'/' | b'!' | b'?') {
-            return None;
-        }
-        let end =
-            memchr::memchr(b'>', &bytes[name_start..]).map_or(bytes.len(), |e| name_start + e + 1);
-        let name = if matches!(first, b'!' | b'?') {
-            ""
-        } else {
-            &html[name_start..name_start + name_len]
-        };
-        Some(Tag {
-            name,
-            closing: first == b'/',
-            end,
-        })
-    }
 }
 
 /// boilerpipe's `NumWordsRulesClassifier` (WSDM 2010): whether each block is content, from its

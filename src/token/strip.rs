@@ -12,7 +12,7 @@ use memchr::{memchr, memchr2, memmem};
 use super::entities::{Reference, reference_at};
 
 /// Elements whose content is not visible text.
-pub(super) const HIDDEN: [&str; 4] = ["script", "style", "noscript", "template"];
+const HIDDEN: [&str; 4] = ["script", "style", "noscript", "template"];
 
 /// The text of `html` with tags replaced by spaces and hidden elements dropped.
 pub fn strip_tags(html: &str) -> String {
@@ -37,37 +37,62 @@ pub fn strip_tags(html: &str) -> String {
 
 /// Handle the markup starting with `<` at `start`; returns where text resumes.
 fn tag(html: &str, start: usize, out: &mut String) -> usize {
-    let bytes = html.as_bytes();
-    let rest = &bytes[start..];
-    if rest.starts_with(b"<!--") {
-        out.push(' ');
-        return match memmem::find(&rest[4..], b"-->") {
-            Some(end) => start + 4 + end + 3,
-            None => bytes.len(),
-        };
-    }
-    let name_start = start + 1 + usize::from(rest.get(1) == Some(&b'/'));
-    let name_len = bytes[name_start..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric())
-        .count();
-    let first = bytes.get(start + 1).copied().unwrap_or(b' ');
-    if name_len == 0 && !matches!(first, b'/' | b'!' | b'?') {
+    let Some(t) = Tag::at(html, start) else {
         // A literal `<` in text ("a < b").
         out.push('<');
         return start + 1;
-    }
-    let end = match memchr(b'>', &bytes[name_start..]) {
-        Some(e) => name_start + e + 1,
-        None => bytes.len(),
     };
     out.push(' ');
-    let name = &html[name_start..name_start + name_len];
-    let closing = first == b'/';
-    if !closing && HIDDEN.iter().any(|h| h.eq_ignore_ascii_case(name)) {
-        return skip_to_close(bytes, end, name);
+    if t.opens_hidden() {
+        return skip_to_close(html.as_bytes(), t.end, t.name);
     }
-    end
+    t.end
+}
+
+/// A tag found at a `<`.
+pub(super) struct Tag<'a> {
+    /// Its element name as written (empty for comments, `<!…>` and `<?…>`).
+    pub name: &'a str,
+    /// Whether it is a closing tag (`</p>`).
+    pub closing: bool,
+    /// Where text resumes after it.
+    pub end: usize,
+}
+
+impl<'a> Tag<'a> {
+    /// The tag starting with the `<` at `start`; `None` for a literal `<` in text.
+    pub fn at(html: &'a str, start: usize) -> Option<Tag<'a>> {
+        let bytes = html.as_bytes();
+        let rest = &bytes[start..];
+        if rest.starts_with(b"<!--") {
+            let end = memmem::find(&rest[4..], b"-->").map_or(bytes.len(), |e| start + 4 + e + 3);
+            return Some(Tag {
+                name: "",
+                closing: false,
+                end,
+            });
+        }
+        let first = rest.get(1).copied().unwrap_or(b' ');
+        let name_start = start + 1 + usize::from(first == b'/');
+        let name_len = bytes[name_start..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        if name_len == 0 && !matches!(first, b'/' | b'!' | b'?') {
+            return None;
+        }
+        let end = memchr(b'>', &bytes[name_start..]).map_or(bytes.len(), |e| name_start + e + 1);
+        Some(Tag {
+            name: &html[name_start..name_start + name_len],
+            closing: first == b'/',
+            end,
+        })
+    }
+
+    /// Whether it opens an element whose content is not visible text ([`HIDDEN`]).
+    pub fn opens_hidden(&self) -> bool {
+        !self.closing && HIDDEN.iter().any(|h| h.eq_ignore_ascii_case(self.name))
+    }
 }
 
 /// Skip the content of a hidden element up to and including its closing tag.
