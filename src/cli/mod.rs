@@ -9,6 +9,7 @@ pub mod code;
 pub mod eval;
 pub mod export;
 pub mod import_gold;
+pub mod import_pairs;
 pub mod info;
 pub mod label;
 pub mod literature;
@@ -16,6 +17,7 @@ pub mod progress_bar;
 pub mod relocate;
 pub mod run;
 pub mod sample;
+pub mod sign;
 pub mod synth;
 
 /// samecore finds same-core near-duplicate pages in web archives.
@@ -60,6 +62,12 @@ pub enum Command {
     Code(code::CodeArgs),
     /// Tell a project where its archives are now, after they moved.
     Relocate(relocate::RelocateArgs),
+    /// Sign archives for matching elsewhere: per input, Parquet shards of pages and signatures
+    /// (for the Spark job in spark/).
+    Sign(sign::SignArgs),
+    /// Bring scored pairs computed elsewhere (the Spark job's pairs.parquet) into a project as
+    /// a run.
+    ImportPairs(import_pairs::ImportPairsArgs),
 }
 
 /// Open an existing project (a missing file is an error, not a new project).
@@ -86,5 +94,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::ImportGold(args) => import_gold::run(args),
         Command::Relocate(args) => relocate::run(args),
         Command::Code(args) => code::run(args),
+        Command::Sign(args) => sign::run(args),
+        Command::ImportPairs(args) => import_pairs::run(args),
     }
 }

@@ -309,10 +309,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         let rows: Vec<PairFileRow> = detection
             .pairs()
             .iter()
-            .map(|p| {
-                let score = (p.score * 1e6).round() / 1e6;
-                PairFileRow::new(&docs[p.a.index()], &docs[p.b.index()], score)
-            })
+            .map(|p| PairFileRow::new(&docs[p.a.index()], &docs[p.b.index()], p.score))
             .collect();
         export::write_file(&rows, path, None)
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -449,24 +446,34 @@ fn save(
             Some((match_secs * 1000.0).round() as u64),
         )
         .with_context(|| format!("cannot store the run in {}", path.display()))?;
-    // Gold known from folder names, --gold or a gold file beside the archive is kept in the
-    // project with its source, for exports and the workbench.
     if let Some((gold, source)) = gold {
-        let by_key: std::collections::BTreeMap<String, String> = docs
-            .iter()
-            .zip(&gold.cluster_of)
-            .filter_map(|(d, c)| {
-                let name = gold.names.get((*c)? as usize)?;
-                Some((d.capture.clone(), name.clone()))
-            })
-            .collect();
-        // The same source names as `import-gold` writes: folder names, or file:<path>.
-        let source = if source == "folder names" {
-            source.to_string()
-        } else {
-            format!("file:{source}")
-        };
-        project.import_gold(&by_key, &source)?;
+        store_gold(&mut project, docs, gold, source)?;
     }
     Ok(run)
+}
+
+/// Keep gold known from folder names, `--gold` or a gold file beside the archive in the
+/// project with its source, for exports and the workbench (the source names `import-gold`
+/// writes: folder names, or `file:<path>`).
+pub fn store_gold(
+    project: &mut Project,
+    docs: &[Document],
+    gold: &GoldStandard,
+    source: &str,
+) -> anyhow::Result<()> {
+    let by_key: std::collections::BTreeMap<String, String> = docs
+        .iter()
+        .zip(&gold.cluster_of)
+        .filter_map(|(d, c)| {
+            let name = gold.names.get((*c)? as usize)?;
+            Some((d.capture.clone(), name.clone()))
+        })
+        .collect();
+    let source = if source == "folder names" {
+        source.to_string()
+    } else {
+        format!("file:{source}")
+    };
+    project.import_gold(&by_key, &source)?;
+    Ok(())
 }

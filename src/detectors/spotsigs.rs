@@ -49,40 +49,63 @@ impl SpotSigsDetector {
         })
     }
 
-    /// Sign `docs` in parallel (order and result independent of the thread count).
-    pub fn sign(&self, docs: &[Document], progress: &Progress) -> Result<SignedCollection> {
+    /// Each page's spot-signature hashes before any collection-wide filter, with the site the
+    /// frame filter groups it by, in parallel
+    /// (order and result independent of the thread count). `samecore sign` writes these.
+    pub fn raw(&self, docs: &[Document], progress: &Progress) -> Result<Vec<RawSignatures>> {
         progress.stage("signatures", docs.len() as u64);
-        let p = self.signer.params();
-        let frame = p.site_frame;
-        let signed: Vec<(Vec<u64>, Option<String>)> = docs
+        let signed: Vec<RawSignatures> = docs
             .par_iter()
             .map(|d| {
                 if progress.is_cancelled() {
-                    return (Vec::new(), None);
+                    return RawSignatures::default();
                 }
                 let html = d.html.text();
-                let h = self.signer.hashes(&html, d.url.as_deref());
-                // The site only matters to the frame filter; a page without a URL takes the
-                // site its links point to.
-                let site = frame.and_then(|_| {
-                    let known = &d.site.registrable;
-                    if known.is_empty() {
-                        link_site(&html)
-                    } else {
-                        Some(known.clone())
-                    }
-                });
+                let hashes = self.signer.hashes(&html, d.url.as_deref());
+                // A page without a URL takes the site its links point to.
+                let known = &d.site.registrable;
+                let site = if known.is_empty() {
+                    link_site(&html)
+                } else {
+                    Some(known.clone())
+                };
                 progress.advance(1);
-                (h, site)
+                RawSignatures { hashes, site }
             })
             .collect();
         progress.check()?;
-        let (mut raw, sites): (Vec<Vec<u64>>, Vec<Option<String>>) = signed.into_iter().unzip();
-        if let Some(frame) = &frame {
+        Ok(signed)
+    }
+
+    /// Sign `docs` in parallel: [`Self::raw`], then the site frame, the IDF band and the
+    /// minimum number of signatures over the whole collection.
+    pub fn sign(&self, docs: &[Document], progress: &Progress) -> Result<SignedCollection> {
+        let p = self.signer.params();
+        let (mut raw, sites): (Vec<Vec<u64>>, Vec<Option<String>>) = self
+            .raw(docs, progress)?
+            .into_iter()
+            .map(|r| (r.hashes, r.site))
+            .unzip();
+        if let Some(frame) = &p.site_frame {
             drop_site_frame(&mut raw, &sites, frame);
         }
         Ok(SignedCollection::build(&raw, p.idf_band, p.min_signatures))
     }
+
+    /// The signature parameters.
+    pub fn params(&self) -> &SpotSigsParams {
+        self.signer.params()
+    }
+}
+
+/// One page's spot signatures before the collection-wide filters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RawSignatures {
+    /// The signature hashes, repeats kept (a multiset), in page order.
+    pub hashes: Vec<u64>,
+    /// The site the frame filter groups the page by: its URL's registrable domain, else the
+    /// one most of its links point to; `None` when neither is known.
+    pub site: Option<String>,
 }
 
 impl Detector for SpotSigsDetector {

@@ -21,6 +21,7 @@
 
 pub mod format;
 pub mod import;
+pub mod shard;
 
 use std::collections::BTreeMap;
 

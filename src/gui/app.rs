@@ -150,6 +150,13 @@ impl Workbench {
         if paths.is_empty() {
             return;
         }
+        // The Spark job's output becomes a run of the archives already open.
+        if let [one] = paths.as_slice()
+            && let Some(pairs) = workspace::spark_pairs_path(one)
+        {
+            self.import_spark_run(pairs);
+            return;
+        }
         self.cancel_all();
         self.inputs = paths.clone();
         self.jobs.start(JobKind::Load, move |p| {
@@ -158,22 +165,44 @@ impl Workbench {
         self.poll_jobs();
     }
 
+    /// Bring the Spark job's pairs in as the SpotSigs run of the open workspace (and, with a
+    /// project open, as a stored run).
+    pub fn import_spark_run(&mut self, pairs: PathBuf) {
+        let Some(ws) = self.workspace.clone() else {
+            self.messages.push(
+                "Open the archives the shards were signed from first, then the Spark run".into(),
+            );
+            return;
+        };
+        self.start_run(move |cache, p| workspace::import_spark_run(&ws, &pairs, cache, p));
+    }
+
     /// Run the detectors chosen in the run settings on the open workspace.
     pub fn run_detectors(&mut self) {
         let Some(ws) = self.workspace.clone() else {
             self.messages.push("Open an archive first".into());
             return;
         };
-        self.jobs.cancel(JobKind::Sweep);
         let request = self.settings.request(&self.tuning);
         if request.algos.is_empty() {
             self.messages.push("Choose at least one detector".into());
             return;
         }
+        self.start_run(move |cache, p| workspace::run_detectors(&ws, &request, cache, p));
+    }
+
+    /// Start a job that makes runs (from `cache`), and what changed against the runs shown.
+    fn start_run(
+        &mut self,
+        make: impl FnOnce(&PreparedCache, &crate::progress::Progress) -> crate::Result<RunReport>
+        + Send
+        + 'static,
+    ) {
+        self.jobs.cancel(JobKind::Sweep);
         let cache = self.cache.clone();
         let old = self.runs.clone();
         self.jobs.start(JobKind::Run, move |p| {
-            let report = workspace::run_detectors(&ws, &request, &cache, p)?;
+            let report = make(&cache, p)?;
             let changes = old
                 .iter()
                 .filter_map(|o| {

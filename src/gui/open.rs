@@ -35,6 +35,7 @@ impl PendingDialog {
                         "Web archives",
                         &["warc", "gz", "arc", "wacz", "zip", "html", "htm"],
                     )
+                    .add_filter("Spark job output (pairs.parquet)", &["parquet"])
                     .add_filter("All files", &["*"])
                     .pick_files(),
                 DialogKind::Folder => rfd::FileDialog::new()

@@ -136,8 +136,22 @@ pub fn run(
     params: &MatchParams,
     progress: &Progress,
 ) -> Result<MatchOutcome> {
-    let n = sets.len();
     let (pairs, traces) = all_pairs(sets, params.threshold, progress)?;
+    let signed: Vec<bool> = sets.iter().map(|s| !s.is_empty()).collect();
+    Ok(outcome_from_pairs(&signed, pairs, traces, params))
+}
+
+/// The outcome of all-pairs matching from its pairs (every pair at or above the threshold,
+/// sorted by ids), wherever they were computed (here, or by the Spark job and imported):
+/// declarations in the seeded order (seeds first when `params.seeds` is not empty) and the
+/// index sizes. `signed[d]` says whether document `d` took part in matching.
+pub fn outcome_from_pairs(
+    signed: &[bool],
+    pairs: Vec<ScoredPair>,
+    traces: Vec<DocTrace>,
+    params: &MatchParams,
+) -> MatchOutcome {
+    let n = signed.len();
     let seeds = if params.mode == Mode::AllPairs {
         &params.seeds[..]
     } else {
@@ -158,14 +172,14 @@ pub fn run(
     let mut index_size = Vec::new();
     let mut indexed = 0;
     for (step, d) in order.iter().enumerate() {
-        if !sets[d.index()].is_empty() && (matched[d.index()].is_none() || params.add_duplicates) {
+        if signed[d.index()] && (matched[d.index()].is_none() || params.add_duplicates) {
             indexed += 1;
         }
         if (step + 1) % every == 0 || step + 1 == n {
             index_size.push((step + 1, indexed));
         }
     }
-    Ok(MatchOutcome {
+    MatchOutcome {
         order,
         matched,
         pairs,
@@ -174,7 +188,7 @@ pub fn run(
             docs: traces,
             index_size,
         },
-    })
+    }
 }
 
 #[cfg(test)]

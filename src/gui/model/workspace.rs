@@ -338,6 +338,111 @@ pub fn run_detectors(
     Ok(RunReport { runs, cache })
 }
 
+/// Whether `path` is the output of the Spark job (`spark/`): its `pairs.parquet`, or the folder
+/// holding it with its `run.json`.
+pub fn spark_pairs_path(path: &std::path::Path) -> Option<PathBuf> {
+    let pairs = if path.join("run.json").is_file() {
+        path.join("pairs.parquet")
+    } else {
+        path.to_path_buf()
+    };
+    let named = pairs.file_name().is_some_and(|n| n == "pairs.parquet");
+    let run = pairs.parent()?.join("run.json");
+    (named && run.is_file()).then_some(pairs)
+}
+
+/// The Spark job's pairs (`pairs.parquet`, [`crate::export::shard::read_spark_run`]) as a
+/// SpotSigs run of the open workspace, whose archives must be the ones the shards were signed
+/// from: the pairs and their transitive clusters are the job's; the pages are signed here with
+/// the job's parameters, so the pair view shows shared signatures and the threshold can move.
+pub fn import_spark_run(
+    ws: &Workspace,
+    pairs_path: &std::path::Path,
+    cache: &PreparedCache,
+    progress: &Progress,
+) -> Result<RunReport> {
+    use crate::Error;
+    progress.stage("reading the Spark run", 0);
+    let spark = crate::export::shard::read_spark_run(pairs_path)?;
+    let bad = |what: String| Error::InvalidParameter(format!("{}: {what}", pairs_path.display()));
+    if spark.run.get("algo").and_then(|a| a.as_str()) != Some(Algo::SpotSigs.name()) {
+        return Err(bad("not a SpotSigs run".into()));
+    }
+    let threshold = spark
+        .threshold()
+        .ok_or_else(|| bad("no threshold".into()))?;
+    let params: crate::signature::SpotSigsParams =
+        serde_json::from_value(spark.run.get("params").cloned().unwrap_or_default())
+            .map_err(|e| bad(format!("its signature parameters: {e}")))?;
+    let docs = &ws.collection.docs;
+    let by_key: std::collections::HashMap<&str, DocId> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.capture.as_str(), DocId(i as u32)))
+        .collect();
+    let find = |key: &str| {
+        by_key.get(key).copied().ok_or_else(|| {
+            bad(format!(
+                "page {key:?} is not in the open archives: open the archives the shards were \
+                 signed from"
+            ))
+        })
+    };
+    let mut pairs = Vec::with_capacity(spark.pairs.len());
+    for p in &spark.pairs {
+        pairs.push(crate::matching::ScoredPair::new(
+            find(&p.a_key)?,
+            find(&p.b_key)?,
+            p.score,
+        ));
+    }
+    pairs.sort_by_key(|p| (p.a, p.b));
+    let options = DetectorOptions {
+        spotsigs: params,
+        ..DetectorOptions::default()
+    };
+    let mut cache = cache.clone();
+    let key = (Algo::SpotSigs, options_key(Algo::SpotSigs, &options));
+    let (prepared, prepare_seconds) = match cache.get(&key) {
+        Some(p) => (p.clone(), None),
+        None => {
+            let started = Instant::now();
+            let p = detector(Algo::SpotSigs, &options)?.prepare(docs, progress)?;
+            cache.insert(key, p.clone());
+            (p, Some(started.elapsed().as_secs_f64()))
+        }
+    };
+    let mut signed = vec![false; docs.len()];
+    for page in &spark.pages {
+        signed[find(&page.key)?.index()] = page.signatures_kept > 0;
+    }
+    let spec = RunSpec {
+        matching: crate::matching::MatchParams {
+            threshold,
+            mode: crate::matching::Mode::AllPairs,
+            ..Default::default()
+        },
+        rule: crate::cluster::ClusterRule::Transitive,
+    };
+    let outcome =
+        crate::matching::allpairs::outcome_from_pairs(&signed, pairs, Vec::new(), &spec.matching);
+    let detection = Detection::new(Algo::SpotSigs, spec, outcome);
+    let seconds = spark.run.get("seconds").and_then(|s| s.as_f64());
+    let run = finish_run(
+        ws,
+        Algo::SpotSigs,
+        prepared,
+        detection,
+        Vec::new(),
+        prepare_seconds,
+        seconds.unwrap_or(0.0),
+    );
+    Ok(RunReport {
+        runs: vec![run],
+        cache,
+    })
+}
+
 /// The precision/recall sweep of each run against the gold standard, in the order of `runs`:
 /// every threshold of `thresholds` with `seeds` seeds (randomized procedures). Run after the
 /// detectors so their clusters show at once, while this fills in the plot.
@@ -411,5 +516,75 @@ mod tests {
             options_key(Algo::Shingles, &a),
             options_key(Algo::Shingles, &b)
         );
+    }
+
+    /// The Spark job's output format, written here from a local all-pairs run of the sample,
+    /// comes back as the same run (the job itself is compared with all-pairs in tests/spark.rs).
+    #[test]
+    fn a_spark_run_of_the_open_archives_is_imported_as_their_run() {
+        use crate::export::shard::{SparkPage, SparkPair};
+        let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("sample_archives/news-sample.warc.gz");
+        let progress = Progress::new();
+        let ws = Workspace::open(&[sample], &progress).unwrap();
+        let docs = &ws.collection.docs;
+        let options = DetectorOptions::default();
+        let prepared = detector(Algo::SpotSigs, &options)
+            .unwrap()
+            .prepare(docs, &progress)
+            .unwrap();
+        let mut spec = RunSpec::default_for(Algo::SpotSigs);
+        spec.matching.mode = crate::matching::Mode::AllPairs;
+        spec.rule = crate::cluster::ClusterRule::Transitive;
+        let local = prepared.detect(&spec, &progress).unwrap();
+        assert!(local.pairs().len() > 100);
+
+        let dir = tempfile::tempdir().unwrap();
+        let pairs: Vec<SparkPair> = local
+            .pairs()
+            .iter()
+            .map(|p| SparkPair {
+                a_key: docs[p.a.index()].capture.clone(),
+                b_key: docs[p.b.index()].capture.clone(),
+                score: p.score,
+            })
+            .collect();
+        let pages: Vec<SparkPage> = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| SparkPage {
+                key: d.capture.clone(),
+                file: d.location.file.display().to_string(),
+                cluster: i64::from(local.clustering.cluster_of[i]),
+                signatures_kept: 10,
+            })
+            .collect();
+        let pairs_path = dir.path().join("pairs.parquet");
+        crate::export::write_file(&pairs, &pairs_path, None).unwrap();
+        crate::export::write_file(&pages, &dir.path().join("clusters.parquet"), None).unwrap();
+        let run = serde_json::json!({
+            "format": crate::export::shard::SPARK_RUN_FORMAT,
+            "algo": "spotsigs",
+            "threshold": spec.matching.threshold,
+            "params": options.spotsigs,
+        });
+        std::fs::write(dir.path().join("run.json"), run.to_string()).unwrap();
+
+        assert_eq!(spark_pairs_path(dir.path()), Some(pairs_path.clone()));
+        assert_eq!(spark_pairs_path(&pairs_path), Some(pairs_path.clone()));
+        assert_eq!(spark_pairs_path(&dir.path().join("clusters.parquet")), None);
+        let report = import_spark_run(&ws, &pairs_path, &PreparedCache::new(), &progress).unwrap();
+        let imported = &report.runs[0].detection;
+        assert_eq!(imported.pairs(), local.pairs());
+        assert_eq!(imported.clustering.groups(), local.clustering.groups());
+        assert_eq!(report.runs[0].clusters.len(), summarize(&ws, &local).len());
+
+        // A run of other archives is refused, naming the page it cannot find.
+        let other = Workspace::open(&[], &progress).unwrap();
+        let err = import_spark_run(&other, &pairs_path, &PreparedCache::new(), &progress)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("is not in the open archives"), "{err}");
     }
 }

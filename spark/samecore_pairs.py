@@ -1,0 +1,656 @@
+#!/usr/bin/env python3
+"""SpotSigs all-pairs matching in Apache Spark, equal to `samecore run --mode allpairs`.
+
+Reads the shards `samecore sign ARCHIVE... --out DIR` writes (per archive NAME:
+NAME.pages.parquet, NAME.signatures.parquet, NAME.sign.json), finds every pair of pages whose
+multiset Jaccard reaches the threshold, clusters the pairs into connected components, and writes
+OUT/pairs.parquet, OUT/clusters.parquet and OUT/run.json.
+
+    spark-submit spark/samecore_pairs.py --shards DIR --out OUT --threshold 0.12
+    python3 spark/samecore_pairs.py --shards DIR --out OUT --threshold 0.12   # local[*]
+
+The steps, each the one samecore takes on one machine (see spark/README.md):
+
+1. Site frame (src/signature/frame.rs): on a site of P >= max(min_pages, 2) pages, a signature
+   held by more than max_share * P of them is dropped from them.
+2. IDF band (Theobald, Siddharth, Paepcke, "SpotSigs", SIGIR 2008, section 5): a signature whose
+   normalised IDF ln(N/df)/ln(N) lies outside [lo, hi] is dropped.
+3. Pages left with fewer than min_signatures occurrences take no part in matching.
+4. Pairs at or above the threshold, by the multiset Jaccard (SIGIR 2008 section 3):
+   candidates by prefix filtering (Vernica, Carey, Li, "Efficient parallel set-similarity joins
+   using MapReduce", SIGMOD 2010, section 3) within length partitions (SIGIR 2008 section 4),
+   each candidate then verified exactly.
+5. Clusters: connected components by alternating large-star and small-star (Kiveris et al.,
+   "Connected Components in MapReduce and Beyond", SoCC 2014, section 2).
+
+Only the DataFrame API and Spark SQL functions run on the data: no Python UDF.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+SIGN_FORMAT = "samecore-signatures"
+SIGN_VERSION = 1
+RUN_FORMAT = "samecore-spark-run"
+RUN_VERSION = 1
+
+# The columns of NAME.pages.parquet and NAME.signatures.parquet (src/export/shard.rs). Read with
+# these schemas, a shard of no page, or a file missing an optional column, reads as nulls.
+PAGES_SCHEMA = T.StructType(
+    [
+        T.StructField("page", T.LongType()),
+        T.StructField("key", T.StringType()),
+        T.StructField("record_id", T.StringType()),
+        T.StructField("url", T.StringType()),
+        T.StructField("timestamp", T.StringType()),
+        T.StructField("date", T.StringType()),
+        T.StructField("file", T.StringType()),
+        T.StructField("offset", T.LongType()),
+        T.StructField("length", T.LongType()),
+        T.StructField("digest", T.StringType()),
+        T.StructField("site", T.StringType()),
+        T.StructField("gold", T.StringType()),
+        T.StructField("signatures", T.LongType()),
+    ]
+)
+SIGNATURES_SCHEMA = T.StructType(
+    [
+        T.StructField("page", T.LongType()),
+        T.StructField("signature", T.LongType()),
+        T.StructField("count", T.IntegerType()),
+    ]
+)
+# A page's identity, as clusters.parquet repeats it.
+IDENTITY = [f.name for f in PAGES_SCHEMA.fields if f.name != "signatures"]
+
+# Slack on float bounds derived from the threshold: a bound is only ever loosened by it, so a
+# pair the exact verification would accept is never filtered out (see `signed_pages`).
+SLACK = 1e-9
+
+
+class JobError(Exception):
+    """A problem with the input or the command line, reported without a traceback."""
+
+
+_started = time.time()
+
+
+def log(message):
+    """A progress line on standard error."""
+    print(f"[samecore-pairs {time.time() - _started:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def check_threshold(threshold):
+    if not 0.0 < threshold <= 1.0:  # also refuses NaN
+        raise JobError(f"threshold {threshold} is outside (0, 1]")
+
+
+class Files:
+    """The few file operations Spark's readers and writers do not do, on any Hadoop file system
+    (local, HDFS, S3...): listing the manifests, reading them, checking and clearing OUT,
+    writing run.json."""
+
+    def __init__(self, spark):
+        self._jvm = spark._jvm
+        self._conf = spark._jsc.hadoopConfiguration()
+
+    def _resolve(self, path):
+        p = self._jvm.org.apache.hadoop.fs.Path(path)
+        return p.getFileSystem(self._conf), p
+
+    def exists(self, path):
+        fs, p = self._resolve(path)
+        return fs.exists(p)
+
+    def glob(self, pattern):
+        """(qualified path, file name) of every file matching `pattern`, sorted by name."""
+        fs, p = self._resolve(pattern)
+        found = fs.globStatus(p) or []
+        return sorted((s.getPath().toString(), s.getPath().getName()) for s in found)
+
+    def read_text(self, path):
+        fs, p = self._resolve(path)
+        stream = fs.open(p)
+        try:
+            return bytes(stream.readAllBytes()).decode("utf-8")
+        finally:
+            stream.close()
+
+    def write_text(self, path, text):
+        fs, p = self._resolve(path)
+        stream = fs.create(p, True)
+        try:
+            stream.write(bytearray(text.encode("utf-8")))
+        finally:
+            stream.close()
+
+    def delete(self, path):
+        fs, p = self._resolve(path)
+        fs.delete(p, True)
+
+
+def read_shards(spark, files, shards):
+    """The shards of directory `shards`: (pages, signature rows, manifest summary). Every shard
+    must be a SpotSigs shard of this layout, and all of them signed with equal parameters."""
+    manifests = files.glob(shards.rstrip("/") + "/*.sign.json")
+    if not manifests:
+        raise JobError(
+            f"no shards in {shards}: no NAME.sign.json there "
+            f"(write them with `samecore sign ARCHIVE... --out {shards}`)"
+        )
+    first = None
+    pages_paths, signature_paths, inputs, names = [], [], [], []
+    for path, name in manifests:
+        try:
+            manifest = json.loads(files.read_text(path))
+        except ValueError as e:
+            raise JobError(f"{path} is not JSON: {e}") from e
+        if not isinstance(manifest, dict) or (manifest.get("format"), manifest.get("version")) != (
+            SIGN_FORMAT,
+            SIGN_VERSION,
+        ):
+            got = (manifest.get("format"), manifest.get("version")) if isinstance(manifest, dict) else None
+            raise JobError(
+                f"{path}: unknown shard format/version {got} "
+                f"(this job reads format {SIGN_FORMAT!r} version {SIGN_VERSION})"
+            )
+        if first is None:
+            first = (name, manifest)
+        elif manifest.get("algo") != first[1].get("algo"):
+            raise JobError(
+                f"shards of different algorithms: {first[0]} is {first[1].get('algo')!r}, "
+                f"{name} is {manifest.get('algo')!r}"
+            )
+        elif manifest.get("params") != first[1].get("params"):
+            a, b = first[1].get("params") or {}, manifest.get("params") or {}
+            differ = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+            raise JobError(
+                f"shards signed with different parameters: {first[0]} and {name} differ in {differ}; "
+                "sign every archive with the same options"
+            )
+        stem = path[: -len(".sign.json")]
+        for part, paths in ((".pages.parquet", pages_paths), (".signatures.parquet", signature_paths)):
+            if not files.exists(stem + part):
+                raise JobError(f"shard {name[: -len('.sign.json')]} has no {stem + part}")
+            paths.append(stem + part)
+        inputs.append(manifest.get("input"))
+        names.append(name[: -len(".sign.json")])
+    algo, params = first[1].get("algo"), first[1].get("params")
+    if algo != "spotsigs":
+        raise JobError(
+            f"the shards hold {algo!r} signatures; this job matches SpotSigs only "
+            "(sign with `samecore sign --algo spotsigs`)"
+        )
+    if not isinstance(params, dict) or not {"min_signatures", "idf_band", "site_frame"} <= set(params):
+        raise JobError(f"{manifests[0][0]}: params lack min_signatures, idf_band or site_frame")
+    pages = spark.read.schema(PAGES_SCHEMA).parquet(*pages_paths)
+    signatures = spark.read.schema(SIGNATURES_SCHEMA).parquet(*signature_paths)
+    summary = {"algo": algo, "params": params, "inputs": inputs, "shards": names}
+    return pages, signatures, summary
+
+
+def distinct_pages(raw):
+    """One row per page id: a capture in two archives is one page, its row the one of the
+    smallest (file, offset)."""
+    rest = [c for c in PAGES_SCHEMA.fieldNames() if c not in ("page", "file", "offset")]
+    smallest = F.min(F.struct("file", "offset", *rest)).alias("row")
+    return raw.groupBy("page").agg(smallest).select("page", "row.*")
+
+
+def drop_site_frame(signatures, pages, frame):
+    """Step 1 (src/signature/frame.rs): on each site of P >= max(min_pages, 2) pages (every page
+    of the site counts, signed or not), drop the signatures held by more than max_share * P of
+    its pages. Pages of no site are left alone."""
+    max_share, min_pages = float(frame["max_share"]), max(int(frame["min_pages"]), 2)
+    sites = (
+        pages.where(F.col("site").isNotNull())
+        .groupBy("site")
+        .agg(F.count("*").alias("site_pages"))
+        .where(F.col("site_pages") >= min_pages)
+    )
+    located = signatures.join(pages.select("page", "site").join(sites, "site"), "page", "left")
+    frame_rows = (
+        located.where(F.col("site").isNotNull())
+        .groupBy("site", "signature")
+        .agg(F.count("*").alias("df"), F.max("site_pages").alias("site_pages"))
+        # Kept when float(df) <= max_share * float(P), as samecore compares.
+        .where(F.col("df").cast("double") > F.lit(max_share) * F.col("site_pages").cast("double"))
+        .select("site", "signature")
+    )
+    return located.join(frame_rows, ["site", "signature"], "left_anti").select("page", "signature", "count")
+
+
+def idf_df_range(n_pages, lo, hi):
+    """Step 2: the document frequencies a signature may have to stay in the IDF band [lo, hi],
+    as an interval [first, last] of integers (empty when first > last).
+
+    idf(df) = ln(N/df)/ln(N) with N = max(pages, 2), kept unless idf < lo - 1e-12 or
+    idf > hi + 1e-12 (src/signature/set.rs). idf falls as df grows, so the kept frequencies are
+    an interval, found by bisection with the C library's log (what samecore's f64::ln calls), so
+    the band is decided as on the single machine and Spark only compares integers."""
+    n = float(max(n_pages, 2))
+
+    def idf(df):
+        return math.log(n / float(df)) / math.log(n)
+
+    def first_true(pred):
+        """The smallest df in [1, n_pages + 1] where `pred` holds, for a `pred` false then true."""
+        a, b = 1, n_pages + 1
+        while a < b:
+            mid = (a + b) // 2
+            if pred(mid):
+                b = mid
+            else:
+                a = mid + 1
+        return a
+
+    first = first_true(lambda df: not idf(df) > hi + 1e-12)
+    last = first_true(lambda df: idf(df) < lo - 1e-12) - 1
+    return first, last
+
+
+def signed_pages(signatures, n_pages, params, threshold):
+    """Steps 2-3 and what matching needs of each page, one row per page that takes part in it:
+
+    - total: its multiset size after the filters;
+    - levels: levels[k-1] = its signatures held at least k times. The multiset intersection
+      sum_s min(a_s, b_s) equals sum_k |A_k & B_k|, so sizes of array_intersect of plain long
+      arrays give it exactly;
+    - need: ceil(threshold * total), loosened by SLACK: the fewest signatures a partner must
+      share with the page, and the smallest partner size (J(A,B) <= min/max, SIGIR 2008 s.4);
+    - prefix: the first total - need + 1 elements of the page in the global order (SIGMOD 2010
+      s.3.1). The multiset is the set of elements (signature, k), k = 1..count, so multiset
+      Jaccard is set Jaccard on them; elements are ordered by how many pages hold them
+      (ascending), ties by value. Two pages with J >= t share an element of their prefixes.
+
+    Why SLACK keeps every pair: a pair passes when the double inter/union >= t, so the real
+    quotient is >= t(1 - 2^-52), hence inter >= t(1 - 2^-52) * total on either side; the
+    computed ceil(total * t * (1 - 1e-9)) is at most that, so the prefix is long enough and the
+    partner-size bound loose enough."""
+    # Per signature: df (pages holding it) and freq[k-1] (pages holding it k or more times).
+    histogram = signatures.groupBy("signature", "count").agg(F.count("*").alias("pages"))
+    zero = F.lit(0).cast("long")
+    stats = (
+        histogram.groupBy("signature")
+        .agg(F.collect_list(F.struct("count", "pages")).alias("h"))
+        .select(
+            "signature",
+            F.aggregate("h", zero, lambda acc, x: acc + x["pages"]).alias("df"),
+            F.transform(
+                F.sequence(F.lit(1), F.array_max(F.transform("h", lambda x: x["count"]))),
+                lambda k: F.aggregate(
+                    F.filter("h", lambda x: x["count"] >= k), zero, lambda acc, x: acc + x["pages"]
+                ),
+            ).alias("freq"),
+        )
+    )
+    if params["idf_band"] is not None:
+        lo, hi = (float(x) for x in params["idf_band"])
+        first, last = idf_df_range(n_pages, lo, hi)
+        log(f"idf band [{lo}, {hi}] over {max(n_pages, 2)} pages keeps signatures on {first}..{last} pages")
+        stats = stats.where(F.col("df").between(first, last))
+    min_signatures = max(int(params["min_signatures"]), 1)
+    pages = (
+        signatures.join(stats, "signature")
+        .groupBy("page")
+        .agg(
+            F.sum("count").alias("total"),
+            F.collect_list(F.struct(F.col("signature").alias("s"), F.col("count").alias("c"), "freq")).alias(
+                "sigs"
+            ),
+        )
+        .where(F.col("total") >= min_signatures)
+    )
+    need = F.ceil(F.col("total").cast("double") * F.lit(threshold) * F.lit(1.0 - SLACK))
+    elements = F.flatten(
+        F.transform(
+            "sigs",
+            lambda x: F.transform(
+                F.sequence(F.lit(1), x["c"]),
+                lambda k: F.struct(F.element_at(x["freq"], k).alias("f"), x["s"].alias("s"), k.alias("k")),
+            ),
+        )
+    )
+    levels = F.transform(
+        F.sequence(F.lit(1), F.array_max(F.transform("sigs", lambda x: x["c"]))),
+        lambda k: F.transform(F.filter("sigs", lambda x: x["c"] >= k), lambda x: x["s"]),
+    )
+    return pages.select("page", "total", need.alias("need"), "sigs").select(
+        "page",
+        "total",
+        "need",
+        levels.alias("levels"),
+        F.slice(F.array_sort(elements), 1, (F.col("total") - F.col("need") + 1).cast("int")).alias("prefix"),
+    )
+
+
+def length_bucket(size, threshold):
+    """Length partition of a multiset size (SIGIR 2008 s.4): floor(ln(size) / ln(1/t)), so pages
+    whose sizes are within a factor t lie in the same or adjacent partitions (one partition per
+    size at t = 1). Spark's ln is StrictMath.log, the same monotone function on every executor,
+    which is all the join below relies on."""
+    if threshold == 1.0:
+        return size.cast("long")
+    return F.floor(F.ln(size.cast("double")) / F.lit(-math.log(threshold)) + F.lit(SLACK))
+
+
+def candidate_pairs(vectors, threshold):
+    """Distinct (a, b) pairs that share a prefix element (SIGMOD 2010 s.3.2, the self-join on
+    prefix tokens) and pass the length filter.
+
+    The join key is (element, length partition): every page indexes its prefix under its own
+    partition; the page of the pair with the larger (total, page) probes every partition from
+    that of its smallest possible partner size (`need`) to its own, one or two partitions in
+    practice. Pages two partitions apart never meet, a frequent element is split across
+    partitions, and each pair is met once per shared prefix element, then made distinct."""
+    elements = vectors.select("page", "total", "need", F.explode("prefix").alias("e"))
+    index = elements.select(
+        F.col("e.s").alias("s"),
+        F.col("e.k").alias("k"),
+        length_bucket(F.col("total"), threshold).alias("bucket"),
+        F.col("page").alias("a"),
+        F.col("total").alias("a_total"),
+    )
+    probes = elements.select(
+        F.col("e.s").alias("s"),
+        F.col("e.k").alias("k"),
+        F.explode(
+            F.sequence(length_bucket(F.col("need"), threshold), length_bucket(F.col("total"), threshold))
+        ).alias("bucket"),
+        F.col("page").alias("b"),
+        F.col("total").alias("b_total"),
+        F.col("need").alias("b_need"),
+    )
+    smaller = (F.col("a_total") < F.col("b_total")) | (
+        (F.col("a_total") == F.col("b_total")) & (F.col("a") < F.col("b"))
+    )
+    return (
+        index.join(probes, ["s", "k", "bucket"])
+        .where(smaller & (F.col("a_total") >= F.col("b_need")))
+        .select("a", "b")
+        .distinct()
+    )
+
+
+def verified_pairs(candidates, vectors, threshold):
+    """Each candidate's exact multiset intersection and Jaccard, kept when >= the threshold
+    (the record join of SIGMOD 2010 s.3.3, with the verification done there). The score is
+    inter / (total_a + total_b - inter) in doubles, as samecore computes it."""
+
+    def side(name):
+        return vectors.select(
+            F.col("page").alias(name),
+            F.col("total").alias(name + "_total"),
+            F.col("levels").alias(name + "_levels"),
+        )
+
+    la, lb = F.col("a_levels"), F.col("b_levels")
+    intersection = F.aggregate(
+        F.transform(
+            F.sequence(F.lit(1), F.least(F.size(la), F.size(lb))),
+            lambda i: F.size(F.array_intersect(F.element_at(la, i), F.element_at(lb, i))),
+        ),
+        F.lit(0).cast("long"),
+        lambda acc, x: acc + x,
+    )
+    union = F.col("a_total") + F.col("b_total") - F.col("intersection")
+    return (
+        candidates.join(side("a"), "a")
+        .join(side("b"), "b")
+        .select("a", "b", "a_total", "b_total", intersection.alias("intersection"))
+        .withColumn("score", F.col("intersection").cast("double") / union.cast("double"))
+        .where(F.col("score") >= F.lit(threshold))
+    )
+
+
+def large_star(edges):
+    """Kiveris et al. s.2, Large-Star: each node u links every larger neighbour to the smallest
+    node of its neighbourhood including itself. Edges are (src, dst) with src > dst."""
+    both = edges.select(F.col("src").alias("u"), F.col("dst").alias("v")).union(
+        edges.select(F.col("dst").alias("u"), F.col("src").alias("v"))
+    )
+    smallest = both.groupBy("u").agg(F.min("v").alias("m"))
+    return (
+        both.join(smallest, "u")
+        .where(F.col("v") > F.col("u"))
+        .select(F.col("v").alias("src"), F.least("u", "m").alias("dst"))
+        .distinct()
+    )
+
+
+def small_star(edges):
+    """Kiveris et al. s.2, Small-Star: each node u links itself and its smaller neighbours to the
+    smallest of them."""
+    smallest = edges.groupBy("src").agg(F.min("dst").alias("m"))
+    leaves = (
+        edges.join(smallest, "src")
+        .where(F.col("dst") != F.col("m"))
+        .select(F.col("dst").alias("src"), F.col("m").alias("dst"))
+    )
+    return leaves.union(smallest.select("src", F.col("m").alias("dst"))).distinct()
+
+
+def is_star_forest(edges):
+    """Whether every node has at most one parent and no parent has a parent: then each star is
+    a connected component (both steps keep components) and its centre is its smallest node."""
+    two_parents = edges.groupBy("src").count().where(F.col("count") > 1)
+    chained = edges.join(edges.select(F.col("src").alias("dst")), "dst", "left_semi")
+    return two_parents.isEmpty() and chained.isEmpty()
+
+
+def connected_components(pairs, materialize):
+    """(page, label) for every page of a pair, label the smallest page id of its component:
+    Large-Star then Small-Star until the graph is a forest of stars (Kiveris et al. s.2, the
+    alternating algorithm, O(log^2 n) rounds). Each round is materialized to cut its lineage.
+    Returns the labels and the number of rounds."""
+    edges = materialize(
+        pairs.select(
+            F.greatest("a_page", "b_page").alias("src"), F.least("a_page", "b_page").alias("dst")
+        ).distinct()
+    )
+    rounds = 0
+    while not is_star_forest(edges):
+        edges = materialize(small_star(large_star(edges)))
+        rounds += 1
+        log(f"components: round {rounds}, {edges.count()} edges")
+    labels = edges.select(F.col("src").alias("page"), F.col("dst").alias("label")).union(
+        edges.select(F.col("dst").alias("page"), F.col("dst").alias("label"))
+    )
+    return labels.distinct(), rounds
+
+
+def dense_index(spark, df, order, name, materialize):
+    """`df` with `name`: each row's 0-based position in the order of its unique column `order`,
+    without moving all rows to one task: a range-partitioned sort, then each partition's offset
+    from the row counts of the partitions before it (monotonically_increasing_id puts the
+    partition in the upper 31 bits, the row within it in the lower 33)."""
+    ordered = materialize(df.sort(order).withColumn("_row", F.monotonically_increasing_id()))
+    part = F.shiftright("_row", 33)
+    sizes = sorted(tuple(r) for r in ordered.groupBy(part.alias("_part")).count().collect())
+    offsets, at = [], 0
+    for p, n in sizes:
+        offsets.append((p, at))
+        at += n
+    table = spark.createDataFrame(offsets, "_part long, _offset long")
+    position = F.col("_offset") + F.col("_row").bitwiseAND((1 << 33) - 1)
+    return (
+        ordered.withColumn("_part", part)
+        .join(F.broadcast(table), "_part")
+        .withColumn(name, position)
+        .drop("_part", "_offset", "_row")
+    )
+
+
+def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None):
+    """The job: read `shards`, write `out`; the run.json written, as a dict."""
+    check_threshold(threshold)
+    started = time.time()
+    files = Files(spark)
+    raw_pages, raw_signatures, summary = read_shards(spark, files, shards)
+    if files.exists(out):
+        if not overwrite:
+            raise JobError(f"{out} exists: give --overwrite to replace its outputs, or another --out")
+        for part in ("run.json", "pairs.parquet", "clusters.parquet"):
+            files.delete(out.rstrip("/") + "/" + part)
+    if checkpoint_dir:
+        spark.sparkContext.setCheckpointDir(checkpoint_dir)
+
+    def materialize(df):
+        return df.checkpoint(eager=True) if checkpoint_dir else df.localCheckpoint(eager=True)
+
+    params = summary["params"]
+    log(
+        f"{len(summary['shards'])} shard(s) of {summary['algo']}; params {json.dumps(params, sort_keys=True)}"
+    )
+
+    pages = distinct_pages(raw_pages).persist()
+    n_pages = pages.count()
+    log(f"pages: {n_pages} distinct")
+    # count >= 1 always in samecore's shards; a row of 0 would be no occurrence.
+    signatures = raw_signatures.where(F.col("count") >= 1).distinct()
+    if params["site_frame"] is not None:
+        signatures = drop_site_frame(signatures, pages, params["site_frame"])
+        log(f"site frame {json.dumps(params['site_frame'], sort_keys=True)}")
+    vectors = signed_pages(signatures, n_pages, params, threshold).persist()
+    n_signed = vectors.count()
+    log(f"signed pages: {n_signed} take part in matching (min_signatures {params['min_signatures']})")
+
+    pairs = verified_pairs(candidate_pairs(vectors, threshold), vectors, threshold)
+    keys = pages.select("page", "key")
+    pairs = pairs.join(keys.select(F.col("page").alias("a"), F.col("key").alias("a_key0")), "a").join(
+        keys.select(F.col("page").alias("b"), F.col("key").alias("b_key0")), "b"
+    )
+    swap = F.col("a_key0") > F.col("b_key0")
+
+    def ordered(first, second):
+        return F.when(swap, F.col(second)).otherwise(F.col(first))
+
+    pairs = pairs.select(
+        ordered("a_key0", "b_key0").alias("a_key"),
+        ordered("b_key0", "a_key0").alias("b_key"),
+        ordered("a", "b").alias("a_page"),
+        ordered("b", "a").alias("b_page"),
+        "score",
+        "intersection",
+        ordered("a_total", "b_total").alias("a_signatures"),
+        ordered("b_total", "a_total").alias("b_signatures"),
+    )
+    pairs_path = out.rstrip("/") + "/pairs.parquet"
+    pairs.write.mode("overwrite" if overwrite else "errorifexists").parquet(pairs_path)
+    # Read back: the written pairs are the components' input, with no lineage to recompute.
+    written = spark.read.parquet(pairs_path)
+    n_pairs = written.count()
+    log(f"pairs: {n_pairs} at threshold {threshold} -> {pairs_path}")
+
+    labels, rounds = connected_components(written, materialize)
+    members = (
+        pages.join(vectors.select("page", F.col("total").alias("kept")), "page", "left")
+        .join(labels, "page", "left")
+        .select(
+            *IDENTITY,
+            F.coalesce("label", "page").alias("cluster_page"),
+            F.coalesce("kept", F.lit(0).cast("long")).alias("signatures_kept"),
+        )
+    )
+    members = materialize(members)
+    components = members.groupBy("cluster_page").agg(
+        F.min("key").alias("first_key"), F.count("*").alias("cluster_size")
+    )
+    components = dense_index(spark, components, "first_key", "cluster", materialize)
+    n_clusters = components.where(F.col("cluster_size") >= 2).count()
+    clusters = members.join(components.drop("first_key"), "cluster_page").select(
+        *IDENTITY, "cluster", "cluster_page", "cluster_size", "signatures_kept"
+    )
+    clusters_path = out.rstrip("/") + "/clusters.parquet"
+    clusters.write.mode("overwrite" if overwrite else "errorifexists").parquet(clusters_path)
+    log(f"clusters: {n_clusters} of 2+ pages after {rounds} round(s) -> {clusters_path}")
+    pages.unpersist()
+    vectors.unpersist()
+
+    report = {
+        "format": RUN_FORMAT,
+        "version": RUN_VERSION,
+        "algo": summary["algo"],
+        "threshold": threshold,
+        "params": params,
+        "inputs": summary["inputs"],
+        "shards": summary["shards"],
+        "pages": n_pages,
+        "matched_pages": n_signed,
+        "pairs": n_pairs,
+        "clusters": n_clusters,
+        "iterations": rounds,
+        "seconds": round(time.time() - started, 3),
+        "spark_version": spark.version,
+    }
+    files.write_text(out.rstrip("/") + "/run.json", json.dumps(report, indent=2) + "\n")
+    log(f"done in {report['seconds']} s -> {out}/run.json")
+    return report
+
+
+def session(master=None, partitions=None):
+    """The Spark session: spark-submit's master, else --master or SPARK_MASTER, else local[*].
+    Shuffles get `partitions` partitions, by default twice the cores in local mode (Spark's
+    default on a cluster)."""
+    # The job prints its own progress lines; Spark's progress bars would garble them.
+    builder = SparkSession.builder.appName("samecore-pairs").config("spark.ui.showConsoleProgress", "false")
+    master = master or os.environ.get("SPARK_MASTER")
+    if master:
+        builder = builder.master(master)
+    elif "PYSPARK_GATEWAY_PORT" not in os.environ:  # not under spark-submit
+        builder = builder.master("local[*]")
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("WARN")
+    if partitions is None and spark.sparkContext.master.startswith("local"):
+        partitions = 2 * (os.cpu_count() or 1)
+    if partitions is not None:
+        spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    return spark
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="samecore_pairs.py",
+        description="SpotSigs all-pairs matching and connected components over `samecore sign` shards.",
+    )
+    parser.add_argument(
+        "--shards", required=True, help="directory of NAME.{pages,signatures}.parquet and NAME.sign.json"
+    )
+    parser.add_argument(
+        "--out", required=True, help="output directory (pairs.parquet, clusters.parquet, run.json)"
+    )
+    parser.add_argument("--threshold", required=True, type=float, help="multiset Jaccard threshold in (0, 1]")
+    parser.add_argument(
+        "--partitions", type=int, help="shuffle partitions (default: 2 x cores in local mode)"
+    )
+    parser.add_argument("--overwrite", action="store_true", help="replace the outputs in an existing --out")
+    parser.add_argument(
+        "--master", help="Spark master when not run by spark-submit (default: SPARK_MASTER or local[*])"
+    )
+    parser.add_argument("--checkpoint-dir", help="reliable checkpoints there (default: local checkpoints)")
+    args = parser.parse_args(argv)
+    try:
+        check_threshold(args.threshold)
+        if args.partitions is not None and args.partitions < 1:
+            raise JobError(f"--partitions {args.partitions} is not a positive number")
+        spark = session(args.master, args.partitions)
+        try:
+            run(spark, args.shards, args.out, args.threshold, args.overwrite, args.checkpoint_dir)
+        finally:
+            spark.stop()
+    except JobError as e:
+        print(f"samecore_pairs.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,334 @@
+//! Signature shards, for matching past one machine: what `samecore sign` writes for the Spark
+//! job in the repository's `spark/` folder, and that job's pairs and pages read back.
+//!
+//! Per input archive `NAME`, three files in the output folder:
+//! - `NAME.pages.parquet`: one [`ShardPage`] per page (its identity as the field writes it, its
+//!   site, its gold cluster when known, its number of signatures, and its id);
+//! - `NAME.signatures.parquet`: for SpotSigs one row per page and distinct signature
+//!   (`page`, `signature`, `count`: the page's multiset); for MinHash one row per page and
+//!   permutation (`page`, `slot`, `value`);
+//! - `NAME.sign.json`: a [`SignManifest`]: the algorithm and every parameter that decides the
+//!   signatures and the collection-wide filters the job applies (SpotSigs' site frame, IDF band
+//!   and minimum signatures), so shards signed apart can be checked to agree.
+//!
+//! Signing is per input and needs nothing from the other inputs (but revisits, resolved against
+//! the inputs given together): a shell loop or each Spark worker can sign its own files.
+//!
+//! Ids are stable, whatever the run, the machine or the input order: a page's id is the XXH3-64
+//! of its capture key (the project's page identity), a SpotSigs signature is the hash samecore
+//! matches on ([`crate::token::term_hash`]'s FNV-1a and MurmurHash3 finaliser, unseeded). Both
+//! are written as signed 64-bit integers, bit for bit, since Spark has no unsigned 64-bit type.
+//! Signature rows go to Parquet in batches, so a shard never holds a second copy of an archive's
+//! signatures in memory.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result};
+
+/// The `format` of a [`SignManifest`].
+pub const SIGN_FORMAT: &str = "samecore-signatures";
+/// The shard layout's version.
+pub const SIGN_VERSION: u32 = 1;
+/// The `format` of the Spark job's `run.json`.
+pub const SPARK_RUN_FORMAT: &str = "samecore-spark-run";
+
+/// Signature rows per Parquet row group and write.
+const BATCH_ROWS: usize = 1 << 20;
+
+/// A page of a shard.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ShardPage {
+    /// The page's id: [`page_id`] of its capture key.
+    pub page: i64,
+    /// The capture key (`<timestamp> <URL> <digest>`), the project's page identity.
+    pub key: String,
+    /// `WARC-Record-ID`.
+    pub record_id: Option<String>,
+    /// Target URL.
+    pub url: Option<String>,
+    /// 14-digit capture timestamp.
+    pub timestamp: Option<String>,
+    /// Capture date, ISO 8601.
+    pub date: Option<String>,
+    /// The archive file the record is in (absolute).
+    pub file: String,
+    /// Byte offset of the record in the file.
+    pub offset: i64,
+    /// Length of the record in the file.
+    pub length: i64,
+    /// Payload digest.
+    pub digest: Option<String>,
+    /// The site SpotSigs' frame filter groups the page by (registrable domain of its URL, else
+    /// of most of its links).
+    pub site: Option<String>,
+    /// Gold cluster, when known.
+    pub gold: Option<String>,
+    /// Signature occurrences (SpotSigs; before the collection-wide filters) or permutations
+    /// (MinHash; 0 for a page without shingles).
+    pub signatures: i64,
+}
+
+/// What a shard holds and how it was signed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SignManifest {
+    /// [`SIGN_FORMAT`].
+    pub format: String,
+    /// [`SIGN_VERSION`].
+    pub version: u32,
+    /// `spotsigs` or `minhash`.
+    pub algo: String,
+    /// The input archive, as given.
+    pub input: String,
+    /// Pages in the shard.
+    pub pages: usize,
+    /// Rows of the signatures file.
+    pub signature_rows: usize,
+    /// The detector's parameters, as the project stores them.
+    pub params: serde_json::Value,
+    /// The samecore version that signed.
+    pub samecore: String,
+}
+
+/// A page's id in shards and in the Spark job: XXH3-64 of its capture key, as a signed integer.
+pub fn page_id(capture: &str) -> i64 {
+    xxhash_rust::xxh3::xxh3_64(capture.as_bytes()) as i64
+}
+
+/// The three files of the shard of input `name` in `dir`: pages, signatures, manifest.
+pub fn shard_paths(dir: &Path, name: &str) -> [PathBuf; 3] {
+    [
+        dir.join(format!("{name}.pages.parquet")),
+        dir.join(format!("{name}.signatures.parquet")),
+        dir.join(format!("{name}.sign.json")),
+    ]
+}
+
+fn shard_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::io(std::io::Error::other(e.to_string()), path)
+}
+
+/// Write `(page, signature, count)` rows: each page's hashes (a multiset, any order) counted.
+pub fn write_spotsigs(path: &Path, pages: &[i64], hashes: &[Vec<u64>]) -> Result<usize> {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("page", DataType::Int64, false),
+        Field::new("signature", DataType::Int64, false),
+        Field::new("count", DataType::Int32, false),
+    ]));
+    let rows = pages.iter().zip(hashes).flat_map(|(&page, h)| {
+        let mut sorted = h.clone();
+        sorted.sort_unstable();
+        let mut counted: Vec<(u64, i32)> = Vec::new();
+        for x in sorted {
+            match counted.last_mut() {
+                Some((last, c)) if *last == x => *c += 1,
+                _ => counted.push((x, 1)),
+            }
+        }
+        counted
+            .into_iter()
+            .map(move |(x, c)| (page, x as i64, i64::from(c)))
+    });
+    write_triples(path, schema, rows)
+}
+
+/// Write `(page, slot, value)` rows: each page's MinHash min-values by permutation.
+pub fn write_minhash(path: &Path, pages: &[i64], values: &[Vec<u32>]) -> Result<usize> {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("page", DataType::Int64, false),
+        Field::new("slot", DataType::Int32, false),
+        Field::new("value", DataType::Int64, false),
+    ]));
+    let rows = pages.iter().zip(values).flat_map(|(&page, v)| {
+        v.iter()
+            .enumerate()
+            .map(move |(slot, &x)| (page, slot as i64, i64::from(x)))
+    });
+    write_triples(path, schema, rows)
+}
+
+/// Write rows of three integer columns (the second and third typed by `schema`) in batches,
+/// through a temporary file renamed into place.
+fn write_triples(
+    path: &Path,
+    schema: Arc<Schema>,
+    rows: impl Iterator<Item = (i64, i64, i64)>,
+) -> Result<usize> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.partial"));
+    let result = (|| {
+        let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, &tmp))?;
+        let props = parquet::file::properties::WriterProperties::builder()
+            .set_compression(parquet::basic::Compression::SNAPPY)
+            .set_max_row_group_row_count(Some(BATCH_ROWS))
+            .build();
+        let mut writer = parquet::arrow::ArrowWriter::try_new(file, schema.clone(), Some(props))
+            .map_err(|e| shard_error(path, e))?;
+        let column = |i: usize, v: Vec<i64>| -> ArrayRef {
+            match schema.field(i).data_type() {
+                DataType::Int32 => Arc::new(Int32Array::from_iter_values(
+                    v.into_iter().map(|x| x as i32),
+                )),
+                _ => Arc::new(Int64Array::from(v)),
+            }
+        };
+        let mut total = 0;
+        let mut rows = rows.peekable();
+        while rows.peek().is_some() {
+            let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+            for (x, y, z) in rows.by_ref().take(BATCH_ROWS) {
+                a.push(x);
+                b.push(y);
+                c.push(z);
+            }
+            total += a.len();
+            let batch = RecordBatch::try_new(
+                schema.clone(),
+                vec![column(0, a), column(1, b), column(2, c)],
+            )
+            .map_err(|e| shard_error(path, e))?;
+            writer.write(&batch).map_err(|e| shard_error(path, e))?;
+        }
+        writer.close().map_err(|e| shard_error(path, e))?;
+        Ok(total)
+    })();
+    match result {
+        Ok(total) => {
+            std::fs::rename(&tmp, path).map_err(|e| Error::io(e, path))?;
+            Ok(total)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// A scored pair of the Spark job (`pairs.parquet`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SparkPair {
+    /// First page's capture key.
+    pub a_key: String,
+    /// Second page's capture key.
+    pub b_key: String,
+    /// Multiset Jaccard.
+    pub score: f64,
+}
+
+/// A page of the Spark job (`clusters.parquet`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SparkPage {
+    /// Capture key.
+    pub key: String,
+    /// The archive file it was signed from.
+    pub file: String,
+    /// Its cluster (connected components of the pairs).
+    pub cluster: i64,
+    /// Its signatures after the collection-wide filters; 0 for a page left out of matching.
+    pub signatures_kept: i64,
+}
+
+/// What the Spark job wrote: its pairs, every page with its cluster, and its `run.json`.
+#[derive(Debug, Clone, Default)]
+pub struct SparkRun {
+    /// Scored pairs at or above the threshold.
+    pub pairs: Vec<SparkPair>,
+    /// Every page the job saw.
+    pub pages: Vec<SparkPage>,
+    /// `run.json`: threshold, signature parameters, counts.
+    pub run: serde_json::Value,
+}
+
+impl SparkRun {
+    /// The threshold the job ran at.
+    pub fn threshold(&self) -> Option<f64> {
+        self.run
+            .get("threshold")
+            .and_then(serde_json::Value::as_f64)
+    }
+}
+
+/// Read the Spark job's output from its `pairs.parquet` (a file or Spark's folder of part
+/// files); `clusters.parquet` and `run.json` are read from the same folder.
+pub fn read_spark_run(pairs: &Path) -> Result<SparkRun> {
+    let dir = pairs.parent().unwrap_or(Path::new("."));
+    let run_path = dir.join("run.json");
+    let text = std::fs::read_to_string(&run_path).map_err(|e| Error::io(e, &run_path))?;
+    let run: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| shard_error(&run_path, e))?;
+    let format = run.get("format").and_then(|f| f.as_str()).unwrap_or("");
+    if format != SPARK_RUN_FORMAT {
+        return Err(shard_error(
+            &run_path,
+            format!("not a samecore Spark run (format {format:?}, expected {SPARK_RUN_FORMAT:?})"),
+        ));
+    }
+    let mut out = SparkRun {
+        run,
+        ..SparkRun::default()
+    };
+    for part in parquet_parts(pairs)? {
+        out.pairs.extend(super::read_rows::<SparkPair>(
+            &part,
+            Some(super::Format::Parquet),
+        )?);
+    }
+    for part in parquet_parts(&dir.join("clusters.parquet"))? {
+        out.pages.extend(super::read_rows::<SparkPage>(
+            &part,
+            Some(super::Format::Parquet),
+        )?);
+    }
+    Ok(out)
+}
+
+/// A Parquet file, or the `.parquet` part files of a folder Spark wrote (sorted by name).
+fn parquet_parts(path: &Path) -> Result<Vec<PathBuf>> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(e, path))?;
+    if !meta.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut parts: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| Error::io(e, path))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default();
+            name.ends_with(".parquet") && !name.starts_with(['.', '_'])
+        })
+        .collect();
+    parts.sort();
+    Ok(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_are_counted_per_page_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.signatures.parquet");
+        let pages = [page_id("k1"), page_id("k2")];
+        let hashes = vec![vec![7, u64::MAX, 7], vec![]];
+        assert_eq!(write_spotsigs(&path, &pages, &hashes).unwrap(), 2);
+        let (columns, rows) =
+            super::super::format::read_text_table(&path, super::super::Format::Parquet).unwrap();
+        assert_eq!(columns, ["page", "signature", "count"]);
+        let p = pages[0].to_string();
+        // Sorted by the unsigned hash; u64::MAX is -1 bit for bit.
+        assert_eq!(rows, [[p.as_str(), "7", "2"], [p.as_str(), "-1", "1"]]);
+        assert_ne!(page_id("k1"), page_id("k2"));
+        // Stable across runs and machines: XXH3-64 of the empty string, seed 0.
+        assert_eq!(page_id("") as u64, 0x2D06_8005_38D3_94C2);
+    }
+}

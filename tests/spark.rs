@@ -1,0 +1,312 @@
+//! The Spark job (`spark/samecore_pairs.py`) equals the single machine: on the sample archive
+//! and on goldset-dev, `samecore sign` + the job in Spark's local mode give the same pairs as
+//! `samecore run --mode allpairs --pairs` at the same threshold (scores equal to 1e-9) and the
+//! same clusters as `--rule transitive`; `samecore import-pairs` turns the job's output into a
+//! project run with those clusters.
+//!
+//! The job needs python3 with pyspark (its tests also pyarrow) and a Java runtime. Without
+//! them the test says SKIPPED on standard error; `SAMECORE_REQUIRE_SPARK=1` (as `.ci/run` sets) makes that an error.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use samecore::export::shard::read_spark_run;
+use samecore::export::{ClusterFileRow, PageRow, PairFileRow, read_rows};
+
+fn spark_available() -> bool {
+    let pyspark = Command::new("python3")
+        .args(["-c", "import pyspark, pyarrow"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let java = Command::new("java")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !(pyspark && java) {
+        assert!(
+            std::env::var("SAMECORE_REQUIRE_SPARK").as_deref() != Ok("1"),
+            "SAMECORE_REQUIRE_SPARK=1 but pyspark and pyarrow ({pyspark}) or java ({java}) is missing"
+        );
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED spark: python3 with pyspark and pyarrow and a Java runtime are needed for \
+             the Spark job (pip install pyspark pyarrow; apt-get install default-jre-headless)"
+        );
+    }
+    pyspark && java
+}
+
+/// Run `spark/<script>` with `args` in python3 (Spark bound to the loopback interface); it must
+/// succeed.
+fn spark_python(script: &str, args: &[&std::ffi::OsStr]) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("spark")
+        .join(script);
+    let result = Command::new("python3")
+        .arg(path)
+        .args(args)
+        .env("SPARK_LOCAL_IP", "127.0.0.1")
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "spark/{script} failed: {}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
+
+/// Run the Spark job on `shards` into `out` at `threshold`.
+fn spark_job(shards: &Path, out: &Path, threshold: f64) {
+    let t = threshold.to_string();
+    let args = [
+        "--shards".as_ref(),
+        shards.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ];
+    let rest = ["--threshold", &t, "--partitions", "4"].map(std::ffi::OsStr::new);
+    spark_python("samecore_pairs.py", &[&args[..], &rest[..]].concat());
+}
+
+/// Clusters as a partition: the sorted sets of page keys of every cluster of 2+ pages.
+fn partition<K: Ord + Clone>(
+    cluster_of: impl IntoIterator<Item = (String, K)>,
+) -> BTreeSet<Vec<String>> {
+    let mut groups: BTreeMap<K, Vec<String>> = BTreeMap::new();
+    for (key, c) in cluster_of {
+        groups.entry(c).or_default().push(key);
+    }
+    groups
+        .into_values()
+        .filter(|g| g.len() > 1)
+        .map(|mut g| {
+            g.sort();
+            g
+        })
+        .collect()
+}
+
+/// Sign `archive`, run the job and the single machine at `threshold` with `options`, compare,
+/// and import the job's pairs into a project; the number of pairs.
+fn job_equals_single_machine(archive: &Path, options: &[&str], threshold: f64) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let shards = dir.path().join("shards");
+    let out = dir.path().join("out");
+    let t = threshold.to_string();
+    let mut sign: Vec<OsString> = vec![
+        "sign".into(),
+        archive.into(),
+        "--out".into(),
+        shards.clone().into(),
+    ];
+    sign.extend(options.iter().map(OsString::from));
+    common::samecore(&sign);
+    spark_job(&shards, &out, threshold);
+
+    let pairs_path = dir.path().join("pairs.tsv");
+    let clusters_path = dir.path().join("clusters.tsv");
+    let mut run: Vec<OsString> = vec!["run".into(), archive.into()];
+    run.extend(
+        [
+            "--mode",
+            "allpairs",
+            "--rule",
+            "transitive",
+            "--threshold",
+            &t,
+        ]
+        .map(OsString::from),
+    );
+    run.extend(["--pairs".into(), pairs_path.clone().into()]);
+    run.extend(["--clusters".into(), clusters_path.clone().into()]);
+    run.extend(options.iter().map(OsString::from));
+    common::samecore(&run);
+
+    let spark = read_spark_run(&out.join("pairs.parquet")).unwrap();
+    let local: Vec<PairFileRow> = read_rows(&pairs_path, None).unwrap();
+    let unordered = |a: &str, b: &str| {
+        if a < b {
+            (a.to_string(), b.to_string())
+        } else {
+            (b.to_string(), a.to_string())
+        }
+    };
+    let local_pairs: HashMap<(String, String), f64> = local
+        .iter()
+        .map(|p| (unordered(&p.a_key, &p.b_key), p.score))
+        .collect();
+    let spark_pairs: HashMap<(String, String), f64> = spark
+        .pairs
+        .iter()
+        .map(|p| (unordered(&p.a_key, &p.b_key), p.score))
+        .collect();
+    assert_eq!(
+        local_pairs.len(),
+        local.len(),
+        "a pair twice in run --pairs"
+    );
+    assert_eq!(
+        spark_pairs.len(),
+        spark.pairs.len(),
+        "a pair twice in the job's pairs"
+    );
+    let only_local: Vec<_> = local_pairs
+        .keys()
+        .filter(|k| !spark_pairs.contains_key(*k))
+        .collect();
+    let only_spark: Vec<_> = spark_pairs
+        .keys()
+        .filter(|k| !local_pairs.contains_key(*k))
+        .collect();
+    assert!(
+        only_local.is_empty() && only_spark.is_empty(),
+        "{}: {} pairs only in run --pairs (e.g. {:?}), {} only in the job's (e.g. {:?})",
+        archive.display(),
+        only_local.len(),
+        only_local.first(),
+        only_spark.len(),
+        only_spark.first()
+    );
+    for (k, s) in &local_pairs {
+        let j = spark_pairs[k];
+        assert!((s - j).abs() <= 1e-9, "{k:?}: {s} here, {j} in Spark");
+    }
+
+    let local_clusters: Vec<ClusterFileRow> = read_rows(&clusters_path, None).unwrap();
+    assert_eq!(spark.pages.len(), local_clusters.len(), "pages");
+    let here = partition(
+        local_clusters
+            .iter()
+            .map(|r| (r.key.clone(), r.cluster as i64)),
+    );
+    let there = partition(spark.pages.iter().map(|p| (p.key.clone(), p.cluster)));
+    assert_eq!(
+        here,
+        there,
+        "{}: transitive clusters differ",
+        archive.display()
+    );
+
+    // Back into a project: the run's clusters are the job's.
+    let project = dir.path().join("p.samecore");
+    let stdout = common::samecore([
+        "import-pairs".as_ref(),
+        "--project".as_ref(),
+        project.as_os_str(),
+        out.join("pairs.parquet").as_os_str(),
+    ]);
+    assert!(
+        stdout.contains(&format!("imported {} pairs", spark.pairs.len())),
+        "{stdout}"
+    );
+    let pages_path = dir.path().join("pages.tsv");
+    common::samecore([
+        "export".as_ref(),
+        "--project".as_ref(),
+        project.as_os_str(),
+        "pages".as_ref(),
+        "--out".as_ref(),
+        pages_path.as_os_str(),
+    ]);
+    let pages: Vec<PageRow> = read_rows(&pages_path, None).unwrap();
+    let stored = partition(
+        pages
+            .iter()
+            .map(|p| (p.key.clone(), p.cluster.expect("every page has a cluster"))),
+    );
+    assert_eq!(stored, there, "the imported run's clusters");
+    assert!(
+        !there.is_empty(),
+        "{}: no cluster to compare",
+        archive.display()
+    );
+    local.len()
+}
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives/news-sample.warc.gz")
+}
+
+#[test]
+fn spark_job_equals_allpairs_on_the_sample_and_goldset_dev() {
+    if !spark_available() {
+        return;
+    }
+    // The defaults (content blocks, site frame 0.9) at their threshold.
+    let n = job_equals_single_machine(&sample(), &[], 0.12);
+    assert!(n > 300, "{n} pairs on the sample");
+    let Some(goldset) = common::goldset() else {
+        return;
+    };
+    let n = job_equals_single_machine(&goldset, &[], 0.12);
+    assert!(n > 1000, "{n} pairs on goldset-dev");
+    // The paper's setting: whole-page text, no site frame, an IDF band, threshold 0.5.
+    let paper = [
+        "--tokens",
+        "text",
+        "--site-frame",
+        "off",
+        "--idf-band",
+        "0.2:0.9",
+    ];
+    let n = job_equals_single_machine(&goldset, &paper, 0.5);
+    assert!(n > 100, "{n} pairs on goldset-dev at 0.5");
+}
+
+/// The job's own tests (`spark/test_samecore_pairs.py`): generated shards with boundary cases
+/// (pairs exactly at the threshold, a signature on exactly `max_share` of a site, a capture in
+/// two shards, pages below the minimum) against a brute-force reference, and its refusals.
+#[test]
+fn spark_job_passes_its_own_tests_against_a_brute_force_reference() {
+    if !spark_available() {
+        return;
+    }
+    spark_python("test_samecore_pairs.py", &[]);
+}
+
+#[test]
+fn sign_refuses_two_inputs_of_one_name_and_writes_a_shard_per_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    for d in [&a, &b] {
+        std::fs::create_dir_all(d).unwrap();
+        std::fs::copy(sample(), d.join("x.warc.gz")).unwrap();
+    }
+    let out = dir.path().join("shards");
+    let failed = Command::new(env!("CARGO_BIN_EXE_samecore"))
+        .arg("sign")
+        .args([a.join("x.warc.gz"), b.join("x.warc.gz")])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!failed.status.success());
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("two inputs are named"));
+    assert!(!out.exists(), "nothing written");
+
+    std::fs::rename(b.join("x.warc.gz"), b.join("y.warc.gz")).unwrap();
+    let stdout = common::samecore([
+        "sign".as_ref(),
+        a.join("x.warc.gz").as_os_str(),
+        b.join("y.warc.gz").as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--algo".as_ref(),
+        "minhash".as_ref(),
+    ]);
+    // The same captures in two files are one page each: the second shard has none.
+    assert!(stdout.contains("x.warc.gz: 439 pages"), "{stdout}");
+    assert!(stdout.contains("y.warc.gz: 0 pages"), "{stdout}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("x.warc.gz.sign.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["algo"], "minhash");
+    assert_eq!(manifest["pages"], 439);
+    assert_eq!(manifest["signature_rows"], 439 * 128);
+}
