@@ -4,18 +4,13 @@
 //! from (the job's `run.json` names them; `--archives` when they moved); every page of the job
 //! must be found in them, and the job's clusters are checked against the clusters rebuilt here.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use samecore::DocId;
 use samecore::cluster::ClusterRule;
-use samecore::detectors::{Algo, Detection, RunSpec};
 use samecore::export::shard::read_spark_run;
-use samecore::matching::allpairs::outcome_from_pairs;
-use samecore::matching::{Guess, MatchParams, Mode, ScoredPair};
 
 /// Arguments of `samecore import-pairs`.
 #[derive(Debug, Args)]
@@ -43,12 +38,6 @@ pub struct ImportPairsArgs {
 pub fn run(args: ImportPairsArgs) -> anyhow::Result<()> {
     let spark = read_spark_run(&args.pairs)
         .with_context(|| format!("cannot read the Spark run at {}", args.pairs.display()))?;
-    let algo = spark.run.get("algo").and_then(|a| a.as_str()).unwrap_or("");
-    anyhow::ensure!(
-        algo == "spotsigs",
-        "the Spark run is of {algo:?}; import-pairs brings SpotSigs pairs"
-    );
-    let threshold = spark.threshold().context("run.json has no threshold")?;
     let archives: Vec<PathBuf> = if args.archives.is_empty() {
         let inputs = spark
             .run
@@ -70,63 +59,8 @@ pub fn run(args: ImportPairsArgs) -> anyhow::Result<()> {
         );
     }
     let (docs, gold, gold_source) = super::run::load(&archives, None)?;
-    let by_key: HashMap<&str, DocId> = docs
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.capture.as_str(), DocId(i as u32)))
-        .collect();
-    let find = |key: &str| -> anyhow::Result<DocId> {
-        by_key.get(key).copied().with_context(|| {
-            format!(
-                "page {key:?} of the Spark run is not in the archives (signed from other files?)"
-            )
-        })
-    };
-    let mut signed = vec![false; docs.len()];
-    let mut spark_cluster: Vec<Option<i64>> = vec![None; docs.len()];
-    for page in &spark.pages {
-        let d = find(&page.key)?.index();
-        signed[d] = page.signatures_kept > 0;
-        spark_cluster[d] = Some(page.cluster);
-    }
-    let missing = spark_cluster.iter().filter(|c| c.is_none()).count();
-    anyhow::ensure!(
-        missing == 0,
-        "{missing} page(s) of the archives are not in the Spark run: it was signed from other \
-         files or with other reading options"
-    );
-    let mut pairs = Vec::with_capacity(spark.pairs.len());
-    for p in &spark.pairs {
-        let (a, b) = (find(&p.a_key)?, find(&p.b_key)?);
-        anyhow::ensure!(a != b, "the Spark run pairs page {:?} with itself", p.a_key);
-        pairs.push(ScoredPair::new(a, b, p.score));
-    }
-    pairs.sort_by_key(|p| (p.a, p.b));
-    let spec = RunSpec {
-        matching: MatchParams {
-            threshold,
-            mode: Mode::AllPairs,
-            guess: Guess::Best,
-            seed: args.seed,
-            ..MatchParams::default()
-        },
-        rule: args.rule,
-    };
-    let outcome = outcome_from_pairs(&signed, pairs, Vec::new(), &spec.matching);
-    let detection = Detection::new(Algo::SpotSigs, spec, outcome);
-    // The job's connected components must be the transitive clusters of its pairs.
-    if args.rule == ClusterRule::Transitive {
-        let mut same: HashMap<i64, u32> = HashMap::new();
-        let agree = spark_cluster
-            .iter()
-            .zip(&detection.clustering.cluster_of)
-            .all(|(s, &c)| *same.entry(s.unwrap_or(-1)).or_insert(c) == c)
-            && same.len() == detection.clustering.representatives.len();
-        anyhow::ensure!(
-            agree,
-            "the Spark job's clusters are not the connected components of its pairs"
-        );
-    }
+    let detection = spark.detection(&docs, args.rule, args.seed)?;
+    let threshold = detection.spec.matching.threshold;
 
     let mut project = samecore::store::Project::open(&args.project)
         .with_context(|| format!("cannot open project {}", args.project.display()))?;

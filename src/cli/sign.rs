@@ -118,6 +118,20 @@ pub fn run(args: SignArgs) -> anyhow::Result<()> {
         counts.len() == args.archives.len() && counts.iter().sum::<usize>() == docs.len(),
         "the readers' reports do not add up to the pages read"
     );
+    // One lookup per file, not per page.
+    let mut files: std::collections::HashMap<PathBuf, String> = Default::default();
+    let mut absolute = |file: &PathBuf| -> String {
+        files
+            .entry(file.clone())
+            .or_insert_with(|| {
+                std::fs::canonicalize(file)
+                    .or_else(|_| std::path::absolute(file))
+                    .unwrap_or_else(|_| file.clone())
+                    .display()
+                    .to_string()
+            })
+            .clone()
+    };
     let mut start = 0;
     let mut out = std::io::stdout().lock();
     for ((input, name), &count) in args.archives.iter().zip(&shard_names).zip(&counts) {
@@ -135,11 +149,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<()> {
                     url: d.url.clone(),
                     timestamp: d.date.as_deref().and_then(timestamp14),
                     date: d.date.clone(),
-                    file: std::fs::canonicalize(&d.location.file)
-                        .or_else(|_| std::path::absolute(&d.location.file))
-                        .unwrap_or_else(|_| d.location.file.clone())
-                        .display()
-                        .to_string(),
+                    file: absolute(&d.location.file),
                     offset: d.location.offset as i64,
                     length: d.location.length as i64,
                     digest: d.digest().map(str::to_string),
@@ -158,7 +168,7 @@ pub fn run(args: SignArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write {}", pages_path.display()))?;
         let rows = match args.algo {
             Algo::SpotSigs => {
-                let hashes: Vec<Vec<u64>> = range.clone().map(|i| spot[i].hashes.clone()).collect();
+                let hashes: Vec<&[u64]> = range.clone().map(|i| &spot[i].hashes[..]).collect();
                 shard::write_spotsigs(&sigs_path, &ids[range.clone()], &hashes)
             }
             _ => shard::write_minhash(&sigs_path, &ids[range.clone()], &minhash[range.clone()]),

@@ -113,14 +113,14 @@ fn shard_error(path: &Path, e: impl std::fmt::Display) -> Error {
 }
 
 /// Write `(page, signature, count)` rows: each page's hashes (a multiset, any order) counted.
-pub fn write_spotsigs(path: &Path, pages: &[i64], hashes: &[Vec<u64>]) -> Result<usize> {
+pub fn write_spotsigs(path: &Path, pages: &[i64], hashes: &[impl AsRef<[u64]>]) -> Result<usize> {
     let schema = Arc::new(Schema::new(vec![
         Field::new("page", DataType::Int64, false),
         Field::new("signature", DataType::Int64, false),
         Field::new("count", DataType::Int32, false),
     ]));
     let rows = pages.iter().zip(hashes).flat_map(|(&page, h)| {
-        let mut sorted = h.clone();
+        let mut sorted = h.as_ref().to_vec();
         sorted.sort_unstable();
         let mut counted: Vec<(u64, i32)> = Vec::new();
         for x in sorted {
@@ -252,6 +252,90 @@ impl SparkRun {
         self.run
             .get("threshold")
             .and_then(serde_json::Value::as_f64)
+    }
+
+    /// The job's run over `docs`, the pages of the archives its shards were signed from: its
+    /// pairs as all-pairs matching's outcome
+    /// ([`crate::matching::allpairs::outcome_from_pairs`]), clustered by `rule` (the
+    /// representative rule walks the order of `seed`). Every page of the job must be in `docs`
+    /// and every page of `docs` in the job; under the transitive rule the job's own clusters
+    /// must be the ones rebuilt here.
+    pub fn detection(
+        &self,
+        docs: &[crate::Document],
+        rule: crate::cluster::ClusterRule,
+        seed: u64,
+    ) -> Result<crate::detectors::Detection> {
+        use crate::DocId;
+        use crate::detectors::{Algo, Detection, RunSpec};
+        use crate::matching::{MatchParams, Mode, ScoredPair, allpairs};
+        let bad = |what: String| Error::InvalidParameter(format!("the Spark run: {what}"));
+        let algo = self.run.get("algo").and_then(|a| a.as_str()).unwrap_or("");
+        if algo != Algo::SpotSigs.name() {
+            return Err(bad(format!("it is of {algo:?}, not SpotSigs")));
+        }
+        let threshold = self.threshold().ok_or_else(|| bad("no threshold".into()))?;
+        let by_key: std::collections::HashMap<&str, DocId> = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.capture.as_str(), DocId(i as u32)))
+            .collect();
+        let find = |key: &str| {
+            by_key.get(key).copied().ok_or_else(|| {
+                bad(format!(
+                    "page {key:?} is not in the archives: give the archives the shards were \
+                     signed from"
+                ))
+            })
+        };
+        let mut signed = vec![false; docs.len()];
+        let mut cluster: Vec<Option<i64>> = vec![None; docs.len()];
+        for page in &self.pages {
+            let d = find(&page.key)?.index();
+            signed[d] = page.signatures_kept > 0;
+            cluster[d] = Some(page.cluster);
+        }
+        let missing = cluster.iter().filter(|c| c.is_none()).count();
+        if missing > 0 {
+            return Err(bad(format!(
+                "{missing} page(s) of the archives are not in it: it was signed from other \
+                 files or with other reading options"
+            )));
+        }
+        let mut pairs = Vec::with_capacity(self.pairs.len());
+        for p in &self.pairs {
+            let (a, b) = (find(&p.a_key)?, find(&p.b_key)?);
+            if a == b {
+                return Err(bad(format!("it pairs page {:?} with itself", p.a_key)));
+            }
+            pairs.push(ScoredPair::new(a, b, p.score));
+        }
+        pairs.sort_by_key(|p| (p.a, p.b));
+        let spec = RunSpec {
+            matching: MatchParams {
+                threshold,
+                mode: Mode::AllPairs,
+                seed,
+                ..MatchParams::default()
+            },
+            rule,
+        };
+        let outcome = allpairs::outcome_from_pairs(&signed, pairs, Vec::new(), &spec.matching);
+        let detection = Detection::new(Algo::SpotSigs, spec, outcome);
+        if rule == crate::cluster::ClusterRule::Transitive {
+            let mut same = std::collections::HashMap::new();
+            let agree = cluster
+                .iter()
+                .zip(&detection.clustering.cluster_of)
+                .all(|(s, &c)| *same.entry(*s).or_insert(c) == c)
+                && same.len() == detection.clustering.representatives.len();
+            if !agree {
+                return Err(bad(
+                    "its clusters are not the connected components of its pairs".into(),
+                ));
+            }
+        }
+        Ok(detection)
     }
 }
 

@@ -289,6 +289,25 @@ pub struct RunReport {
     pub cache: PreparedCache,
 }
 
+/// `algo` prepared on `ws` with `options`: from `cache`, else prepared and cached, with the
+/// seconds that took.
+fn prepared(
+    ws: &Workspace,
+    algo: Algo,
+    options: &DetectorOptions,
+    cache: &mut PreparedCache,
+    progress: &Progress,
+) -> Result<(Arc<dyn Prepared>, Option<f64>)> {
+    let key = (algo, options_key(algo, options));
+    if let Some(p) = cache.get(&key) {
+        return Ok((p.clone(), None));
+    }
+    let started = Instant::now();
+    let p = detector(algo, options)?.prepare(&ws.collection.docs, progress)?;
+    cache.insert(key, p.clone());
+    Ok((p, Some(started.elapsed().as_secs_f64())))
+}
+
 /// Run every requested detector on `ws`, reusing `cache`.
 pub fn run_detectors(
     ws: &Workspace,
@@ -300,16 +319,8 @@ pub fn run_detectors(
     let mut runs = Vec::new();
     for &algo in &request.algos {
         progress.check()?;
-        let key = (algo, options_key(algo, &request.options));
-        let (prepared, prepare_seconds) = match cache.get(&key) {
-            Some(p) => (p.clone(), None),
-            None => {
-                let started = Instant::now();
-                let p = detector(algo, &request.options)?.prepare(&ws.collection.docs, progress)?;
-                cache.insert(key, p.clone());
-                (p, Some(started.elapsed().as_secs_f64()))
-            }
-        };
+        let (prepared, prepare_seconds) =
+            prepared(ws, algo, &request.options, &mut cache, progress)?;
         let mut spec = request.base.clone();
         spec.matching.threshold = request
             .thresholds
@@ -364,69 +375,26 @@ pub fn import_spark_run(
     use crate::Error;
     progress.stage("reading the Spark run", 0);
     let spark = crate::export::shard::read_spark_run(pairs_path)?;
-    let bad = |what: String| Error::InvalidParameter(format!("{}: {what}", pairs_path.display()));
-    if spark.run.get("algo").and_then(|a| a.as_str()) != Some(Algo::SpotSigs.name()) {
-        return Err(bad("not a SpotSigs run".into()));
-    }
-    let threshold = spark
-        .threshold()
-        .ok_or_else(|| bad("no threshold".into()))?;
-    let params: crate::signature::SpotSigsParams =
-        serde_json::from_value(spark.run.get("params").cloned().unwrap_or_default())
-            .map_err(|e| bad(format!("its signature parameters: {e}")))?;
-    let docs = &ws.collection.docs;
-    let by_key: std::collections::HashMap<&str, DocId> = docs
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.capture.as_str(), DocId(i as u32)))
-        .collect();
-    let find = |key: &str| {
-        by_key.get(key).copied().ok_or_else(|| {
-            bad(format!(
-                "page {key:?} is not in the open archives: open the archives the shards were \
-                 signed from"
-            ))
-        })
-    };
-    let mut pairs = Vec::with_capacity(spark.pairs.len());
-    for p in &spark.pairs {
-        pairs.push(crate::matching::ScoredPair::new(
-            find(&p.a_key)?,
-            find(&p.b_key)?,
-            p.score,
-        ));
-    }
-    pairs.sort_by_key(|p| (p.a, p.b));
+    let params: crate::signature::SpotSigsParams = serde_json::from_value(
+        spark.run.get("params").cloned().unwrap_or_default(),
+    )
+    .map_err(|e| {
+        Error::InvalidParameter(format!(
+            "{}: its signature parameters: {e}",
+            pairs_path.display()
+        ))
+    })?;
+    let detection = spark.detection(
+        &ws.collection.docs,
+        crate::cluster::ClusterRule::Transitive,
+        0,
+    )?;
     let options = DetectorOptions {
         spotsigs: params,
         ..DetectorOptions::default()
     };
     let mut cache = cache.clone();
-    let key = (Algo::SpotSigs, options_key(Algo::SpotSigs, &options));
-    let (prepared, prepare_seconds) = match cache.get(&key) {
-        Some(p) => (p.clone(), None),
-        None => {
-            let started = Instant::now();
-            let p = detector(Algo::SpotSigs, &options)?.prepare(docs, progress)?;
-            cache.insert(key, p.clone());
-            (p, Some(started.elapsed().as_secs_f64()))
-        }
-    };
-    let mut signed = vec![false; docs.len()];
-    for page in &spark.pages {
-        signed[find(&page.key)?.index()] = page.signatures_kept > 0;
-    }
-    let spec = RunSpec {
-        matching: crate::matching::MatchParams {
-            threshold,
-            mode: crate::matching::Mode::AllPairs,
-            ..Default::default()
-        },
-        rule: crate::cluster::ClusterRule::Transitive,
-    };
-    let outcome =
-        crate::matching::allpairs::outcome_from_pairs(&signed, pairs, Vec::new(), &spec.matching);
-    let detection = Detection::new(Algo::SpotSigs, spec, outcome);
+    let (prepared, prepare_seconds) = prepared(ws, Algo::SpotSigs, &options, &mut cache, progress)?;
     let seconds = spark.run.get("seconds").and_then(|s| s.as_f64());
     let run = finish_run(
         ws,
@@ -585,6 +553,6 @@ mod tests {
             .err()
             .unwrap()
             .to_string();
-        assert!(err.contains("is not in the open archives"), "{err}");
+        assert!(err.contains("is not in the archives"), "{err}");
     }
 }
