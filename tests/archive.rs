@@ -599,3 +599,39 @@ fn info_cli_prints_one_json_object_per_file_and_text() {
         "{err}"
     );
 }
+
+/// The cheap charset detection (`decode::detect`: UTF-8 without the detector, long ASCII runs
+/// not fed) guesses what feeding `chardetng` every byte guesses, on every page of goldset-dev
+/// and the real WARCs, whole and cut at a third (a partial sample).
+#[test]
+fn cheap_charset_detection_equals_full_detection_on_real_pages() {
+    let (Some(gold), Some(warcs)) = (common::goldset(), common::shared("data/warc")) else {
+        return;
+    };
+    let mut inputs = vec![gold];
+    inputs.extend(
+        std::fs::read_dir(&warcs)
+            .unwrap()
+            .map(|e| e.unwrap().path()),
+    );
+    let options = ReadOptions { keep_html: false };
+    let mut checked = 0;
+    for input in inputs {
+        let collection = archive::load(&[input], &options, &Progress::new()).unwrap();
+        for doc in collection.docs.iter().filter(|d| d.revisit_of.is_none()) {
+            let bytes = archive::read_raw(&doc.location).unwrap();
+            let tld = archive::decode::tld_of(doc.url.as_deref());
+            for cut in [bytes.len(), bytes.len() / 3] {
+                let sample = &bytes[..cut];
+                assert_eq!(
+                    archive::decode::detect(sample, tld.as_deref()),
+                    archive::decode::detect_by_feeding_all(sample, tld.as_deref()),
+                    "{} cut at {cut}",
+                    doc.key
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 2 * 1117, "{checked}");
+}

@@ -232,11 +232,90 @@ pub fn choose_encoding(
     if let Some(enc) = meta_charset(bytes) {
         return enc;
     }
+    detect(bytes, tld)
+}
+
+/// How much of a page statistical detection looks at: enough text for a confident guess
+/// without scanning a whole large page twice.
+pub const DETECT_SAMPLE: usize = 64 * 1024;
+
+/// Around each non-ASCII byte, how much ASCII [`detect`] feeds `chardetng` (then up to the
+/// next whitespace).
+const DETECT_CONTEXT: usize = 256;
+
+/// `chardetng`'s guess for the first [`DETECT_SAMPLE`] bytes of a page, computed cheaply; the
+/// same answer as [`detect_by_feeding_all`].
+///
+/// Two fast paths, measured on goldset-dev where detection was 40 % of a run: (1) a sample that
+/// is valid UTF-8 (ASCII included) is UTF-8 without feeding the detector — `chardetng` returns
+/// UTF-8 whenever its UTF-8 candidate survived the input and UTF-8 is allowed, and that
+/// candidate survives exactly the valid UTF-8 inputs (a sequence cut by the end of a partial
+/// sample included), so this is its answer, not an approximation; (2) otherwise the detector
+/// is fed the stretches around non-ASCII bytes and not the long ASCII runs between them (pages
+/// of English news in windows-1252 have a handful of curly quotes in 60 KB of markup). A
+/// skipped stretch is ASCII that follows an ASCII whitespace byte and ends with one, so every
+/// candidate sees the same last byte before and after the skip, and an ASCII-only stretch adds
+/// no score to any candidate; the goldset-dev and WARC tests hold the two equal on every page.
+pub fn detect(bytes: &[u8], tld: Option<&[u8]>) -> &'static Encoding {
+    let sample = &bytes[..bytes.len().min(DETECT_SAMPLE)];
+    let whole = sample.len() == bytes.len();
+    match std::str::from_utf8(sample) {
+        Ok(_) => return encoding_rs::UTF_8,
+        // A multi-byte sequence cut by the end of a partial sample is not an error yet.
+        Err(e) if e.error_len().is_none() && !whole => return encoding_rs::UTF_8,
+        Err(_) => {}
+    }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-    // Enough text for a confident guess without scanning a whole large page twice.
-    let sample = &bytes[..bytes.len().min(64 * 1024)];
+    let kept = kept_stretches(sample);
+    let last = kept.len().saturating_sub(1);
+    for (i, range) in kept.into_iter().enumerate() {
+        detector.feed(&sample[range], whole && i == last);
+    }
+    detector.guess(tld, chardetng::Utf8Detection::Allow)
+}
+
+/// `chardetng` fed every byte of the sample: the reference [`detect`] is tested against.
+#[doc(hidden)]
+pub fn detect_by_feeding_all(bytes: &[u8], tld: Option<&[u8]>) -> &'static Encoding {
+    let sample = &bytes[..bytes.len().min(DETECT_SAMPLE)];
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(sample, sample.len() == bytes.len());
     detector.guess(tld, chardetng::Utf8Detection::Allow)
+}
+
+/// The parts of `sample` detection reads: all of it except the middles of long ASCII runs
+/// between non-ASCII bytes, each cut just after an ASCII whitespace byte at both ends. Ranges
+/// ascending, not overlapping, never empty unless `sample` is.
+fn kept_stretches(sample: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let after_space = |i: usize| i > 0 && sample[i - 1].is_ascii_whitespace();
+    let mut kept = Vec::new();
+    let mut start = 0; // first byte not yet kept or skipped
+    let mut at = 0; // where the current ASCII run begins
+    loop {
+        let run_end = sample[at..]
+            .iter()
+            .position(|&b| b >= 0x80)
+            .map_or(sample.len(), |p| at + p);
+        // Skip [from, to) of the run [at, run_end): both cut points just after whitespace.
+        let from = (at + DETECT_CONTEXT..run_end).find(|&i| after_space(i));
+        let to = (at..run_end.saturating_sub(DETECT_CONTEXT))
+            .rev()
+            .find(|&i| after_space(i));
+        if let (Some(from), Some(to)) = (from, to)
+            && from < to
+        {
+            kept.push(start..from);
+            start = to;
+        }
+        if run_end == sample.len() {
+            break;
+        }
+        at = run_end + 1;
+    }
+    if start < sample.len() || kept.is_empty() {
+        kept.push(start..sample.len());
+    }
+    kept
 }
 
 /// Decode a page: returns the text and the lowercased name of the charset used.
@@ -341,6 +420,96 @@ mod tests {
         let (text, used) = decode_page(page.as_bytes(), None, None);
         assert_eq!(used, "utf-8");
         assert!(text.contains("Stra\u{df}e"));
+    }
+
+    #[test]
+    fn detection_skipping_ascii_runs_guesses_what_feeding_everything_guesses() {
+        // Pages of long ASCII markup runs around words of many legacy encodings, cut at
+        // random lengths (partial samples too): the cheap detection must agree every time.
+        let words = [
+            "Stra\u{df}e \u{fc}ber",
+            "\u{201c}quoted\u{201d} it\u{2019}s",
+            "\u{17e}lu\u{165}ou\u{10d}k\u{fd}",
+            "\u{142}\u{f3}d\u{17a} \u{15b}wiat",
+            "\u{41c}\u{43e}\u{441}\u{43a}\u{432}\u{430}",
+            "\u{3b1}\u{3b8}\u{3ae}\u{3bd}\u{3b1}",
+            "\u{65e5}\u{672c}\u{8a9e}",
+            "\u{d55c}\u{ad6d}\u{c5b4}",
+            "\u{5d0}\u{5d1}\u{5d2}",
+            "caf\u{e9} \u{b0}C \u{ba} \u{aa}",
+            "\u{130}stanbul \u{11f}\u{15f}",
+            "ti\u{1ebf}ng vi\u{1ec7}t",
+        ];
+        let encodings = [
+            encoding_rs::WINDOWS_1252,
+            encoding_rs::ISO_8859_2,
+            encoding_rs::WINDOWS_1250,
+            encoding_rs::WINDOWS_1251,
+            encoding_rs::KOI8_R,
+            encoding_rs::ISO_8859_7,
+            encoding_rs::SHIFT_JIS,
+            encoding_rs::EUC_KR,
+            encoding_rs::GBK,
+            encoding_rs::BIG5,
+            encoding_rs::WINDOWS_1255,
+            encoding_rs::WINDOWS_1254,
+            encoding_rs::WINDOWS_1258,
+        ];
+        let filler = [
+            "<div class=\"nav\">",
+            "Home",
+            "News ",
+            "\n",
+            "\t",
+            "ALLCAPS",
+            "x",
+            "  ",
+            "</a>",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut checked = 0;
+        for _ in 0..600 {
+            let enc = encodings[next(encodings.len())];
+            let mut page = String::new();
+            for _ in 0..(20 + next(400)) {
+                if next(12) == 0 {
+                    page += words[next(words.len())];
+                } else {
+                    for _ in 0..next(60) {
+                        page += filler[next(filler.len())];
+                    }
+                }
+            }
+            let (bytes, _, _) = enc.encode(&page);
+            for cut in [bytes.len(), next(bytes.len() + 1)] {
+                let b = &bytes[..cut];
+                let tld: Option<&[u8]> =
+                    [None, Some(&b"de"[..]), Some(b"ru"), Some(b"jp")][next(4)];
+                assert_eq!(
+                    detect(b, tld),
+                    detect_by_feeding_all(b, tld),
+                    "{} cut {cut}",
+                    enc.name()
+                );
+                checked += 1;
+            }
+        }
+        // Random bytes, with and without runs of spaces.
+        for _ in 0..300 {
+            let len = next(3000);
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| if next(3) == 0 { b' ' } else { next(256) as u8 })
+                .collect();
+            assert_eq!(detect(&bytes, None), detect_by_feeding_all(&bytes, None));
+            checked += 1;
+        }
+        assert_eq!(checked, 1500);
     }
 
     #[test]
