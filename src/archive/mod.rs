@@ -48,9 +48,9 @@ use crate::document::{Document, RecordLocation};
 use crate::progress::Progress;
 use crate::{Error, Result};
 
-pub use pipeline::read_file;
 #[doc(hidden)]
 pub use pipeline::scan_bytes;
+pub use pipeline::{PageFn, read_file};
 
 /// What to keep while reading.
 #[derive(Debug, Clone)]
@@ -278,6 +278,20 @@ pub(crate) fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Res
 /// Read several inputs, files in parallel; documents come sorted by (input order, offset) and
 /// revisits left unresolved inside their own file are resolved against the other inputs.
 pub fn load(paths: &[PathBuf], opts: &ReadOptions, progress: &Progress) -> Result<Collection> {
+    load_with(paths, opts, progress, &|_, _| ()).map(|(collection, _)| collection)
+}
+
+/// [`load`], applying `page` to every page while its decoded text is in hand, in parallel:
+/// what a pass needs of each page is made in the reading pass, so a collection read with
+/// `keep_html: false` holds no page text and the archive is decompressed once. Returns the
+/// collection and, parallel to its documents, what `page` made of each (a revisit gets a copy
+/// of what was made of the capture it repeats).
+pub fn load_with<T: Send + Clone>(
+    paths: &[PathBuf],
+    opts: &ReadOptions,
+    progress: &Progress,
+    page: &PageFn<'_, T>,
+) -> Result<(Collection, Vec<T>)> {
     // Every input is checked before any is read: a bad one is reported at once.
     let formats = paths
         .iter()
@@ -293,10 +307,10 @@ pub fn load(paths: &[PathBuf], opts: &ReadOptions, progress: &Progress) -> Resul
         _ => format!("reading {} archives", paths.len()),
     };
     progress.stage(&stage, total);
-    let outcomes: Vec<Result<pipeline::FileOutcome>> = paths
+    let outcomes: Vec<Result<pipeline::FileOutcome<T>>> = paths
         .par_iter()
         .zip(formats)
-        .map(|(path, format)| pipeline::read_file_outcome(path, format, opts, progress))
+        .map(|(path, format)| pipeline::read_file_outcome(path, format, opts, progress, page))
         .collect();
     let mut per_file = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
@@ -304,15 +318,17 @@ pub fn load(paths: &[PathBuf], opts: &ReadOptions, progress: &Progress) -> Resul
     }
     pipeline::resolve_across_files(&mut per_file, opts);
     let mut collection = Collection::default();
+    let mut made = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     for outcome in per_file {
         let mut docs = outcome.docs;
-        docs.sort_by_key(|(order, _)| *order);
+        docs.sort_by_key(|(order, _, _)| *order);
         let mut report = outcome.report;
         let mut repeated: Option<(u64, u64)> = None;
-        for (_, doc) in docs {
+        for (_, doc, of_page) in docs {
             if doc.capture.is_empty() || seen.insert(doc.capture.clone()) {
                 collection.docs.push(doc);
+                made.push(of_page);
             } else {
                 let (n, _) = repeated.get_or_insert((0, doc.location.offset));
                 *n += 1;
@@ -334,7 +350,7 @@ pub fn load(paths: &[PathBuf], opts: &ReadOptions, progress: &Progress) -> Resul
         }
         collection.reports.push(report);
     }
-    Ok(collection)
+    Ok((collection, made))
 }
 
 /// Re-read the raw HTTP payload bytes of a document's record (the page as the server sent it,

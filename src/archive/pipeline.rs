@@ -19,9 +19,10 @@ use crate::document::{Document, PageText, Storage};
 use crate::progress::Progress;
 use crate::{Error, Result};
 
-/// One file's documents (with their sort keys), its report and its unresolved revisits.
-pub(crate) struct FileOutcome {
-    pub docs: Vec<(u64, Document)>,
+/// One file's documents (with their sort keys and what the page function made of each), its
+/// report and its unresolved revisits.
+pub(crate) struct FileOutcome<T> {
+    pub docs: Vec<(u64, Document, T)>,
     pub report: FileReport,
     pub pending: Vec<PendingRevisit>,
 }
@@ -40,20 +41,24 @@ pub fn read_file(
         &format!("reading {}", path.display()),
         input_size(path, format),
     );
-    let (report, _pending) = run(path, format, opts, progress, &mut |_, d| sink(d))?;
+    let (report, _pending) = run(path, format, opts, progress, &|_, _| (), &mut |_, d, ()| {
+        sink(d)
+    })?;
     Ok(report)
 }
 
-/// Read one of several inputs for [`super::load`], which set the progress stage for all of them.
-pub(crate) fn read_file_outcome(
+/// Read one of several inputs for [`super::load_with`], which set the progress stage for all
+/// of them; `page` is applied to each decoded page while its text is in hand.
+pub(crate) fn read_file_outcome<T: Send>(
     path: &Path,
     format: Format,
     opts: &ReadOptions,
     progress: &Progress,
-) -> Result<FileOutcome> {
+    page: &PageFn<'_, T>,
+) -> Result<FileOutcome<T>> {
     let mut docs = Vec::new();
-    let (report, pending) = run(path, format, opts, progress, &mut |order, d| {
-        docs.push((order, d))
+    let (report, pending) = run(path, format, opts, progress, page, &mut |order, d, t| {
+        docs.push((order, d, t))
     })?;
     Ok(FileOutcome {
         docs,
@@ -62,12 +67,16 @@ pub(crate) fn read_file_outcome(
     })
 }
 
-fn run(
+/// What a reader applies to each decoded page, with the page's text.
+pub type PageFn<'a, T> = dyn Fn(&Document, &str) -> T + Sync + 'a;
+
+fn run<T: Send>(
     path: &Path,
     format: Format,
     opts: &ReadOptions,
     progress: &Progress,
-    sink: &mut dyn FnMut(u64, Document),
+    page: &PageFn<'_, T>,
+    sink: &mut dyn FnMut(u64, Document, T),
 ) -> Result<(FileReport, Vec<PendingRevisit>)> {
     let started = Instant::now();
     let (tx, rx) = sync_channel::<Vec<RawPage>>(2);
@@ -83,13 +92,13 @@ fn run(
             read.map(|()| (ctx.report, ctx.pending))
         });
         for batch in rx {
-            let finished: Vec<(u64, Result<Document, String>)> = batch
+            let finished: Vec<(u64, Result<(Document, T), String>)> = batch
                 .into_par_iter()
-                .map(|page| (page.order, finish(page, opts)))
+                .map(|raw| (raw.order, finish_with(raw, opts, page)))
                 .collect();
             for (order, doc) in finished {
                 match doc {
-                    Ok(doc) => {
+                    Ok((doc, made)) => {
                         decoded_docs += 1;
                         if let Some(id) = doc.record_id.as_deref()
                             && doc.revisit_of.is_none()
@@ -98,7 +107,7 @@ fn run(
                             let entry = repeated_ids.get_or_insert((0, id.to_string()));
                             entry.0 += 1;
                         }
-                        sink(order, doc);
+                        sink(order, doc, made);
                     }
                     Err(message) => {
                         late_warnings.push((order, message));
@@ -172,6 +181,16 @@ pub(crate) fn input_size(path: &Path, format: Format) -> u64 {
 
 /// Decode a page: charset, text, title. An unreadable revisit original is an error message.
 pub(crate) fn finish(page: RawPage, opts: &ReadOptions) -> Result<Document, String> {
+    finish_with(page, opts, &|_, _| ()).map(|(doc, ())| doc)
+}
+
+/// [`finish`], then `page` applied to the document and its decoded text (before the text is
+/// kept or dropped).
+fn finish_with<T>(
+    page: RawPage,
+    opts: &ReadOptions,
+    make: &PageFn<'_, T>,
+) -> Result<(Document, T), String> {
     let RawPage {
         mut doc,
         body,
@@ -198,15 +217,16 @@ pub(crate) fn finish(page: RawPage, opts: &ReadOptions) -> Result<Document, Stri
         doc.payload_digest.as_deref(),
         &bytes,
     );
+    let made = make(&doc, &html);
     if opts.keep_html {
         doc.html = PageText::new(&html);
     }
-    Ok(doc)
+    Ok((doc, made))
 }
 
 /// Resolve revisits left pending in one file against the documents of all files, and fix the
 /// reports' counts.
-pub(crate) fn resolve_across_files(outcomes: &mut [FileOutcome], opts: &ReadOptions) {
+pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], opts: &ReadOptions) {
     if outcomes.iter().all(|o| o.pending.is_empty()) {
         return;
     }
@@ -214,7 +234,7 @@ pub(crate) fn resolve_across_files(outcomes: &mut [FileOutcome], opts: &ReadOpti
     let mut by_capture: HashMap<(String, String), (usize, usize)> = HashMap::new();
     let mut by_digest: HashMap<String, (usize, usize)> = HashMap::new();
     for (f, outcome) in outcomes.iter().enumerate() {
-        for (i, (_, doc)) in outcome.docs.iter().enumerate() {
+        for (i, (_, doc, _)) in outcome.docs.iter().enumerate() {
             if doc.revisit_of.is_some() {
                 continue;
             }
@@ -248,7 +268,8 @@ pub(crate) fn resolve_across_files(outcomes: &mut [FileOutcome], opts: &ReadOpti
                 outcomes[f].pending.push(revisit);
                 continue;
             };
-            let original = &outcomes[of].docs[oi].1;
+            let (_, original, made) = &outcomes[of].docs[oi];
+            let made = made.clone();
             let mut doc = revisit.doc;
             doc.revisit_of = Some(original.key.clone());
             doc.capture = revisit_capture(&doc, original);
@@ -261,7 +282,7 @@ pub(crate) fn resolve_across_files(outcomes: &mut [FileOutcome], opts: &ReadOpti
             let report = &mut outcomes[f].report;
             report.unskip("revisit-unresolved");
             report.documents += 1;
-            outcomes[f].docs.push((revisit.order, doc));
+            outcomes[f].docs.push((revisit.order, doc, made));
         }
     }
 }

@@ -16,6 +16,7 @@ use anyhow::Context;
 use clap::Args;
 use samecore::archive::{self, ReadOptions};
 use samecore::cluster::ClusterRule;
+use samecore::detectors::spotsigs::SpotSigsDetector;
 use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
 use samecore::eval::{GoldStandard, evaluate};
 use samecore::export::{self, ClusterFileRow, PairFileRow};
@@ -206,6 +207,22 @@ pub fn load(
     Ok((docs, gold, source))
 }
 
+/// The documents of `archives` read without keeping their text, and what `page` made of each
+/// page while it was in hand ([`archive::load_with`]), with a progress bar.
+pub fn load_with<T: Send + Clone>(
+    archives: &[PathBuf],
+    page: &archive::PageFn<'_, T>,
+) -> anyhow::Result<(Vec<Document>, Vec<T>)> {
+    let progress = Progress::new();
+    let options = ReadOptions { keep_html: false };
+    let (collection, made) = with_progress_bar(&progress, BYTES, || {
+        archive::load_with(archives, &options, &progress, page)
+    })
+    .context("cannot load the archives")?;
+    print_read_warnings(&collection.reports);
+    Ok((collection.docs, made))
+}
+
 /// What reading found wrong, on stderr: the first ten warnings and how many more (`samecore
 /// info` lists them all).
 pub fn print_read_warnings(reports: &[archive::FileReport]) {
@@ -266,14 +283,28 @@ pub fn run_spec(
 /// Run `samecore run`.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    let (docs, gold, gold_source) = load(&args.archives, args.gold.as_deref())?;
-    let load_secs = started.elapsed().as_secs_f64();
     let options = args.literature.options(args.spotsigs.params()?)?;
-    let detector = detectors::detector(args.algo, &options)?;
     let progress = Progress::new();
-    let t0 = Instant::now();
-    let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;
-    let sign_secs = t0.elapsed().as_secs_f64();
+    let (docs, gold, gold_source, prepared, load_secs, sign_secs) = if args.algo == Algo::SpotSigs {
+        // Signed while read: no page text is held and each record is decompressed once.
+        let detector = SpotSigsDetector::new(&options.spotsigs)?;
+        let (docs, raw) = load_with(&args.archives, &|d, text| detector.raw_page(d, text))?;
+        let load_secs = started.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        let prepared = detector.prepare_raw(raw);
+        let sign_secs = t0.elapsed().as_secs_f64();
+        let (gold, source) =
+            samecore::eval::gold::find(&args.archives, &docs, args.gold.as_deref())?;
+        (docs, gold, source, prepared, load_secs, sign_secs)
+    } else {
+        let (docs, gold, source) = load(&args.archives, args.gold.as_deref())?;
+        let load_secs = started.elapsed().as_secs_f64();
+        let detector = detectors::detector(args.algo, &options)?;
+        let t0 = Instant::now();
+        let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;
+        let sign_secs = t0.elapsed().as_secs_f64();
+        (docs, gold, source, prepared, load_secs, sign_secs)
+    };
     let threshold = args.threshold.unwrap_or(args.algo.default_threshold());
     let spec = run_spec(&args.matching, threshold, args.seed, &docs, &gold)?;
     let t1 = Instant::now();

@@ -30,14 +30,20 @@ pub fn term_hashes(
             if progress.is_cancelled() {
                 return Vec::new();
             }
-            let mut v = Vec::new();
-            source.for_each_term(&d.html.text(), d.url.as_deref(), |t| v.push(term_hash(t)));
+            let v = page_term_hashes(source, d, &d.html.text());
             progress.advance(1);
             v
         })
         .collect();
     progress.check()?;
     Ok(out)
+}
+
+/// Term hashes of one page's terms under `source`, from its decoded text.
+pub fn page_term_hashes(source: TokenSource, doc: &Document, html: &str) -> Vec<u64> {
+    let mut v = Vec::new();
+    source.for_each_term(html, doc.url.as_deref(), |t| v.push(term_hash(t)));
+    v
 }
 
 /// A [`Detection`] from every pair at or above the threshold: declarations as Incremental

@@ -60,36 +60,53 @@ impl SpotSigsDetector {
                 if progress.is_cancelled() {
                     return RawSignatures::default();
                 }
-                let html = d.html.text();
-                let hashes = self.signer.hashes(&html, d.url.as_deref());
-                // A page without a URL takes the site its links point to.
-                let known = &d.site.registrable;
-                let site = if known.is_empty() {
-                    link_site(&html)
-                } else {
-                    Some(known.clone())
-                };
+                let signed = self.raw_page(d, &d.html.text());
                 progress.advance(1);
-                RawSignatures { hashes, site }
+                signed
             })
             .collect();
         progress.check()?;
         Ok(signed)
     }
 
-    /// Sign `docs` in parallel: [`Self::raw`], then the site frame, the IDF band and the
-    /// minimum number of signatures over the whole collection.
+    /// One page's spot-signature hashes and site from its decoded text: what
+    /// [`crate::archive::load_with`] makes of each page while reading, so that no page text
+    /// is held (`samecore run` and `sign` read this way).
+    pub fn raw_page(&self, doc: &Document, html: &str) -> RawSignatures {
+        let hashes = self.signer.hashes(html, doc.url.as_deref());
+        // A page without a URL takes the site its links point to.
+        let known = &doc.site.registrable;
+        let site = if known.is_empty() {
+            link_site(html)
+        } else {
+            Some(known.clone())
+        };
+        RawSignatures { hashes, site }
+    }
+
+    /// Sign `docs` in parallel: [`Self::raw`], then [`Self::sign_raw`].
     pub fn sign(&self, docs: &[Document], progress: &Progress) -> Result<SignedCollection> {
+        Ok(self.sign_raw(self.raw(docs, progress)?))
+    }
+
+    /// The site frame, the IDF band and the minimum number of signatures over the whole
+    /// collection, applied to every page's raw signatures.
+    pub fn sign_raw(&self, raw: Vec<RawSignatures>) -> SignedCollection {
         let p = self.signer.params();
-        let (mut raw, sites): (Vec<Vec<u64>>, Vec<Option<String>>) = self
-            .raw(docs, progress)?
-            .into_iter()
-            .map(|r| (r.hashes, r.site))
-            .unzip();
+        let (mut raw, sites): (Vec<Vec<u64>>, Vec<Option<String>>) =
+            raw.into_iter().map(|r| (r.hashes, r.site)).unzip();
         if let Some(frame) = &p.site_frame {
             drop_site_frame(&mut raw, &sites, frame);
         }
-        Ok(SignedCollection::build(&raw, p.idf_band, p.min_signatures))
+        SignedCollection::build(&raw, p.idf_band, p.min_signatures)
+    }
+
+    /// A prepared collection from raw signatures made while reading ([`Self::raw_page`]): the
+    /// same as [`Detector::prepare`] on the pages they were made from.
+    pub fn prepare_raw(&self, raw: Vec<RawSignatures>) -> Arc<dyn Prepared> {
+        Arc::new(SpotSigsPrepared {
+            collection: self.sign_raw(raw),
+        })
     }
 
     /// The signature parameters.
@@ -114,9 +131,7 @@ impl Detector for SpotSigsDetector {
     }
 
     fn prepare(&self, docs: &[Document], progress: &Progress) -> Result<Arc<dyn Prepared>> {
-        Ok(Arc::new(SpotSigsPrepared {
-            collection: self.sign(docs, progress)?,
-        }))
+        Ok(self.prepare_raw(self.raw(docs, progress)?))
     }
 }
 
