@@ -67,6 +67,9 @@ pub(crate) fn read_file_outcome<T: Send>(
     })
 }
 
+/// A decoded page and what the page function made of it, or why it could not be read.
+type Finished<T> = Result<(Document, T), String>;
+
 /// What a reader applies to each decoded page, with the page's text.
 pub type PageFn<'a, T> = dyn Fn(&Document, &str) -> T + Sync + 'a;
 
@@ -92,7 +95,7 @@ fn run<T: Send>(
             read.map(|()| (ctx.report, ctx.pending))
         });
         for batch in rx {
-            let finished: Vec<(u64, Result<(Document, T), String>)> = batch
+            let finished: Vec<(u64, Finished<T>)> = batch
                 .into_par_iter()
                 .map(|raw| (raw.order, finish_with(raw, opts, page)))
                 .collect();
@@ -190,7 +193,7 @@ fn finish_with<T>(
     page: RawPage,
     opts: &ReadOptions,
     make: &PageFn<'_, T>,
-) -> Result<(Document, T), String> {
+) -> Finished<T> {
     let RawPage {
         mut doc,
         body,
