@@ -189,11 +189,7 @@ pub(crate) fn finish(page: RawPage, opts: &ReadOptions) -> Result<Document, Stri
 
 /// [`finish`], then `page` applied to the document and its decoded text (before the text is
 /// kept or dropped).
-fn finish_with<T>(
-    page: RawPage,
-    opts: &ReadOptions,
-    make: &PageFn<'_, T>,
-) -> Finished<T> {
+fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Finished<T> {
     let RawPage {
         mut doc,
         body,

@@ -73,7 +73,9 @@ impl SpotSigsDetector {
     /// [`crate::archive::load_with`] makes of each page while reading, so that no page text
     /// is held (`samecore run` and `sign` read this way).
     pub fn raw_page(&self, doc: &Document, html: &str) -> RawSignatures {
-        let hashes = self.signer.hashes(html, doc.url.as_deref());
+        let mut hashes = self.signer.hashes(html, doc.url.as_deref());
+        // Held until the whole collection is read: no spare capacity.
+        hashes.shrink_to_fit();
         // A page without a URL takes the site its links point to.
         let known = &doc.site.registrable;
         let site = if known.is_empty() {
