@@ -58,7 +58,9 @@ pub fn run(args: ImportPairsArgs) -> anyhow::Result<()> {
             a.display()
         );
     }
-    let (docs, gold, gold_source) = super::run::load(&archives, None)?;
+    // Only the pages' identities are needed: nothing of their text is kept.
+    let (docs, _) = super::run::load_with(&archives, &|_, _| ())?;
+    let (gold, gold_source) = samecore::eval::gold::find(&archives, &docs, None)?;
     let detection = spark.detection(&docs, args.rule, args.seed)?;
     let threshold = detection.spec.matching.threshold;
 
