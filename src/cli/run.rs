@@ -196,31 +196,34 @@ pub fn load(
     archives: &[PathBuf],
     gold: Option<&Path>,
 ) -> anyhow::Result<(Vec<Document>, GoldStandard, Option<String>)> {
-    let progress = Progress::new();
-    let collection = with_progress_bar(&progress, BYTES, || {
-        archive::load(archives, &ReadOptions::default(), &progress)
-    })
-    .context("cannot load the archives")?;
-    print_read_warnings(&collection.reports);
+    let (collection, _) = read(archives, &ReadOptions::default(), &|_, _| ())?;
     let docs = collection.docs;
     let (gold, source) = samecore::eval::gold::find(archives, &docs, gold)?;
     Ok((docs, gold, source))
 }
 
-/// The documents of `archives` read without keeping their text, and what `page` made of each
-/// page while it was in hand ([`archive::load_with`]), with a progress bar.
+/// The collection of `archives` read without keeping page text, and what `page` made of each
+/// page while it was in hand ([`archive::load_with`]).
 pub fn load_with<T: Send + Clone>(
     archives: &[PathBuf],
     page: &archive::PageFn<'_, T>,
-) -> anyhow::Result<(Vec<Document>, Vec<T>)> {
+) -> anyhow::Result<(archive::Collection, Vec<T>)> {
+    read(archives, &ReadOptions { keep_html: false }, page)
+}
+
+/// [`archive::load_with`] with a progress bar, its reading warnings on stderr.
+fn read<T: Send + Clone>(
+    archives: &[PathBuf],
+    options: &ReadOptions,
+    page: &archive::PageFn<'_, T>,
+) -> anyhow::Result<(archive::Collection, Vec<T>)> {
     let progress = Progress::new();
-    let options = ReadOptions { keep_html: false };
     let (collection, made) = with_progress_bar(&progress, BYTES, || {
-        archive::load_with(archives, &options, &progress, page)
+        archive::load_with(archives, options, &progress, page)
     })
     .context("cannot load the archives")?;
     print_read_warnings(&collection.reports);
-    Ok((collection.docs, made))
+    Ok((collection, made))
 }
 
 /// What reading found wrong, on stderr: the first ten warnings and how many more (`samecore
@@ -288,7 +291,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let (docs, gold, gold_source, prepared, load_secs, sign_secs) = if args.algo == Algo::SpotSigs {
         // Signed while read: no page text is held and each record is decompressed once.
         let detector = SpotSigsDetector::new(&options.spotsigs)?;
-        let (docs, raw) = load_with(&args.archives, &|d, text| detector.raw_page(d, text))?;
+        let (collection, raw) = load_with(&args.archives, &|d, text| detector.raw_page(d, text))?;
+        let docs = collection.docs;
         let load_secs = started.elapsed().as_secs_f64();
         let t0 = Instant::now();
         let prepared = detector.prepare_raw(raw);

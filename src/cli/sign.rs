@@ -11,16 +11,12 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use samecore::Document;
-use samecore::archive::{self, ReadOptions};
 use samecore::detectors::Algo;
-use samecore::detectors::spotsigs::{RawSignatures, SpotSigsDetector};
+use samecore::detectors::scored::page_term_hashes;
+use samecore::detectors::spotsigs::SpotSigsDetector;
 use samecore::document::timestamp14;
 use samecore::export::shard::{self, SIGN_FORMAT, SIGN_VERSION, ShardPage, SignManifest};
-use samecore::progress::Progress;
 use samecore::signature::shingles::minhash_vectors;
-
-use super::progress_bar::{BYTES, with_progress_bar};
 
 /// Arguments of `samecore sign`.
 #[derive(Debug, Args)]
@@ -68,40 +64,31 @@ pub fn run(args: SignArgs) -> anyhow::Result<()> {
     }
     let options = args.literature.options(args.spotsigs.params()?)?;
     let started = Instant::now();
-    let progress = Progress::new();
     // Signed while read: no page text is held and each record is decompressed once.
-    let detector = SpotSigsDetector::new(&options.spotsigs)?;
+    let spotsigs = SpotSigsDetector::new(&options.spotsigs)?;
     let o = &options.minhash;
-    let sign_page = |d: &Document, text: &str| match args.algo {
-        Algo::SpotSigs => Signed::Spot(detector.raw_page(d, text)),
-        _ => Signed::Terms(samecore::detectors::scored::page_term_hashes(
-            o.tokens, d, text,
-        )),
+    // Per page: its signatures (rows) and their number, and its site.
+    let (collection, spot, minhash, params) = match args.algo {
+        Algo::SpotSigs => {
+            let (collection, raw) =
+                super::run::load_with(&args.archives, &|d, text| spotsigs.raw_page(d, text))?;
+            let params = serde_json::to_value(&options.spotsigs)?;
+            (collection, raw, Vec::new(), params)
+        }
+        _ => {
+            let (collection, tokens) = super::run::load_with(&args.archives, &|d, text| {
+                page_term_hashes(o.tokens, d, text)
+            })?;
+            let values = minhash_vectors(&tokens, o.k, o.perm, o.seed);
+            (collection, Vec::new(), values, serde_json::to_value(o)?)
+        }
     };
-    let options_read = ReadOptions { keep_html: false };
-    let (collection, signed) = with_progress_bar(&progress, BYTES, || {
-        archive::load_with(&args.archives, &options_read, &progress, &sign_page)
-    })
-    .context("cannot load the archives")?;
-    super::run::print_read_warnings(&collection.reports);
-    let docs = collection.docs;
-    let (gold, _) = samecore::eval::gold::find(&args.archives, &docs, args.gold.as_deref())?;
+    let docs = &collection.docs;
+    let (gold, _) = samecore::eval::gold::find(&args.archives, docs, args.gold.as_deref())?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
 
     let ids: Vec<i64> = docs.iter().map(|d| shard::page_id(&d.capture)).collect();
-    // Per page: its signatures (rows) and their number, and its site.
-    let (spot, minhash, params) = match args.algo {
-        Algo::SpotSigs => {
-            let raw = signed.into_iter().map(Signed::into_spot).collect();
-            (raw, Vec::new(), serde_json::to_value(&options.spotsigs)?)
-        }
-        _ => {
-            let tokens: Vec<Vec<u64>> = signed.into_iter().map(Signed::into_terms).collect();
-            let values = minhash_vectors(&tokens, o.k, o.perm, o.seed);
-            (Vec::new(), values, serde_json::to_value(o)?)
-        }
-    };
     let signatures = |i: usize| -> i64 {
         match args.algo {
             Algo::SpotSigs => spot[i].hashes.len() as i64,
@@ -218,29 +205,4 @@ pub fn run(args: SignArgs) -> anyhow::Result<()> {
         bytes as f64 / 1e6 / secs.max(1e-9)
     )?;
     Ok(())
-}
-
-/// What `sign` makes of a page while reading it.
-#[derive(Clone)]
-enum Signed {
-    /// SpotSigs' raw signatures and site.
-    Spot(RawSignatures),
-    /// Term hashes, for MinHash.
-    Terms(Vec<u64>),
-}
-
-impl Signed {
-    fn into_spot(self) -> RawSignatures {
-        match self {
-            Signed::Spot(raw) => raw,
-            Signed::Terms(_) => RawSignatures::default(),
-        }
-    }
-
-    fn into_terms(self) -> Vec<u64> {
-        match self {
-            Signed::Terms(terms) => terms,
-            Signed::Spot(_) => Vec::new(),
-        }
-    }
 }
