@@ -16,7 +16,8 @@ The steps, each the one samecore takes on one machine (see spark/README.md):
 2. IDF band (Theobald, Siddharth, Paepcke, "SpotSigs", SIGIR 2008, section 5): a signature whose
    normalised IDF ln(N/df)/ln(N) lies outside [lo, hi] is dropped.
 3. Pages left with fewer than min_signatures occurrences take no part in matching.
-4. Pairs at or above the threshold, by the multiset Jaccard (SIGIR 2008 section 3):
+4. Pairs at or above the threshold, by the multiset Jaccard (SIGIR 2008 section 3), that share
+   at least --min-shared signatures (samecore's --min-shared, default 2):
    candidates by prefix filtering (Vernica, Carey, Li, "Efficient parallel set-similarity joins
    using MapReduce", SIGMOD 2010, section 3) within length partitions (SIGIR 2008 section 4),
    each candidate then verified exactly.
@@ -75,6 +76,10 @@ IDENTITY = [f.name for f in PAGES_SCHEMA.fields if f.name != "signatures"]
 # pair the exact verification would accept is never filtered out (see `signed_pages`).
 SLACK = 1e-9
 
+# Signatures a pair must share besides the threshold: samecore's default (--min-shared,
+# src/matching/mod.rs DEFAULT_MIN_SHARED).
+DEFAULT_MIN_SHARED = 2
+
 
 class JobError(Exception):
     """A problem with the input or the command line, reported without a traceback."""
@@ -86,6 +91,11 @@ _started = time.time()
 def log(message):
     """A progress line on standard error."""
     print(f"[samecore-pairs {time.time() - _started:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def check_min_shared(min_shared):
+    if not isinstance(min_shared, int) or min_shared < 1:
+        raise JobError(f"--min-shared {min_shared} is not a positive number")
 
 
 def check_threshold(threshold):
@@ -257,15 +267,16 @@ def idf_df_range(n_pages, lo, hi):
     return first, last
 
 
-def signed_pages(signatures, n_pages, params, threshold):
+def signed_pages(signatures, n_pages, params, threshold, min_shared):
     """Steps 2-3 and what matching needs of each page, one row per page that takes part in it:
 
     - total: its multiset size after the filters;
     - levels: levels[k-1] = its signatures held at least k times. The multiset intersection
       sum_s min(a_s, b_s) equals sum_k |A_k & B_k|, so sizes of array_intersect of plain long
       arrays give it exactly;
-    - need: ceil(threshold * total), loosened by SLACK: the fewest signatures a partner must
-      share with the page, and the smallest partner size (J(A,B) <= min/max, SIGIR 2008 s.4);
+    - need: ceil(threshold * total), loosened by SLACK, and at least min_shared: the fewest
+      signatures a partner must share with the page, and the smallest partner size
+      (J(A,B) <= min/max, SIGIR 2008 s.4);
     - prefix: the first total - need + 1 elements of the page in the global order (SIGMOD 2010
       s.3.1). The multiset is the set of elements (signature, k), k = 1..count, so multiset
       Jaccard is set Jaccard on them; elements are ordered by how many pages hold them
@@ -309,7 +320,10 @@ def signed_pages(signatures, n_pages, params, threshold):
         )
         .where(F.col("total") >= min_signatures)
     )
-    need = F.ceil(F.col("total").cast("double") * F.lit(threshold) * F.lit(1.0 - SLACK))
+    need = F.greatest(
+        F.ceil(F.col("total").cast("double") * F.lit(threshold) * F.lit(1.0 - SLACK)),
+        F.lit(min_shared).cast("long"),
+    )
     elements = F.flatten(
         F.transform(
             "sigs",
@@ -328,7 +342,9 @@ def signed_pages(signatures, n_pages, params, threshold):
         "total",
         "need",
         levels.alias("levels"),
-        F.slice(F.array_sort(elements), 1, (F.col("total") - F.col("need") + 1).cast("int")).alias("prefix"),
+        F.slice(
+            F.array_sort(elements), 1, F.greatest(F.col("total") - F.col("need") + 1, F.lit(0)).cast("int")
+        ).alias("prefix"),
     )
 
 
@@ -417,8 +433,9 @@ def candidate_pairs(vectors, threshold):
     )
 
 
-def verified_pairs(candidates, vectors, threshold):
-    """Each candidate's exact multiset intersection and Jaccard, kept when >= the threshold
+def verified_pairs(candidates, vectors, threshold, min_shared):
+    """Each candidate's exact multiset intersection and Jaccard, kept when >= the threshold and
+    the pages share at least min_shared signatures (samecore's --min-shared)
     (the record join of SIGMOD 2010 s.3.3, with the verification done there). The score is
     inter / (total_a + total_b - inter) in doubles, as samecore computes it.
 
@@ -449,7 +466,7 @@ def verified_pairs(candidates, vectors, threshold):
         .join(side("b"), "b")
         .select("a", "b", "a_total", "b_total", intersection.alias("intersection"))
         .withColumn("score", F.col("intersection").cast("double") / union.cast("double"))
-        .where(F.col("score") >= F.lit(threshold))
+        .where((F.col("score") >= F.lit(threshold)) & (F.col("intersection") >= F.lit(min_shared)))
     )
 
 
@@ -531,9 +548,10 @@ def dense_index(spark, df, order, name, materialize):
     )
 
 
-def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None):
+def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None, min_shared=DEFAULT_MIN_SHARED):
     """The job: read `shards`, write `out`; the run.json written, as a dict."""
     check_threshold(threshold)
+    check_min_shared(min_shared)
     started = time.time()
     files = Files(spark)
     raw_pages, raw_signatures, summary = read_shards(spark, files, shards)
@@ -562,11 +580,11 @@ def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None):
     if params["site_frame"] is not None:
         signatures = drop_site_frame(signatures, pages, params["site_frame"])
         log(f"site frame {json.dumps(params['site_frame'], sort_keys=True)}")
-    vectors = signed_pages(signatures, n_pages, params, threshold).persist()
+    vectors = signed_pages(signatures, n_pages, params, threshold, min_shared).persist()
     n_signed = vectors.count()
     log(f"signed pages: {n_signed} take part in matching (min_signatures {params['min_signatures']})")
 
-    pairs = verified_pairs(candidate_pairs(vectors, threshold), vectors, threshold)
+    pairs = verified_pairs(candidate_pairs(vectors, threshold), vectors, threshold, min_shared)
     keys = pages.select("page", "key")
     pairs = pairs.join(keys.select(F.col("page").alias("a"), F.col("key").alias("a_key0")), "a").join(
         keys.select(F.col("page").alias("b"), F.col("key").alias("b_key0")), "b"
@@ -591,7 +609,7 @@ def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None):
     # Read back: the written pairs are the components' input, with no lineage to recompute.
     written = spark.read.parquet(pairs_path)
     n_pairs = written.count()
-    log(f"pairs: {n_pairs} at threshold {threshold} -> {pairs_path}")
+    log(f"pairs: {n_pairs} at threshold {threshold} sharing >= {min_shared} signature(s) -> {pairs_path}")
 
     labels, rounds = connected_components(written, materialize)
     members = (
@@ -623,6 +641,7 @@ def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None):
         "version": RUN_VERSION,
         "algo": summary["algo"],
         "threshold": threshold,
+        "min_shared": min_shared,
         "params": params,
         "inputs": summary["inputs"],
         "shards": summary["shards"],
@@ -672,6 +691,12 @@ def main(argv=None):
     )
     parser.add_argument("--threshold", required=True, type=float, help="multiset Jaccard threshold in (0, 1]")
     parser.add_argument(
+        "--min-shared",
+        type=int,
+        default=DEFAULT_MIN_SHARED,
+        help=f"signatures a pair must share besides the threshold, as samecore's --min-shared (default {DEFAULT_MIN_SHARED})",
+    )
+    parser.add_argument(
         "--partitions", type=int, help="shuffle partitions (default: 2 x cores in local mode)"
     )
     parser.add_argument("--overwrite", action="store_true", help="replace the outputs in an existing --out")
@@ -682,11 +707,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         check_threshold(args.threshold)
+        check_min_shared(args.min_shared)
         if args.partitions is not None and args.partitions < 1:
             raise JobError(f"--partitions {args.partitions} is not a positive number")
         spark = session(args.master, args.partitions)
         try:
-            run(spark, args.shards, args.out, args.threshold, args.overwrite, args.checkpoint_dir)
+            run(spark, args.shards, args.out, args.threshold, args.overwrite, args.checkpoint_dir, args.min_shared)
         finally:
             spark.stop()
     except JobError as e:

@@ -212,7 +212,9 @@ def write_shards(directory, pages, signatures, site_frame, idf_band, algo="spots
 # The reference: samecore's steps one page and one pair at a time.
 
 
-def reference(pages, signatures, site_frame, idf_band, threshold, min_signatures=4):
+def reference(pages, signatures, site_frame, idf_band, threshold, min_signatures=4, min_shared=None):
+    if min_shared is None:
+        min_shared = job.DEFAULT_MIN_SHARED
     rows = {}
     for p in pages:
         if p["page"] not in rows or (p["file"], p["offset"]) < (
@@ -258,7 +260,7 @@ def reference(pages, signatures, site_frame, idf_band, threshold, min_signatures
             inter = sum(min(c, mb[s]) for s, c in ma.items() if s in mb)
             union = sum(max(ma.get(s, 0), mb.get(s, 0)) for s in set(ma) | set(mb))
             score = inter / union
-            if score >= threshold:
+            if score >= threshold and inter >= min_shared:
                 first, second = sorted((a, b), key=lambda p: rows[p]["key"])
                 pairs[(rows[first]["key"], rows[second]["key"])] = (
                     first,
@@ -319,12 +321,14 @@ class JobEqualsReference(unittest.TestCase):
             cls.shards[name] = os.path.join(SCRATCH, "shards-" + name)
             write_shards(cls.shards[name], cls.pages, cls.signatures, frame, band)
 
-    def check(self, config, threshold):
+    def check(self, config, threshold, min_shared=job.DEFAULT_MIN_SHARED):
         frame, band = CONFIGS[config]
-        out = os.path.join(SCRATCH, f"out-{config}-{threshold}")
-        report = job.run(SPARK, self.shards[config], out, threshold)
-        rows, want_pairs, want_clusters = reference(self.pages, self.signatures, frame, band, threshold)
-        where = f"{config} at {threshold}"
+        out = os.path.join(SCRATCH, f"out-{config}-{threshold}-{min_shared}")
+        report = job.run(SPARK, self.shards[config], out, threshold, min_shared=min_shared)
+        rows, want_pairs, want_clusters = reference(
+            self.pages, self.signatures, frame, band, threshold, min_shared=min_shared
+        )
+        where = f"{config} at {threshold} sharing {min_shared}"
 
         got_pairs = {}
         for p in read_parquet_dir(os.path.join(out, "pairs.parquet")):
@@ -370,8 +374,8 @@ class JobEqualsReference(unittest.TestCase):
             where,
         )
         self.assertEqual(
-            (written["format"], written["algo"], written["threshold"]),
-            ("samecore-spark-run", "spotsigs", threshold),
+            (written["format"], written["algo"], written["threshold"], written["min_shared"]),
+            ("samecore-spark-run", "spotsigs", threshold, min_shared),
         )
         self.assertEqual(sorted(written["inputs"]), ["/archives/one.warc.gz", "/archives/two.warc.gz"])
         return want_pairs
@@ -387,6 +391,12 @@ class JobEqualsReference(unittest.TestCase):
         self.assertTrue(all(n > 0 for n in counts.values()), counts)
         self.assertNotEqual(counts[("plain", 0.12)], counts[("frame", 0.12)])
         self.assertNotEqual(counts[("plain", 0.12)], counts[("idf", 0.12)])
+
+    def test_pairs_must_share_min_shared_signatures(self):
+        counts = {m: len(self.check("plain", 0.12, min_shared=m)) for m in (1, 6)}
+        print(f"\npairs at 0.12 per min_shared: {counts}", file=sys.stderr)
+        # The data have pairs at 0.12 that share fewer than 6 signatures: the option drops them.
+        self.assertGreater(counts[1], counts[6])
 
     def test_no_pair(self):
         rng = random.Random(5)

@@ -52,6 +52,9 @@ pub struct MatchArgs {
     /// Do not skip pairs by the min/max length bound (slower, same result).
     #[arg(long)]
     pub no_length_bound: bool,
+    /// Spot signatures a pair must share besides reaching the threshold (1: the paper).
+    #[arg(long, default_value_t = samecore::matching::DEFAULT_MIN_SHARED)]
+    pub min_shared: u32,
     /// Seeded mode: a file of document keys (one per line) indexed first; without it, one
     /// document per gold cluster.
     #[arg(long)]
@@ -275,6 +278,7 @@ pub fn run_spec(
             guess: args.guess,
             add_duplicates: args.add_duplicates,
             length_bound: !args.no_length_bound,
+            min_shared: args.min_shared,
             seed,
             seeds,
             index_every: 100,

@@ -311,11 +311,18 @@ impl SparkRun {
             pairs.push(ScoredPair::new(a, b, p.score));
         }
         pairs.sort_by_key(|p| (p.a, p.b));
+        // Jobs before `--min-shared` kept every pair at the threshold: 1.
+        let min_shared = self
+            .run
+            .get("min_shared")
+            .and_then(serde_json::Value::as_u64)
+            .map_or(1, |m| m.clamp(1, u64::from(u32::MAX)) as u32);
         let spec = RunSpec {
             matching: MatchParams {
                 threshold,
                 mode: Mode::AllPairs,
                 seed,
+                min_shared,
                 ..MatchParams::default()
             },
             rule,

@@ -29,6 +29,8 @@ pub struct RunSettings {
     pub rule: ClusterRule,
     /// Seed of the random order.
     pub seed: u64,
+    /// Signatures a pair must share ([`crate::matching::MatchParams::min_shared`]).
+    pub min_shared: u32,
     /// Seeds averaged in the precision/recall sweep.
     pub runs: usize,
     /// Run SpotSigs as soon as an archive is open.
@@ -53,6 +55,7 @@ impl Default for RunSettings {
             guess: Guess::Best,
             rule: ClusterRule::default(),
             seed: 0,
+            min_shared: crate::matching::DEFAULT_MIN_SHARED,
             runs: 3,
             run_on_open: true,
             reference_stopwords: String::new(),
@@ -94,6 +97,7 @@ impl RunSettings {
         base.matching.mode = self.mode;
         base.matching.guess = self.guess;
         base.matching.seed = self.seed;
+        base.matching.min_shared = self.min_shared;
         base.rule = self.rule;
         let mut options = DetectorOptions {
             spotsigs: tuning.params.clone(),
@@ -297,6 +301,13 @@ impl RunSettings {
             ui.end_row();
             let label = ui.label("Seed");
             ui.add(egui::DragValue::new(&mut self.seed))
+                .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Shared signatures").on_hover_text(
+                "SpotSigs: signatures a pair must share besides reaching the threshold \
+                 (1: the paper; 2 keeps two short pages that share one common phrase apart)",
+            );
+            ui.add(egui::DragValue::new(&mut self.min_shared).range(1..=20))
                 .labelled_by(label.id);
             ui.end_row();
             let label = ui

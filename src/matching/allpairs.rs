@@ -10,7 +10,8 @@
 //! - **Early termination of the list walk.** A document first met after the signatures still
 //!   unvisited carry less than `t·|A|` of `A`'s mass cannot reach `t` (`J <= ∩/|A|`), so the
 //!   walk stops there; a candidate whose partial count plus that unvisited mass cannot reach `t`
-//!   is dropped without a merge.
+//!   is dropped without a merge. A pair must also share `min_shared` signatures
+//!   ([`super::MatchParams::min_shared`]), so the walk stops once fewer are left unvisited.
 //! - **Early termination of the Jaccard.** Each candidate is verified by a merge that stops as
 //!   soon as the threshold is out of reach ([`SignatureSet::jaccard_at_least`]).
 //!
@@ -34,9 +35,11 @@ use crate::{DocId, Result};
 pub fn all_pairs(
     sets: &[SignatureSet],
     threshold: f64,
+    min_shared: u32,
     progress: &Progress,
 ) -> Result<(Vec<ScoredPair>, Vec<DocTrace>)> {
     let t = threshold.max(1e-9);
+    let m = min_shared.max(1);
     let n = sets.len();
     let vocabulary = sets
         .iter()
@@ -83,7 +86,7 @@ pub fn all_pairs(
         // Mass of `a` in lists not walked yet.
         let mut rest = a.total;
         for &(id, c) in &walk {
-            if f64::from(rest) < t * n_a - 1e-9 {
+            if f64::from(rest) < t * n_a - 1e-9 || rest < m {
                 break;
             }
             rest -= c;
@@ -104,15 +107,17 @@ pub fn all_pairs(
         for &x in &candidates {
             let b = &sets[x as usize];
             let upper = (acc[x as usize] + rest).min(a.total).min(b.total);
-            if similarity(upper, a.total, b.total) < t {
+            if upper < m || similarity(upper, a.total, b.total) < t {
                 trace.avoided += 1;
                 continue;
             }
             trace.compared += 1;
             let score = if rest == 0 {
-                Some(similarity(acc[x as usize], a.total, b.total)).filter(|&s| s >= t)
+                let shared = acc[x as usize];
+                Some(similarity(shared, a.total, b.total)).filter(|&s| s >= t && shared >= m)
             } else {
                 a.jaccard_at_least(b, t)
+                    .filter(|_| m == 1 || a.intersection(b) >= m)
             };
             if let Some(score) = score {
                 pairs.push(ScoredPair::new(DocId(d), DocId(x), score));
@@ -136,7 +141,7 @@ pub fn run(
     params: &MatchParams,
     progress: &Progress,
 ) -> Result<MatchOutcome> {
-    let (pairs, traces) = all_pairs(sets, params.threshold, progress)?;
+    let (pairs, traces) = all_pairs(sets, params.threshold, params.min_shared, progress)?;
     let signed: Vec<bool> = sets.iter().map(|s| !s.is_empty()).collect();
     Ok(outcome_from_pairs(&signed, pairs, traces, params))
 }
@@ -220,41 +225,60 @@ mod tests {
             .collect()
     }
 
+    /// Short pages (2–7 signatures of 40) among the long ones: pairs that share one or two.
+    fn with_short_sets(n: usize, seed: u64) -> Vec<SignatureSet> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5107);
+        let mut sets = random_sets(n, seed);
+        for _ in 0..n / 2 {
+            let len = rng.random_range(2..=7);
+            sets.push(SignatureSet::from_ids(
+                (0..len).map(|_| rng.random_range(0..40u32)),
+            ));
+        }
+        sets
+    }
+
     #[test]
     fn all_pairs_equals_brute_force() {
         for seed in 0..4 {
-            let sets = random_sets(80, seed);
+            let sets = with_short_sets(80, seed);
             for t in [0.1, 0.3, 0.5, 0.7, 0.9, 1.0] {
-                let (pairs, _) = all_pairs(&sets, t, &Progress::new()).unwrap();
-                let mut brute = Vec::new();
-                for i in 0..sets.len() {
-                    for j in i + 1..sets.len() {
-                        let s = jaccard(&sets[i], &sets[j]);
-                        if s >= t && s > 0.0 {
-                            brute.push((i as u32, j as u32));
+                for m in [1, 2, 3] {
+                    let (pairs, _) = all_pairs(&sets, t, m, &Progress::new()).unwrap();
+                    let mut brute = Vec::new();
+                    for i in 0..sets.len() {
+                        for j in i + 1..sets.len() {
+                            let s = jaccard(&sets[i], &sets[j]);
+                            let shared = sets[i].intersection(&sets[j]);
+                            if s >= t && s > 0.0 && shared >= m {
+                                brute.push((i as u32, j as u32));
+                            }
                         }
                     }
+                    let got: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a.0, p.b.0)).collect();
+                    assert_eq!(got, brute, "seed {seed} t {t} min_shared {m}");
                 }
-                let got: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a.0, p.b.0)).collect();
-                assert_eq!(got, brute, "seed {seed} t {t}");
             }
         }
     }
 
     #[test]
     fn declarations_agree_with_incremental_matching() {
-        let sets = random_sets(120, 9);
-        for (seed, guess, add_duplicates) in [
-            (0, Guess::Best, true),
-            (1, Guess::Best, false),
-            (2, Guess::First, true),
-            (3, Guess::First, false),
+        let sets = with_short_sets(120, 9);
+        for (seed, guess, add_duplicates, min_shared) in [
+            (0, Guess::Best, true, 1),
+            (1, Guess::Best, false, 1),
+            (2, Guess::First, true, 1),
+            (3, Guess::First, false, 1),
+            (4, Guess::Best, true, 2),
+            (5, Guess::First, false, 3),
         ] {
             let p = MatchParams {
-                threshold: 0.4,
+                threshold: 0.2,
                 seed,
                 guess,
                 add_duplicates,
+                min_shared,
                 ..MatchParams::default()
             };
             let inc = super::super::incremental::run(&sets, &p, &Progress::new()).unwrap();

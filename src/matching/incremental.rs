@@ -95,7 +95,7 @@ pub fn run(
             for &(x, inter) in &collided {
                 dt.compared += 1;
                 let score = similarity(inter, set.total, sets[x as usize].total);
-                if score < t {
+                if score < t || inter < params.min_shared {
                     continue;
                 }
                 pairs.push(ScoredPair::new(d, DocId(x), score));
