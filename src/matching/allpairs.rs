@@ -15,10 +15,19 @@
 //! - **Early termination of the Jaccard.** Each candidate is verified by a merge that stops as
 //!   soon as the threshold is out of reach ([`SignatureSet::jaccard_at_least`]).
 //!
+//! - **Exact duplicates are matched once.** Documents with identical signature multisets (the
+//!   same page captured every day of a year, a wire story whose frames the site filter removed)
+//!   are collapsed to their first member before the walk: the others are neither walked nor
+//!   indexed, and their pairs are copied from the first member's afterwards (identical
+//!   multisets score the same against any third page, and 1 between themselves). The work
+//!   grows with the distinct pages, not with the square of a group's size; the pairs listed
+//!   are the same as without the collapse.
+//!
 //! Declarations (which document is a duplicate of which) are then made from the pairs as
 //! Incremental or Seeded matching would make them, in the seeded random order
 //! ([`super::declarations_from_pairs`]).
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use super::{
@@ -46,16 +55,29 @@ pub fn all_pairs(
         .filter_map(|s| s.ids.last())
         .max()
         .map_or(0, |&m| m as usize + 1);
-    let mut df = vec![0u32; vocabulary];
-    for s in sets {
-        for &id in &s.ids {
-            df[id as usize] += 1;
-        }
-    }
     let mut by_size: Vec<u32> = (0..n as u32)
         .filter(|&d| !sets[d as usize].is_empty())
         .collect();
     by_size.sort_by_key(|&d| (sets[d as usize].total, d));
+    // Exact duplicates: `first[d]` is the smallest id with `d`'s multiset.
+    let mut first: Vec<u32> = (0..n as u32).collect();
+    {
+        let mut seen: HashMap<(&[u32], &[u32]), u32> = HashMap::with_capacity(by_size.len());
+        for &d in &by_size {
+            let set = &sets[d as usize];
+            let f = *seen.entry((&set.ids, &set.counts)).or_insert(d);
+            first[d as usize] = f.min(d);
+        }
+    }
+    // Document frequencies over distinct multisets: the order lists are walked in.
+    let mut df = vec![0u32; vocabulary];
+    for &d in &by_size {
+        if first[d as usize] == d {
+            for &id in &sets[d as usize].ids {
+                df[id as usize] += 1;
+            }
+        }
+    }
     let mut postings: Vec<Vec<(u32, u32)>> = vec![Vec::new(); vocabulary];
     let mut stamp = vec![u32::MAX; n];
     let mut acc = vec![0u32; n];
@@ -79,6 +101,12 @@ pub fn all_pairs(
             avoided: 0,
             nanos: 0,
         };
+        if first[d as usize] != d {
+            // A copy: its pairs are its first member's (below).
+            traces.push(trace);
+            progress.advance(1);
+            continue;
+        }
         walk.clear();
         walk.extend(a.ids.iter().zip(&a.counts).map(|(&id, &c)| (id, c)));
         walk.sort_by_key(|&(id, _)| (df[id as usize], id));
@@ -130,8 +158,59 @@ pub fn all_pairs(
         traces.push(trace);
         progress.advance(1);
     }
-    pairs.sort_by_key(|p| (p.a, p.b));
+    let pairs = with_copies(pairs, &first, sets, m);
     Ok((pairs, traces))
+}
+
+/// The pairs of the collapsed walk (between first members) with every copy's: each pair
+/// repeated for every copy of either side, and every two members of a group paired at 1 when
+/// they share `min_shared` signatures. Sorted by ids.
+fn with_copies(
+    mut pairs: Vec<ScoredPair>,
+    first: &[u32],
+    sets: &[SignatureSet],
+    min_shared: u32,
+) -> Vec<ScoredPair> {
+    let mut members: HashMap<u32, Vec<u32>> = HashMap::new();
+    for (d, &f) in first.iter().enumerate() {
+        if f != d as u32 {
+            members.entry(f).or_insert_with(|| vec![f]).push(d as u32);
+        }
+    }
+    if members.is_empty() {
+        pairs.sort_by_key(|p| (p.a, p.b));
+        return pairs;
+    }
+    let group = |f: u32| members.get(&f).map_or(&[f][..], Vec::as_slice).to_vec();
+    let mut out = Vec::with_capacity(pairs.len());
+    for p in &pairs {
+        if !members.contains_key(&p.a.0) && !members.contains_key(&p.b.0) {
+            out.push(*p);
+            continue;
+        }
+        for x in group(p.a.0) {
+            for y in group(p.b.0) {
+                out.push(ScoredPair::new(DocId(x), DocId(y), p.score));
+            }
+        }
+    }
+    for (&f, group) in &members {
+        if sets[f as usize].total < min_shared {
+            continue;
+        }
+        let one = similarity(
+            sets[f as usize].total,
+            sets[f as usize].total,
+            sets[f as usize].total,
+        );
+        for (i, &x) in group.iter().enumerate() {
+            for &y in &group[i + 1..] {
+                out.push(ScoredPair::new(DocId(x), DocId(y), one));
+            }
+        }
+    }
+    out.sort_by_key(|p| (p.a, p.b));
+    out
 }
 
 /// All-pairs matching: every pair at or above the threshold, then declarations in the seeded
@@ -225,7 +304,8 @@ mod tests {
             .collect()
     }
 
-    /// Short pages (2–7 signatures of 40) among the long ones: pairs that share one or two.
+    /// Short pages (2–7 signatures of 40) among the long ones: pairs that share one or two;
+    /// and exact copies of some pages, long and short, spread among them.
     fn with_short_sets(n: usize, seed: u64) -> Vec<SignatureSet> {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5107);
         let mut sets = random_sets(n, seed);
@@ -235,7 +315,35 @@ mod tests {
                 (0..len).map(|_| rng.random_range(0..40u32)),
             ));
         }
+        for _ in 0..n / 4 {
+            let copy = sets[rng.random_range(0..sets.len())].clone();
+            let at = rng.random_range(0..=sets.len());
+            sets.insert(at, copy);
+        }
         sets
+    }
+
+    #[test]
+    fn copies_of_a_page_are_walked_once() {
+        let distinct = random_sets(60, 3);
+        let mut sets = distinct.clone();
+        for _ in 0..400 {
+            sets.push(distinct[7].clone());
+        }
+        let work = |sets: &[SignatureSet]| {
+            let (pairs, traces) = all_pairs(sets, 0.3, 2, &Progress::new()).unwrap();
+            let colliding: u64 = traces.iter().map(|t| u64::from(t.colliding)).sum();
+            (pairs, colliding)
+        };
+        let (few, once) = work(&distinct);
+        let (many, copies) = work(&sets);
+        // 400 more copies cost no more walking ...
+        assert_eq!(once, copies);
+        // ... yet every pair is listed: the copies among themselves and with page 7 at 1, and
+        // each of page 7's partners with every copy.
+        let partners = few.iter().filter(|p| p.a.0 == 7 || p.b.0 == 7).count();
+        assert_eq!(many.len(), few.len() + 401 * 400 / 2 + 400 * partners);
+        assert!(many.iter().filter(|p| p.a.0 >= 60).all(|p| p.score == 1.0));
     }
 
     #[test]
