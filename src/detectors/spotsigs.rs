@@ -100,7 +100,8 @@ impl SpotSigsDetector {
         if let Some(frame) = &p.site_frame {
             drop_site_frame(&mut raw, &sites, frame);
         }
-        SignedCollection::build(&raw, p.idf_band, p.min_signatures)
+        drop(sites);
+        SignedCollection::build(raw, p.idf_band, p.min_signatures)
     }
 
     /// A prepared collection from raw signatures made while reading ([`Self::raw_page`]): the

@@ -78,7 +78,10 @@ pub fn all_pairs(
             }
         }
     }
-    let mut postings: Vec<Vec<(u32, u32)>> = vec![Vec::new(); vocabulary];
+    // Every first member is indexed with all its signatures: each list's length is its df,
+    // allocated once and exactly (growth by doubling left a third of the index unused).
+    let mut postings: Vec<Vec<(u32, u32)>> =
+        df.iter().map(|&f| Vec::with_capacity(f as usize)).collect();
     let mut stamp = vec![u32::MAX; n];
     let mut acc = vec![0u32; n];
     let mut candidates: Vec<u32> = Vec::new();

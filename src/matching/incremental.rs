@@ -46,7 +46,7 @@ pub fn run(
         .filter_map(|s| s.ids.last())
         .max()
         .map_or(0, |&m| m as usize + 1);
-    let mut index = Index::new(vocabulary, n);
+    let mut index = Index::new(vocabulary, sets);
     let full = params.mode == Mode::Full;
     if full {
         for &d in &order {
@@ -152,9 +152,19 @@ struct Index {
 }
 
 impl Index {
-    fn new(vocabulary: usize, n: usize) -> Self {
+    /// An empty index for `sets`, each list allocated for every document that holds its
+    /// signature (all of them are indexed unless declared duplicates without
+    /// `add_duplicates`), so lists do not grow by doubling.
+    fn new(vocabulary: usize, sets: &[SignatureSet]) -> Self {
+        let n = sets.len();
+        let mut df = vec![0u32; vocabulary];
+        for set in sets {
+            for &id in &set.ids {
+                df[id as usize] += 1;
+            }
+        }
         Index {
-            postings: vec![Vec::new(); vocabulary],
+            postings: df.iter().map(|&f| Vec::with_capacity(f as usize)).collect(),
             totals: vec![0; n],
             acc: vec![0; n],
             stamp: vec![0; n],

@@ -139,19 +139,30 @@ impl SignedCollection {
     /// Ids are assigned in ascending hash order, so the result does not depend on thread count
     /// or document order beyond the input's. `idf_band` is on the normalised IDF
     /// `ln(N/df)/ln(N)` with `N` the number of documents.
-    pub fn build(raw: &[Vec<u64>], idf_band: Option<(f64, f64)>, min_signatures: usize) -> Self {
-        let mut distinct: Vec<u64> = raw.iter().flatten().copied().collect();
+    pub fn build(raw: Vec<Vec<u64>>, idf_band: Option<(f64, f64)>, min_signatures: usize) -> Self {
+        // Provisional ids in order of first sight, then renumbered by ascending hash. One map
+        // of the distinct hashes instead of a sorted copy of every occurrence, and each page's
+        // hashes freed as soon as its ids are made: the peak holds about one copy of the
+        // collection's signatures, not three.
+        let mut id_of: HashMap<u64, u32> = HashMap::new();
+        for &h in raw.iter().flatten() {
+            let next = id_of.len() as u32;
+            id_of.entry(h).or_insert(next);
+        }
+        let mut distinct: Vec<(u64, u32)> = id_of.iter().map(|(&h, &i)| (h, i)).collect();
         distinct.sort_unstable();
-        distinct.dedup();
-        let id_of: HashMap<u64, u32> = distinct
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| (h, i as u32))
-            .collect();
-        let mut per_doc: Vec<Vec<(u32, u32)>> = raw
-            .iter()
+        let mut rank = vec![0u32; distinct.len()];
+        for (r, &(_, provisional)) in distinct.iter().enumerate() {
+            rank[provisional as usize] = r as u32;
+        }
+        let n_distinct = distinct.len();
+        drop(distinct);
+        let n_docs = raw.len();
+        let per_doc: Vec<Vec<(u32, u32)>> = raw
+            .into_iter()
             .map(|hashes| {
-                let mut ids: Vec<u32> = hashes.iter().map(|h| id_of[h]).collect();
+                let mut ids: Vec<u32> = hashes.iter().map(|h| rank[id_of[h] as usize]).collect();
+                drop(hashes);
                 ids.sort_unstable();
                 let mut out: Vec<(u32, u32)> = Vec::new();
                 for id in ids {
@@ -160,19 +171,22 @@ impl SignedCollection {
                         _ => out.push((id, 1)),
                     }
                 }
+                out.shrink_to_fit();
                 out
             })
             .collect();
-        let mut keep = vec![true; distinct.len()];
+        drop(id_of);
+        drop(rank);
+        let mut keep = vec![true; n_distinct];
         let mut dropped_by_idf = 0;
         if let Some((lo, hi)) = idf_band {
-            let mut df = vec![0u32; distinct.len()];
+            let mut df = vec![0u32; n_distinct];
             for doc in &per_doc {
                 for &(id, _) in doc {
                     df[id as usize] += 1;
                 }
             }
-            let n = raw.len().max(2) as f64;
+            let n = n_docs.max(2) as f64;
             for (k, &d) in keep.iter_mut().zip(&df) {
                 let idf = (n / f64::from(d.max(1))).ln() / n.ln();
                 if idf < lo - 1e-12 || idf > hi + 1e-12 {
@@ -182,7 +196,7 @@ impl SignedCollection {
             }
         }
         // Renumber kept ids densely (order preserved, so sets stay sorted).
-        let mut new_id = vec![u32::MAX; distinct.len()];
+        let mut new_id = vec![u32::MAX; n_distinct];
         let mut vocabulary = 0u32;
         for (i, &k) in keep.iter().enumerate() {
             if k {
@@ -192,9 +206,9 @@ impl SignedCollection {
         }
         let mut too_few = Vec::new();
         let sets = per_doc
-            .iter_mut()
+            .into_iter()
             .enumerate()
-            .map(|(d, doc)| {
+            .map(|(d, mut doc)| {
                 doc.retain(|&(id, _)| keep[id as usize]);
                 let total: u32 = doc.iter().map(|&(_, c)| c).sum();
                 if (total as usize) < min_signatures.max(1) {
@@ -258,12 +272,12 @@ mod tests {
             vec![10, 50],
             vec![10, 20, 60, 60],
         ];
-        let all = SignedCollection::build(&raw, None, 0);
+        let all = SignedCollection::build(raw.clone(), None, 0);
         assert_eq!(all.vocabulary, 6);
         assert_eq!(all.sets[0], set(&[(0, 2), (1, 1), (2, 1)]));
         assert!(all.too_few.is_empty());
         // hash 10 is in all 4 documents: idf 0, dropped by a band starting at 0.1.
-        let band = SignedCollection::build(&raw, Some((0.1, 1.0)), 2);
+        let band = SignedCollection::build(raw, Some((0.1, 1.0)), 2);
         assert_eq!(band.dropped_by_idf, 1);
         assert_eq!(band.vocabulary, 5);
         assert_eq!(band.too_few, [DocId(2)]);
