@@ -7,7 +7,10 @@
 //! every collision comes out of the walk without a second lookup index (the paper's Fig. 8 does
 //! "compare all remaining spot sigs … using a different lookup index"). The length bound drops
 //! an index entry as soon as `min(N_X,N_Y)/max(N_X,N_Y)` is below the threshold, before any
-//! counting for it.
+//! counting for it. Lists are walked rarest first and the walk stops once the signatures left
+//! cannot make a new collision reach the threshold; the collisions met before the stop whose
+//! count is still partial are completed by a merge (`Index::collide`). Neither changes a
+//! declaration or a pair.
 
 use std::time::Instant;
 
@@ -81,14 +84,7 @@ pub fn run(
             index.add(d, set);
         } else if !set.is_empty() {
             let skip_self = full.then_some(d);
-            index.collide(
-                set,
-                t,
-                params.length_bound,
-                skip_self,
-                &mut collided,
-                &mut dt,
-            );
+            index.collide(set, sets, params, skip_self, &mut collided, &mut dt);
             let mut best: Option<(DocId, f64)> = None;
             // The walk above already gave every collision's intersection, so every pair at or
             // above the threshold is recorded; the guess only decides the declaration.
@@ -144,6 +140,8 @@ pub fn run(
 /// The inverted index of the indexed documents, with a reusable accumulator.
 struct Index {
     postings: Vec<Vec<(u32, u32)>>,
+    /// Documents holding each signature: lists are walked in ascending order of it.
+    df: Vec<u32>,
     totals: Vec<u32>,
     acc: Vec<u32>,
     stamp: Vec<u32>,
@@ -165,6 +163,7 @@ impl Index {
         }
         Index {
             postings: df.iter().map(|&f| Vec::with_capacity(f as usize)).collect(),
+            df,
             totals: vec![0; n],
             acc: vec![0; n],
             stamp: vec![0; n],
@@ -183,25 +182,47 @@ impl Index {
 
     /// Colliding indexed documents with their intersection sizes, in the order they were first
     /// met; documents outside the length bound are counted in `trace.avoided` instead.
+    ///
+    /// The set's lists are walked rarest first, and no list is walked once the signatures left
+    /// carry less than `max(t·|A|, min_shared)` of the set: a document not met by then shares
+    /// less than that with it, so cannot reach the threshold (`J <= ∩/|A|`) — the early stop of
+    /// all-pairs (SIGIR 2008 §4), exact. A document met before the stop whose count could
+    /// still reach the threshold with the unwalked signatures gets its intersection from a merge
+    /// of the two sets; the others are counted in `trace.avoided`.
     fn collide(
         &mut self,
         set: &SignatureSet,
-        t: f64,
-        length_bound: bool,
+        sets: &[SignatureSet],
+        params: &MatchParams,
         skip: Option<DocId>,
         out: &mut Vec<(u32, u32)>,
         trace: &mut DocTrace,
     ) {
+        let t = params.threshold;
+        let m = params.min_shared.max(1);
         self.round += 1;
         let round = self.round;
         let n_d = f64::from(set.total);
-        let (lo, hi) = if length_bound && t > 0.0 {
+        let (lo, hi) = if params.length_bound && t > 0.0 {
             (t * n_d - 1e-9, n_d / t + 1e-9)
         } else {
             (0.0, f64::INFINITY)
         };
+        let mut walk: Vec<(u32, u32)> = set
+            .ids
+            .iter()
+            .copied()
+            .zip(set.counts.iter().copied())
+            .collect();
+        walk.sort_by_key(|&(id, _)| (self.df[id as usize], id));
         let mut order: Vec<u32> = Vec::new();
-        for (&id, &c) in set.ids.iter().zip(&set.counts) {
+        // Mass of the set in lists not walked yet.
+        let mut rest = set.total;
+        for &(id, c) in &walk {
+            if f64::from(rest) < t * n_d - 1e-9 || rest < m {
+                break;
+            }
+            rest -= c;
             for &(x, cx) in &self.postings[id as usize] {
                 let xi = x as usize;
                 if self.stamp[xi] != round {
@@ -226,7 +247,21 @@ impl Index {
             }
         }
         out.clear();
-        out.extend(order.iter().map(|&x| (x, self.acc[x as usize])));
+        for &x in &order {
+            let xi = x as usize;
+            let n_x = self.totals[xi];
+            let upper = (self.acc[xi] + rest).min(set.total).min(n_x);
+            if upper < m || similarity(upper, set.total, n_x) < t {
+                trace.avoided += 1;
+                continue;
+            }
+            let inter = if rest == 0 {
+                self.acc[xi]
+            } else {
+                set.intersection(&sets[xi])
+            };
+            out.push((x, inter));
+        }
     }
 }
 
