@@ -32,7 +32,7 @@ use std::time::Instant;
 
 use super::{
     DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, declarations_from_pairs,
-    processing_order,
+    document_frequencies, may_match, processing_order, walk_may_stop,
 };
 use crate::progress::Progress;
 use crate::signature::SignatureSet;
@@ -70,14 +70,13 @@ pub fn all_pairs(
         }
     }
     // Document frequencies over distinct multisets: the order lists are walked in.
-    let mut df = vec![0u32; vocabulary];
-    for &d in &by_size {
-        if first[d as usize] == d {
-            for &id in &sets[d as usize].ids {
-                df[id as usize] += 1;
-            }
-        }
-    }
+    let df = document_frequencies(
+        by_size
+            .iter()
+            .filter(|&&d| first[d as usize] == d)
+            .map(|&d| &sets[d as usize]),
+        vocabulary,
+    );
     // Every first member is indexed with all its signatures: each list's length is its df,
     // allocated once and exactly (growth by doubling left a third of the index unused).
     let mut postings: Vec<Vec<(u32, u32)>> =
@@ -117,7 +116,7 @@ pub fn all_pairs(
         // Mass of `a` in lists not walked yet.
         let mut rest = a.total;
         for &(id, c) in &walk {
-            if f64::from(rest) < t * n_a - 1e-9 || rest < m {
+            if walk_may_stop(rest, a.total, t, m) {
                 break;
             }
             rest -= c;
@@ -138,7 +137,7 @@ pub fn all_pairs(
         for &x in &candidates {
             let b = &sets[x as usize];
             let upper = (acc[x as usize] + rest).min(a.total).min(b.total);
-            if upper < m || similarity(upper, a.total, b.total) < t {
+            if !may_match(upper, a.total, b.total, t, m) {
                 trace.avoided += 1;
                 continue;
             }

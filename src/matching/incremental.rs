@@ -15,7 +15,8 @@
 use std::time::Instant;
 
 use super::{
-    DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, processing_order,
+    DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, document_frequencies,
+    may_match, processing_order, walk_may_stop,
 };
 use crate::progress::Progress;
 use crate::signature::SignatureSet;
@@ -142,6 +143,10 @@ struct Index {
     postings: Vec<Vec<(u32, u32)>>,
     /// Documents holding each signature: lists are walked in ascending order of it.
     df: Vec<u32>,
+    /// The set at hand's `(signature, count)` in walking order (scratch).
+    walk: Vec<(u32, u32)>,
+    /// Indexed documents met, in the order first met (scratch).
+    order: Vec<u32>,
     totals: Vec<u32>,
     acc: Vec<u32>,
     stamp: Vec<u32>,
@@ -155,15 +160,12 @@ impl Index {
     /// `add_duplicates`), so lists do not grow by doubling.
     fn new(vocabulary: usize, sets: &[SignatureSet]) -> Self {
         let n = sets.len();
-        let mut df = vec![0u32; vocabulary];
-        for set in sets {
-            for &id in &set.ids {
-                df[id as usize] += 1;
-            }
-        }
+        let df = document_frequencies(sets.iter(), vocabulary);
         Index {
             postings: df.iter().map(|&f| Vec::with_capacity(f as usize)).collect(),
             df,
+            walk: Vec::new(),
+            order: Vec::new(),
             totals: vec![0; n],
             acc: vec![0; n],
             stamp: vec![0; n],
@@ -208,18 +210,17 @@ impl Index {
         } else {
             (0.0, f64::INFINITY)
         };
-        let mut walk: Vec<(u32, u32)> = set
-            .ids
-            .iter()
-            .copied()
-            .zip(set.counts.iter().copied())
-            .collect();
+        // Scratch buffers kept between documents (taken out while `self` is borrowed).
+        let mut walk = std::mem::take(&mut self.walk);
+        walk.clear();
+        walk.extend(set.ids.iter().copied().zip(set.counts.iter().copied()));
         walk.sort_by_key(|&(id, _)| (self.df[id as usize], id));
-        let mut order: Vec<u32> = Vec::new();
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
         // Mass of the set in lists not walked yet.
         let mut rest = set.total;
         for &(id, c) in &walk {
-            if f64::from(rest) < t * n_d - 1e-9 || rest < m {
+            if walk_may_stop(rest, set.total, t, m) {
                 break;
             }
             rest -= c;
@@ -251,7 +252,7 @@ impl Index {
             let xi = x as usize;
             let n_x = self.totals[xi];
             let upper = (self.acc[xi] + rest).min(set.total).min(n_x);
-            if upper < m || similarity(upper, set.total, n_x) < t {
+            if !may_match(upper, set.total, n_x, t, m) {
                 trace.avoided += 1;
                 continue;
             }
@@ -262,6 +263,8 @@ impl Index {
             };
             out.push((x, inter));
         }
+        self.walk = walk;
+        self.order = order;
     }
 }
 

@@ -37,7 +37,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use crate::progress::Progress;
-use crate::signature::SignatureSet;
+use crate::signature::{SignatureSet, set};
 use crate::{DocId, Error, Result};
 
 pub use trace::{BatchMistakes, DocTrace, Trace};
@@ -124,6 +124,34 @@ impl std::str::FromStr for Guess {
 /// P rises from 0.054 to 0.490. Stored runs made before this option read as 1, what they were
 /// run with.
 pub const DEFAULT_MIN_SHARED: u32 = 2;
+
+/// Whether a walk over the lists of a set of `total` signatures, `rest` of them not walked
+/// yet, may stop: a document not met so far shares at most `rest` with the set, too few to
+/// reach `t` (`J <= ∩/|A|`, SIGIR 2008 §4) or to share `min_shared`. Both all-pairs and
+/// incremental matching stop their walks here.
+pub(crate) fn walk_may_stop(rest: u32, total: u32, t: f64, min_shared: u32) -> bool {
+    f64::from(rest) < t * f64::from(total) - 1e-9 || rest < min_shared
+}
+
+/// Whether two sets of `total_a` and `total_b` signatures that share at most `upper` can still
+/// match: share `min_shared` and reach `t`.
+pub(crate) fn may_match(upper: u32, total_a: u32, total_b: u32, t: f64, min_shared: u32) -> bool {
+    upper >= min_shared && set::similarity(upper, total_a, total_b) >= t
+}
+
+/// Document frequency of every signature id below `vocabulary` over `sets`.
+pub(crate) fn document_frequencies<'a>(
+    sets: impl Iterator<Item = &'a SignatureSet>,
+    vocabulary: usize,
+) -> Vec<u32> {
+    let mut df = vec![0u32; vocabulary];
+    for set in sets {
+        for &id in &set.ids {
+            df[id as usize] += 1;
+        }
+    }
+    df
+}
 
 /// Parameters of one matching run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -155,13 +155,17 @@ impl SignedCollection {
         for (r, &(_, provisional)) in distinct.iter().enumerate() {
             rank[provisional as usize] = r as u32;
         }
+        for id in id_of.values_mut() {
+            *id = rank[*id as usize];
+        }
         let n_distinct = distinct.len();
         drop(distinct);
+        drop(rank);
         let n_docs = raw.len();
         let per_doc: Vec<Vec<(u32, u32)>> = raw
             .into_iter()
             .map(|hashes| {
-                let mut ids: Vec<u32> = hashes.iter().map(|h| rank[id_of[h] as usize]).collect();
+                let mut ids: Vec<u32> = hashes.iter().map(|h| id_of[h]).collect();
                 drop(hashes);
                 ids.sort_unstable();
                 let mut out: Vec<(u32, u32)> = Vec::new();
@@ -176,7 +180,6 @@ impl SignedCollection {
             })
             .collect();
         drop(id_of);
-        drop(rank);
         let mut keep = vec![true; n_distinct];
         let mut dropped_by_idf = 0;
         if let Some((lo, hi)) = idf_band {
