@@ -635,3 +635,30 @@ fn cheap_charset_detection_equals_full_detection_on_real_pages() {
     }
     assert!(checked > 2 * 1117, "{checked}");
 }
+
+/// A folder of WARC files (how crawls are delivered) is read as those archives, not as a
+/// folder of loose pages that holds none.
+#[test]
+fn a_folder_of_warcs_reads_its_archives() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives/news-sample.warc.gz");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(&sample, dir.path().join("crawl.warc.gz")).expect("copy");
+    std::fs::write(dir.path().join("README.txt"), "not an archive").expect("write");
+    let read = |path: &Path| {
+        archive::load(
+            &[path.to_path_buf()],
+            &ReadOptions::default(),
+            &Progress::new(),
+        )
+        .expect("load")
+    };
+    let folder = read(dir.path());
+    let file = read(&sample);
+    assert_eq!(folder.docs.len(), file.docs.len());
+    assert!(folder.docs.len() > 400);
+    assert_eq!(
+        folder.reports.len(),
+        1,
+        "one report per archive of the folder"
+    );
+}

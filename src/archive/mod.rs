@@ -192,6 +192,43 @@ impl Format {
     }
 }
 
+/// Whether a file name is an archive's (`.warc`, `.arc`, either gzipped, `.wacz`).
+fn is_archive_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    [".warc", ".warc.gz", ".arc", ".arc.gz", ".wacz"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+}
+
+/// The inputs with every folder that holds archive files (a crawl's folder of WARCs) replaced by
+/// those files in name order; other folders stay folders of loose pages. Without this a folder
+/// of WARCs read as loose pages and gave no page at all.
+pub fn expand_folders_of_archives(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::with_capacity(paths.len());
+    for path in paths {
+        if !path.is_dir() {
+            out.push(path.clone());
+            continue;
+        }
+        let mut archives: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(|e| Error::io(e, path))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.is_file()
+                    && p.file_name()
+                        .is_some_and(|n| is_archive_name(&n.to_string_lossy()))
+            })
+            .collect();
+        if archives.is_empty() {
+            out.push(path.clone());
+        } else {
+            archives.sort();
+            out.extend(archives);
+        }
+    }
+    Ok(out)
+}
+
 /// Tell what an input is from its first bytes; the name breaks ties (a WARC whose first bytes
 /// are damaged is still read as a WARC when it is called `.warc`).
 pub(crate) fn detect(path: &Path) -> Result<Format> {
@@ -292,6 +329,8 @@ pub fn load_with<T: Send + Clone>(
     progress: &Progress,
     page: &PageFn<'_, T>,
 ) -> Result<(Collection, Vec<T>)> {
+    let expanded = expand_folders_of_archives(paths)?;
+    let paths = expanded.as_slice();
     // Every input is checked before any is read: a bad one is reported at once.
     let formats = paths
         .iter()

@@ -27,7 +27,7 @@ pub struct InfoArgs {
 pub fn run(args: InfoArgs) -> anyhow::Result<()> {
     let opts = ReadOptions { keep_html: false };
     let stdout = std::io::stdout();
-    for path in &args.archives {
+    for path in &archive::expand_folders_of_archives(&args.archives)? {
         let progress = Progress::new();
         let report = with_progress_bar(&progress, BYTES, || {
             archive::read_file(path, &opts, &progress, &mut |_| {})
