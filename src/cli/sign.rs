@@ -42,7 +42,9 @@ pub struct SignArgs {
 }
 
 /// Run `samecore sign`.
-pub fn run(args: SignArgs) -> anyhow::Result<()> {
+pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
+    // A folder of archives signs as its archives: one shard per file.
+    args.archives = samecore::archive::expand_folders_of_archives(&args.archives)?;
     anyhow::ensure!(
         matches!(args.algo, Algo::SpotSigs | Algo::MinHash),
         "sign writes spotsigs or minhash signatures, not {}",
