@@ -19,12 +19,53 @@ use crate::document::{Document, PageText, Storage};
 use crate::progress::Progress;
 use crate::{Error, Result};
 
-/// One file's documents (with their sort keys and what the page function made of each), its
-/// report and its unresolved revisits.
+/// One file's documents, their sort keys and what the page function made of each (three
+/// parallel vectors, so that [`super::load_with`] can hand the documents on without a copy),
+/// its report and its unresolved revisits.
 pub(crate) struct FileOutcome<T> {
-    pub docs: Vec<(u64, Document, T)>,
+    pub orders: Vec<u64>,
+    pub docs: Vec<Document>,
+    pub made: Vec<T>,
     pub report: FileReport,
     pub pending: Vec<PendingRevisit>,
+}
+
+impl<T> FileOutcome<T> {
+    /// Put the documents in record order (revisits resolved across files come last) and keep
+    /// those for which `keep` says yes, in place: no second copy of the file's documents.
+    pub fn sort_and_retain(&mut self, mut keep: impl FnMut(&Document) -> bool) {
+        if !self.orders.is_sorted() {
+            let mut perm: Vec<usize> = (0..self.orders.len()).collect();
+            perm.sort_by_key(|&i| self.orders[i]);
+            apply_permutation(&mut perm, |a, b| {
+                self.orders.swap(a, b);
+                self.docs.swap(a, b);
+                self.made.swap(a, b);
+            });
+        }
+        let keeps: Vec<bool> = self.docs.iter().map(&mut keep).collect();
+        let mut flags = keeps.iter();
+        self.docs.retain(|_| *flags.next().unwrap_or(&true));
+        let mut flags = keeps.iter();
+        self.made.retain(|_| *flags.next().unwrap_or(&true));
+        let mut flags = keeps.iter();
+        self.orders.retain(|_| *flags.next().unwrap_or(&true));
+    }
+}
+
+/// Rearrange in place so that position `i` ends up holding what was at `perm[i]`, by swaps
+/// along the permutation's cycles (`perm` is consumed: left as the identity).
+fn apply_permutation(perm: &mut [usize], mut swap: impl FnMut(usize, usize)) {
+    for start in 0..perm.len() {
+        let mut i = start;
+        while perm[i] != start {
+            let next = perm[i];
+            swap(i, next);
+            perm[i] = i;
+            i = next;
+        }
+        perm[i] = i;
+    }
 }
 
 /// Stream one file's documents to `sink`; `progress` gets stage `reading <file>` with bytes as
@@ -56,12 +97,16 @@ pub(crate) fn read_file_outcome<T: Send>(
     progress: &Progress,
     page: &PageFn<'_, T>,
 ) -> Result<FileOutcome<T>> {
-    let mut docs = Vec::new();
+    let (mut orders, mut docs, mut made) = (Vec::new(), Vec::new(), Vec::new());
     let (report, pending) = run(path, format, opts, progress, page, &mut |order, d, t| {
-        docs.push((order, d, t))
+        orders.push(order);
+        docs.push(d);
+        made.push(t);
     })?;
     Ok(FileOutcome {
+        orders,
         docs,
+        made,
         report,
         pending,
     })
@@ -233,7 +278,7 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
     let mut by_capture: HashMap<(String, String), (usize, usize)> = HashMap::new();
     let mut by_digest: HashMap<String, (usize, usize)> = HashMap::new();
     for (f, outcome) in outcomes.iter().enumerate() {
-        for (i, (_, doc, _)) in outcome.docs.iter().enumerate() {
+        for (i, doc) in outcome.docs.iter().enumerate() {
             if doc.revisit_of.is_some() {
                 continue;
             }
@@ -267,8 +312,8 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
                 outcomes[f].pending.push(revisit);
                 continue;
             };
-            let (_, original, made) = &outcomes[of].docs[oi];
-            let made = made.clone();
+            let original = &outcomes[of].docs[oi];
+            let made = outcomes[of].made[oi].clone();
             let mut doc = revisit.doc;
             doc.revisit_of = Some(original.key.clone());
             doc.capture = revisit_capture(&doc, original);
@@ -281,7 +326,9 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
             let report = &mut outcomes[f].report;
             report.unskip("revisit-unresolved");
             report.documents += 1;
-            outcomes[f].docs.push((revisit.order, doc, made));
+            outcomes[f].orders.push(revisit.order);
+            outcomes[f].docs.push(doc);
+            outcomes[f].made.push(made);
         }
     }
 }
@@ -331,4 +378,40 @@ pub fn scan_bytes(data: &[u8], arc: bool) -> FileReport {
     }
     ctx.report.bytes = data.len() as u64;
     ctx.report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(key: &str) -> Document {
+        Document::from_page(key, None, "<p>page</p>")
+    }
+
+    #[test]
+    fn sort_and_retain_orders_and_filters_the_three_vectors_together() {
+        let orders = vec![5u64, 1, 4, 0, 3, 2, 6];
+        let mut outcome = FileOutcome {
+            docs: orders.iter().map(|o| doc(&format!("d{o}"))).collect(),
+            made: orders.iter().map(|o| o * 10).collect(),
+            orders,
+            report: FileReport::default(),
+            pending: Vec::new(),
+        };
+        outcome.sort_and_retain(|d| d.key != "d3");
+        assert_eq!(outcome.orders, [0, 1, 2, 4, 5, 6]);
+        assert_eq!(outcome.made, [0, 10, 20, 40, 50, 60]);
+        let keys: Vec<&str> = outcome.docs.iter().map(|d| d.key.as_str()).collect();
+        assert_eq!(keys, ["d0", "d1", "d2", "d4", "d5", "d6"]);
+    }
+
+    #[test]
+    fn apply_permutation_follows_every_cycle() {
+        let mut items: Vec<char> = "abcdefgh".chars().collect();
+        let mut perm = vec![3usize, 0, 1, 2, 7, 5, 4, 6];
+        let want: String = perm.iter().map(|&i| items[i]).collect();
+        apply_permutation(&mut perm, |a, b| items.swap(a, b));
+        assert_eq!(items.iter().collect::<String>(), want);
+        assert!(perm.iter().enumerate().all(|(i, &p)| i == p));
+    }
 }
