@@ -331,7 +331,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.clusters {
         let reps = &detection.clustering.representatives;
         let links = detection.linked_through();
-        let rows: Vec<ClusterFileRow> = docs
+        let rows = docs
             .iter()
             .zip(&detection.clustering.cluster_of)
             .enumerate()
@@ -339,18 +339,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                 let rep = reps.get(c as usize).is_some_and(|r| r.index() == i);
                 let link = links[i].map(|(other, score)| (&docs[other.index()], score));
                 ClusterFileRow::new(d, c, rep, link)
-            })
-            .collect();
-        export::write_file(&rows, path, None)
+            });
+        export::write_file_streamed(rows, path, None)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.pairs {
-        let rows: Vec<PairFileRow> = detection
+        let rows = detection
             .pairs()
             .iter()
-            .map(|p| PairFileRow::new(&docs[p.a.index()], &docs[p.b.index()], p.score))
-            .collect();
-        export::write_file(&rows, path, None)
+            .map(|p| PairFileRow::new(&docs[p.a.index()], &docs[p.b.index()], p.score));
+        export::write_file_streamed(rows, path, None)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
 

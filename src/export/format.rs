@@ -110,14 +110,51 @@ fn delimited<W: Write>(out: W, delimiter: u8) -> csv::Writer<W> {
 /// header row, an empty table included, so pandas and spreadsheets see the columns.
 pub fn write_rows<T: Serialize + DeserializeOwned + Default>(
     rows: &[T],
+    out: impl Write,
+    format: Format,
+) -> Result<usize> {
+    write_chunks(std::iter::once(rows), out, format)
+}
+
+/// Rows per chunk of a streamed export: one Parquet row group.
+const CHUNK_ROWS: usize = 65_536;
+
+/// [`write_rows`] for rows made one at a time: at most [`CHUNK_ROWS`] of them are held at once
+/// (a million scored pairs as rows of names, keys and URLs were ~700 bytes each).
+pub fn write_rows_streamed<T: Serialize + DeserializeOwned + Default>(
+    rows: impl IntoIterator<Item = T>,
+    out: impl Write,
+    format: Format,
+) -> Result<usize> {
+    let mut rows = rows.into_iter();
+    let chunks = std::iter::from_fn(move || {
+        let chunk: Vec<T> = rows.by_ref().take(CHUNK_ROWS).collect();
+        (!chunk.is_empty()).then_some(chunk)
+    });
+    write_chunks(chunks, out, format)
+}
+
+/// Write the rows of every chunk, in order, as one export; the number of rows.
+fn write_chunks<T: Serialize + DeserializeOwned + Default, C: AsRef<[T]>>(
+    chunks: impl IntoIterator<Item = C>,
     mut out: impl Write,
     format: Format,
 ) -> Result<usize> {
     let io = |e: std::io::Error| Error::io(e, "<export>");
+    let mut count = 0;
     match format {
         Format::Csv | Format::Tsv => {
             let delimiter = if format == Format::Tsv { b'\t' } else { b',' };
-            if rows.is_empty() {
+            let mut w = delimited(&mut out, delimiter);
+            for chunk in chunks {
+                for row in chunk.as_ref() {
+                    w.serialize(row)?;
+                    count += 1;
+                }
+            }
+            w.flush().map_err(io)?;
+            drop(w);
+            if count == 0 {
                 // serialize a default row and keep its first line, the header
                 let mut w = delimited(Vec::new(), delimiter);
                 w.serialize(T::default())?;
@@ -127,39 +164,61 @@ pub fn write_rows<T: Serialize + DeserializeOwned + Default>(
                     .next()
                     .unwrap_or_default();
                 out.write_all(header).map_err(io)?;
-            } else {
-                let mut w = delimited(&mut out, delimiter);
-                for row in rows {
-                    w.serialize(row)?;
-                }
-                w.flush().map_err(io)?;
             }
         }
         Format::Jsonl => {
-            for row in rows {
-                serde_json::to_writer(&mut out, row)?;
-                out.write_all(b"\n").map_err(io)?;
+            for chunk in chunks {
+                for row in chunk.as_ref() {
+                    serde_json::to_writer(&mut out, row)?;
+                    out.write_all(b"\n").map_err(io)?;
+                    count += 1;
+                }
             }
         }
         Format::Parquet => {
             let fields = fields_of::<T>()?;
-            let batch = serde_arrow::to_record_batch(&fields, &rows).map_err(export_error)?;
             let props = parquet::file::properties::WriterProperties::builder()
                 .set_compression(parquet::basic::Compression::SNAPPY)
-                .set_max_row_group_row_count(Some(65_536))
+                .set_max_row_group_row_count(Some(CHUNK_ROWS))
                 .build();
-            // Arrow's writer wants a `Send` sink; a whole export fits in memory as its rows did.
-            let mut buffer = Vec::new();
-            let mut writer =
-                parquet::arrow::ArrowWriter::try_new(&mut buffer, batch.schema(), Some(props))
-                    .map_err(export_error)?;
-            writer.write(&batch).map_err(export_error)?;
-            writer.close().map_err(export_error)?;
+            let mut writer = None;
+            for chunk in chunks {
+                write_batch(&mut writer, &fields, chunk.as_ref(), &props)?;
+                count += chunk.as_ref().len();
+            }
+            if count == 0 {
+                // no row: the file still has its columns
+                write_batch(&mut writer, &fields, &[] as &[T], &props)?;
+            }
+            let buffer = match writer {
+                Some(writer) => writer.into_inner().map_err(export_error)?,
+                None => Vec::new(),
+            };
             out.write_all(&buffer).map_err(io)?;
         }
     }
     out.flush().map_err(io)?;
-    Ok(rows.len())
+    Ok(count)
+}
+
+/// Append `rows` as one record batch to the Parquet file being built in memory (Arrow's writer
+/// wants a `Send` sink; the compressed file is a fraction of the rows' size), creating the
+/// writer at the first batch.
+fn write_batch<T: Serialize>(
+    writer: &mut Option<parquet::arrow::ArrowWriter<Vec<u8>>>,
+    fields: &[FieldRef],
+    rows: &[T],
+    props: &parquet::file::properties::WriterProperties,
+) -> Result<()> {
+    let batch = serde_arrow::to_record_batch(fields, &rows).map_err(export_error)?;
+    let writer = match writer {
+        Some(w) => w,
+        None => writer.insert(
+            parquet::arrow::ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props.clone()))
+                .map_err(export_error)?,
+        ),
+    };
+    writer.write(&batch).map_err(export_error)
 }
 
 /// Write `rows` to the file `path` (format by its extension unless told), through a temporary
@@ -170,6 +229,25 @@ pub fn write_file<T: Serialize + DeserializeOwned + Default>(
     path: &Path,
     format: Option<Format>,
 ) -> Result<usize> {
+    write_file_with(path, format, |out, format| write_rows(rows, out, format))
+}
+
+/// [`write_file`] for rows made one at a time ([`write_rows_streamed`]).
+pub fn write_file_streamed<T: Serialize + DeserializeOwned + Default>(
+    rows: impl IntoIterator<Item = T>,
+    path: &Path,
+    format: Option<Format>,
+) -> Result<usize> {
+    write_file_with(path, format, |out, format| {
+        write_rows_streamed(rows, out, format)
+    })
+}
+
+fn write_file_with(
+    path: &Path,
+    format: Option<Format>,
+    write: impl FnOnce(std::io::BufWriter<std::fs::File>, Format) -> Result<usize>,
+) -> Result<usize> {
     let format = Format::resolve(format, path)?;
     let name = path
         .file_name()
@@ -177,7 +255,7 @@ pub fn write_file<T: Serialize + DeserializeOwned + Default>(
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.partial"));
     let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, &tmp))?;
-    let n = write_rows(rows, std::io::BufWriter::new(file), format).inspect_err(|_| {
+    let n = write(std::io::BufWriter::new(file), format).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })?;
     std::fs::rename(&tmp, path).map_err(|e| Error::io(e, path))?;
@@ -336,5 +414,56 @@ pub fn read_text_table(path: &Path, format: Format) -> Result<(Vec<String>, Vec<
             "read_text_table reads JSON Lines and Parquet; CSV and TSV have their own reader"
                 .into(),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+    struct Row {
+        n: u64,
+        name: String,
+        score: Option<f64>,
+    }
+
+    fn rows(n: u64) -> Vec<Row> {
+        (0..n)
+            .map(|i| Row {
+                n: i,
+                name: format!("page, \"{i}\""),
+                score: (i % 3 != 0).then_some(i as f64 / 7.0),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn streamed_rows_write_the_same_file_as_rows_held_at_once() {
+        // across chunk boundaries (2.3 chunks), exactly one chunk, and no row at all
+        for n in [CHUNK_ROWS as u64 * 2 + 20_000, CHUNK_ROWS as u64, 0] {
+            let rows = rows(n);
+            for format in [Format::Csv, Format::Tsv, Format::Jsonl, Format::Parquet] {
+                let mut held = Vec::new();
+                assert_eq!(write_rows(&rows, &mut held, format).unwrap(), rows.len());
+                let mut streamed = Vec::new();
+                let written = write_rows_streamed(rows.iter().cloned(), &mut streamed, format);
+                assert_eq!(written.unwrap(), rows.len());
+                assert!(held == streamed, "{format:?} with {n} rows differs");
+                assert!(!streamed.is_empty(), "{format:?} with {n} rows: no header");
+            }
+        }
+    }
+
+    #[test]
+    fn a_streamed_file_reads_back_row_for_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let want = rows(CHUNK_ROWS as u64 + 5);
+        for ext in ["csv", "tsv", "jsonl", "parquet"] {
+            let path = dir.path().join(format!("rows.{ext}"));
+            write_file_streamed(want.iter().cloned(), &path, None).unwrap();
+            let got: Vec<Row> = read_rows(&path, None).unwrap();
+            assert_eq!(got, want, "{ext}");
+        }
     }
 }

@@ -27,7 +27,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use format::{Format, columns, read_rows, write_file, write_rows};
+pub use format::{
+    Format, columns, read_rows, write_file, write_file_streamed, write_rows, write_rows_streamed,
+};
 
 use crate::document::timestamp14;
 use crate::store::runs::PageIdentity;
