@@ -30,6 +30,8 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use super::{
     DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, declarations_from_pairs,
     document_frequencies, may_match, processing_order, walk_may_stop,
@@ -77,88 +79,55 @@ pub fn all_pairs(
             .map(|&d| &sets[d as usize]),
         vocabulary,
     );
-    // Every first member is indexed with all its signatures: each list's length is its df,
-    // allocated once and exactly (growth by doubling left a third of the index unused).
+    // Every first member is indexed with all its signatures, in size order, before any walk:
+    // each list's length is its df, allocated once and exactly (growth by doubling left a
+    // third of the index unused). A document then meets only the stretch of a list indexed
+    // before it (`position` below its own), which is what the paper's walk-then-insert sees,
+    // so documents are walked in parallel with the same result.
     let mut postings: Vec<Vec<(u32, u32)>> =
         df.iter().map(|&f| Vec::with_capacity(f as usize)).collect();
-    let mut stamp = vec![u32::MAX; n];
-    let mut acc = vec![0u32; n];
-    let mut candidates: Vec<u32> = Vec::new();
-    let mut walk: Vec<(u32, u32)> = Vec::new();
-    let mut pairs = Vec::new();
-    let mut traces = Vec::with_capacity(by_size.len());
-    progress.stage("all pairs", by_size.len() as u64);
+    let mut position = vec![u32::MAX; n];
     for (step, &d) in by_size.iter().enumerate() {
-        if step % 64 == 0 {
-            progress.check()?;
-        }
-        let started = Instant::now();
-        let a = &sets[d as usize];
-        let n_a = f64::from(a.total);
-        let min_size = (t * n_a - 1e-9).ceil().max(0.0) as u32;
-        let mut trace = DocTrace {
-            doc: DocId(d),
-            colliding: 0,
-            compared: 0,
-            avoided: 0,
-            nanos: 0,
-        };
-        if first[d as usize] != d {
-            // A copy: its pairs are its first member's (below).
-            traces.push(trace);
-            progress.advance(1);
-            continue;
-        }
-        walk.clear();
-        walk.extend(a.ids.iter().zip(&a.counts).map(|(&id, &c)| (id, c)));
-        walk.sort_by_key(|&(id, _)| (df[id as usize], id));
-        candidates.clear();
-        // Mass of `a` in lists not walked yet.
-        let mut rest = a.total;
-        for &(id, c) in &walk {
-            if walk_may_stop(rest, a.total, t, m) {
-                break;
+        position[d as usize] = step as u32;
+        if first[d as usize] == d {
+            let a = &sets[d as usize];
+            for (&id, &c) in a.ids.iter().zip(&a.counts) {
+                postings[id as usize].push((d, c));
             }
-            rest -= c;
-            let list = &postings[id as usize];
-            let from = list.partition_point(|&(x, _)| sets[x as usize].total < min_size);
-            trace.avoided += from as u32;
-            for &(x, cx) in &list[from..] {
-                let xi = x as usize;
-                if stamp[xi] != d {
-                    stamp[xi] = d;
-                    acc[xi] = 0;
-                    candidates.push(x);
+        }
+    }
+    progress.stage("all pairs", by_size.len() as u64);
+    let walked: Vec<(Vec<ScoredPair>, DocTrace)> = by_size
+        .par_iter()
+        .enumerate()
+        .map_init(
+            || Walk::new(n),
+            |walk, (step, &d)| {
+                if step % 64 == 0 {
+                    progress.check()?;
                 }
-                acc[xi] += c.min(cx);
-            }
-        }
-        trace.colliding = candidates.len() as u32;
-        for &x in &candidates {
-            let b = &sets[x as usize];
-            let upper = (acc[x as usize] + rest).min(a.total).min(b.total);
-            if !may_match(upper, a.total, b.total, t, m) {
-                trace.avoided += 1;
-                continue;
-            }
-            trace.compared += 1;
-            let score = if rest == 0 {
-                let shared = acc[x as usize];
-                Some(similarity(shared, a.total, b.total)).filter(|&s| s >= t && shared >= m)
-            } else {
-                a.jaccard_at_least(b, t)
-                    .filter(|_| m == 1 || a.intersection(b) >= m)
-            };
-            if let Some(score) = score {
-                pairs.push(ScoredPair::new(DocId(d), DocId(x), score));
-            }
-        }
-        for (&id, &c) in a.ids.iter().zip(&a.counts) {
-            postings[id as usize].push((d, c));
-        }
-        trace.nanos = started.elapsed().as_nanos() as u64;
+                let index = Index {
+                    sets,
+                    postings: &postings,
+                    position: &position,
+                    df: &df,
+                };
+                let walked = if first[d as usize] == d {
+                    walk.pairs_of(&index, d, step as u32, t, m)
+                } else {
+                    // A copy: its pairs are its first member's (below).
+                    (Vec::new(), DocTrace::new(DocId(d)))
+                };
+                progress.advance(1);
+                Ok(walked)
+            },
+        )
+        .collect::<Result<_>>()?;
+    let mut pairs = Vec::new();
+    let mut traces = Vec::with_capacity(walked.len());
+    for (found, trace) in walked {
+        pairs.extend(found);
         traces.push(trace);
-        progress.advance(1);
     }
     let pairs = with_copies(pairs, &first, sets, m);
     Ok((pairs, traces))
@@ -274,6 +243,103 @@ pub fn outcome_from_pairs(
             docs: traces,
             index_size,
         },
+    }
+}
+
+/// What a walk reads: the signature sets, the full index, each document's position in size
+/// order and the document frequencies.
+struct Index<'a> {
+    sets: &'a [SignatureSet],
+    postings: &'a [Vec<(u32, u32)>],
+    position: &'a [u32],
+    df: &'a [u32],
+}
+
+/// One thread's scratch for walks: per-document stamps and partial counts, the candidates met
+/// and the document's signatures in walk order.
+struct Walk {
+    stamp: Vec<u32>,
+    acc: Vec<u32>,
+    candidates: Vec<u32>,
+    order: Vec<(u32, u32)>,
+}
+
+impl Walk {
+    fn new(n: usize) -> Walk {
+        Walk {
+            stamp: vec![u32::MAX; n],
+            acc: vec![0; n],
+            candidates: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+
+    /// The pairs of `d` (at `step` in size order) with the documents indexed before it.
+    fn pairs_of(
+        &mut self,
+        index: &Index<'_>,
+        d: u32,
+        step: u32,
+        t: f64,
+        m: u32,
+    ) -> (Vec<ScoredPair>, DocTrace) {
+        let started = Instant::now();
+        let sets = index.sets;
+        let a = &sets[d as usize];
+        let n_a = f64::from(a.total);
+        let min_size = (t * n_a - 1e-9).ceil().max(0.0) as u32;
+        let mut trace = DocTrace::new(DocId(d));
+        let mut pairs = Vec::new();
+        self.order.clear();
+        self.order
+            .extend(a.ids.iter().zip(&a.counts).map(|(&id, &c)| (id, c)));
+        self.order
+            .sort_by_key(|&(id, _)| (index.df[id as usize], id));
+        self.candidates.clear();
+        // Mass of `a` in lists not walked yet.
+        let mut rest = a.total;
+        for &(id, c) in &self.order {
+            if walk_may_stop(rest, a.total, t, m) {
+                break;
+            }
+            rest -= c;
+            let list = &index.postings[id as usize];
+            let to = list.partition_point(|&(x, _)| index.position[x as usize] < step);
+            let list = &list[..to];
+            let from = list.partition_point(|&(x, _)| sets[x as usize].total < min_size);
+            trace.avoided += from as u32;
+            for &(x, cx) in &list[from..] {
+                let xi = x as usize;
+                if self.stamp[xi] != d {
+                    self.stamp[xi] = d;
+                    self.acc[xi] = 0;
+                    self.candidates.push(x);
+                }
+                self.acc[xi] += c.min(cx);
+            }
+        }
+        trace.colliding = self.candidates.len() as u32;
+        for &x in &self.candidates {
+            let b = &sets[x as usize];
+            let shared = self.acc[x as usize];
+            let upper = (shared + rest).min(a.total).min(b.total);
+            if !may_match(upper, a.total, b.total, t, m) {
+                trace.avoided += 1;
+                continue;
+            }
+            trace.compared += 1;
+            let score = if rest == 0 {
+                Some(similarity(shared, a.total, b.total)).filter(|&s| s >= t && shared >= m)
+            } else {
+                a.jaccard_at_least(b, t)
+                    .filter(|_| m == 1 || a.intersection(b) >= m)
+            };
+            if let Some(score) = score {
+                pairs.push(ScoredPair::new(DocId(d), DocId(x), score));
+            }
+        }
+        trace.nanos = started.elapsed().as_nanos() as u64;
+        (pairs, trace)
     }
 }
 

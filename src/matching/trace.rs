@@ -24,6 +24,19 @@ pub struct DocTrace {
     pub nanos: u64,
 }
 
+impl DocTrace {
+    /// A document's entry before any work is counted.
+    pub fn new(doc: DocId) -> DocTrace {
+        DocTrace {
+            doc,
+            colliding: 0,
+            compared: 0,
+            avoided: 0,
+            nanos: 0,
+        }
+    }
+}
+
 /// Mistakes in one batch of consecutive documents in processing order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BatchMistakes {
