@@ -450,7 +450,9 @@ mod tests {
                 let written = write_rows_streamed(rows.iter().cloned(), &mut streamed, format);
                 assert_eq!(written.unwrap(), rows.len());
                 assert!(held == streamed, "{format:?} with {n} rows differs");
-                assert!(!streamed.is_empty(), "{format:?} with {n} rows: no header");
+                if format != Format::Jsonl {
+                    assert!(!streamed.is_empty(), "{format:?} with {n} rows: no header");
+                }
             }
         }
     }
@@ -463,7 +465,12 @@ mod tests {
             let path = dir.path().join(format!("rows.{ext}"));
             write_file_streamed(want.iter().cloned(), &path, None).unwrap();
             let got: Vec<Row> = read_rows(&path, None).unwrap();
-            assert_eq!(got, want, "{ext}");
+            assert_eq!(got.len(), want.len(), "{ext}");
+            let first_difference = got.iter().zip(&want).position(|(g, w)| g != w);
+            assert_eq!(
+                first_difference, None,
+                "{ext}: rows differ (scores are 1/7ths)"
+            );
         }
     }
 }
