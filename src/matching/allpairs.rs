@@ -23,6 +23,11 @@
 //!   grows with the distinct pages, not with the square of a group's size; the pairs listed
 //!   are the same as without the collapse.
 //!
+//! - **Walked in parallel.** The index of first members is built in size order before any
+//!   walk, and a document reads only the stretch of each list indexed before it (a binary
+//!   search on the position in size order): exactly what the paper's walk-then-insert loop
+//!   sees, so the documents are walked on every core with the same pairs.
+//!
 //! Declarations (which document is a duplicate of which) are then made from the pairs as
 //! Incremental or Seeded matching would make them, in the seeded random order
 //! ([`super::declarations_from_pairs`]).
