@@ -86,14 +86,12 @@ pub fn all_pairs(
     );
     // Every first member is indexed with all its signatures, in size order, before any walk:
     // each list's length is its df, allocated once and exactly (growth by doubling left a
-    // third of the index unused). A document then meets only the stretch of a list indexed
-    // before it (`position` below its own), which is what the paper's walk-then-insert sees,
-    // so documents are walked in parallel with the same result.
+    // third of the index unused). Lists are thus ordered by (size, id), and a document meets
+    // only the stretch before its own (size, id), which is what the paper's walk-then-insert
+    // sees, so documents are walked in parallel with the same result.
     let mut postings: Vec<Vec<(u32, u32)>> =
         df.iter().map(|&f| Vec::with_capacity(f as usize)).collect();
-    let mut position = vec![u32::MAX; n];
-    for (step, &d) in by_size.iter().enumerate() {
-        position[d as usize] = step as u32;
+    for &d in &by_size {
         if first[d as usize] == d {
             let a = &sets[d as usize];
             for (&id, &c) in a.ids.iter().zip(&a.counts) {
@@ -101,6 +99,11 @@ pub fn all_pairs(
             }
         }
     }
+    let index = Index {
+        sets,
+        postings: &postings,
+        df: &df,
+    };
     progress.stage("all pairs", by_size.len() as u64);
     let walked: Vec<(Vec<ScoredPair>, DocTrace)> = by_size
         .par_iter()
@@ -111,14 +114,8 @@ pub fn all_pairs(
                 if step % 64 == 0 {
                     progress.check()?;
                 }
-                let index = Index {
-                    sets,
-                    postings: &postings,
-                    position: &position,
-                    df: &df,
-                };
                 let walked = if first[d as usize] == d {
-                    walk.pairs_of(&index, d, step as u32, t, m)
+                    walk.pairs_of(&index, d, t, m)
                 } else {
                     // A copy: its pairs are its first member's (below).
                     (Vec::new(), DocTrace::new(DocId(d)))
@@ -251,12 +248,11 @@ pub fn outcome_from_pairs(
     }
 }
 
-/// What a walk reads: the signature sets, the full index, each document's position in size
-/// order and the document frequencies.
+/// What a walk reads: the signature sets, the full index (lists in (size, id) order) and the
+/// document frequencies.
 struct Index<'a> {
     sets: &'a [SignatureSet],
     postings: &'a [Vec<(u32, u32)>],
-    position: &'a [u32],
     df: &'a [u32],
 }
 
@@ -279,12 +275,11 @@ impl Walk {
         }
     }
 
-    /// The pairs of `d` (at `step` in size order) with the documents indexed before it.
+    /// The pairs of `d` with the documents before it in (size, id) order.
     fn pairs_of(
         &mut self,
         index: &Index<'_>,
         d: u32,
-        step: u32,
         t: f64,
         m: u32,
     ) -> (Vec<ScoredPair>, DocTrace) {
@@ -309,7 +304,7 @@ impl Walk {
             }
             rest -= c;
             let list = &index.postings[id as usize];
-            let to = list.partition_point(|&(x, _)| index.position[x as usize] < step);
+            let to = list.partition_point(|&(x, _)| (sets[x as usize].total, x) < (a.total, d));
             let list = &list[..to];
             let from = list.partition_point(|&(x, _)| sets[x as usize].total < min_size);
             trace.avoided += from as u32;
