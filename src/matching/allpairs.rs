@@ -12,8 +12,11 @@
 //!   walk stops there; a candidate whose partial count plus that unvisited mass cannot reach `t`
 //!   is dropped without a merge. A pair must also share `min_shared` signatures
 //!   ([`super::MatchParams::min_shared`]), so the walk stops once fewer are left unvisited.
-//! - **Early termination of the Jaccard.** Each candidate is verified by a merge that stops as
-//!   soon as the threshold is out of reach ([`SignatureSet::jaccard_at_least`]).
+//! - **Verification without a merge.** A candidate's count over the walked lists is exact, so
+//!   its intersection with `A` is completed by looking up only `A`'s unwalked signatures (a
+//!   few binary searches in the candidate; fewer than `t·|A|` of them) instead of the paper's
+//!   early-terminating merge of both sets: at 100k generated pages matching took 3.6 s
+//!   instead of 4.5 s, with the same pairs.
 //!
 //! - **Exact duplicates are matched once.** Documents with identical signature multisets (the
 //!   same page captured every day of a year, a wire story whose frames the site filter removed)
@@ -86,21 +89,27 @@ pub fn all_pairs(
     );
     // Every first member is indexed with all its signatures, in size order, before any walk:
     // each list's length is its df, allocated once and exactly (growth by doubling left a
-    // third of the index unused). Lists are thus ordered by (size, id), and a document meets
-    // only the stretch before its own (size, id), which is what the paper's walk-then-insert
-    // sees, so documents are walked in parallel with the same result.
+    // third of the index unused). A list entry names a document by its rank in (size, id)
+    // order, so lists are in rank order, and a document meets only the stretch before its own
+    // rank, which is what the paper's walk-then-insert sees: documents are walked in parallel
+    // with the same result. Ranks also make the size bounds of a stretch comparisons of the
+    // entries themselves, and a candidate's size one read of `totals`, instead of a look-up
+    // of every document met in `sets`.
     let mut postings: Vec<Vec<(u32, u32)>> =
         df.iter().map(|&f| Vec::with_capacity(f as usize)).collect();
-    for &d in &by_size {
+    for (rank, &d) in by_size.iter().enumerate() {
         if first[d as usize] == d {
             let a = &sets[d as usize];
             for (&id, &c) in a.ids.iter().zip(&a.counts) {
-                postings[id as usize].push((d, c));
+                postings[id as usize].push((rank as u32, c));
             }
         }
     }
+    let totals: Vec<u32> = by_size.iter().map(|&d| sets[d as usize].total).collect();
     let index = Index {
         sets,
+        by_size: &by_size,
+        totals: &totals,
         postings: &postings,
         df: &df,
     };
@@ -109,13 +118,13 @@ pub fn all_pairs(
         .par_iter()
         .enumerate()
         .map_init(
-            || Walk::new(n),
-            |walk, (step, &d)| {
-                if step % 64 == 0 {
+            || Walk::new(by_size.len(), postings.len()),
+            |walk, (rank, &d)| {
+                if rank % 64 == 0 {
                     progress.check()?;
                 }
                 let walked = if first[d as usize] == d {
-                    walk.pairs_of(&index, d, t, m)
+                    walk.pairs_of(&index, rank as u32, t, m)
                 } else {
                     // A copy: its pairs are its first member's (below).
                     (Vec::new(), DocTrace::new(DocId(d)))
@@ -248,46 +257,71 @@ pub fn outcome_from_pairs(
     }
 }
 
-/// What a walk reads: the signature sets, the full index (lists in (size, id) order) and the
-/// document frequencies.
+/// What a walk reads: the signature sets, the signed documents in (size, id) order (a
+/// document's rank is its position here) with their sizes, the full index (lists of (rank,
+/// count), in rank order) and the document frequencies.
 struct Index<'a> {
     sets: &'a [SignatureSet],
+    by_size: &'a [u32],
+    totals: &'a [u32],
     postings: &'a [Vec<(u32, u32)>],
     df: &'a [u32],
 }
 
-/// One thread's scratch for walks: per-document stamps and partial counts, the candidates met
-/// and the document's signatures in walk order.
+/// A candidate's slot in a walk's scratch: the rank of the document whose walk last met it
+/// and the signatures it shares with that document in the lists walked so far (one slot, so
+/// one cache line, per document met).
+#[derive(Clone, Copy)]
+struct Slot {
+    stamp: u32,
+    shared: u32,
+}
+
+/// One thread's scratch for walks: a slot per rank, the candidates met, the document's
+/// signatures in walk order, and per list where the last walk's stretch began and ended.
+///
+/// Why the stretch ends are kept: a thread walks a run of consecutive ranks, so the stretch
+/// of a list moves forward by about one entry between two of its walks; finding it by
+/// galloping from where it was ([`seek`]) reads one or two cache lines where a binary search
+/// of a list of 100k entries missed the cache a dozen times (a third of the walk's time).
 struct Walk {
-    stamp: Vec<u32>,
-    acc: Vec<u32>,
+    slots: Vec<Slot>,
     candidates: Vec<u32>,
     order: Vec<(u32, u32)>,
+    stretches: Vec<(u32, u32)>,
 }
 
 impl Walk {
-    fn new(n: usize) -> Walk {
+    fn new(n: usize, lists: usize) -> Walk {
         Walk {
-            stamp: vec![u32::MAX; n],
-            acc: vec![0; n],
+            stretches: vec![(0, 0); lists],
+            slots: vec![
+                Slot {
+                    stamp: u32::MAX,
+                    shared: 0
+                };
+                n
+            ],
             candidates: Vec::new(),
             order: Vec::new(),
         }
     }
 
-    /// The pairs of `d` with the documents before it in (size, id) order.
+    /// The pairs of the document of rank `r` with the documents of lower rank.
     fn pairs_of(
         &mut self,
         index: &Index<'_>,
-        d: u32,
+        r: u32,
         t: f64,
         m: u32,
     ) -> (Vec<ScoredPair>, DocTrace) {
         let started = Instant::now();
-        let sets = index.sets;
-        let a = &sets[d as usize];
+        let d = index.by_size[r as usize];
+        let a = &index.sets[d as usize];
         let n_a = f64::from(a.total);
         let min_size = (t * n_a - 1e-9).ceil().max(0.0) as u32;
+        // Ranks below `min_rank` are too small to reach `t` with `a`.
+        let min_rank = index.totals[..r as usize].partition_point(|&s| s < min_size) as u32;
         let mut trace = DocTrace::new(DocId(d));
         let mut pairs = Vec::new();
         self.order.clear();
@@ -296,51 +330,83 @@ impl Walk {
         self.order
             .sort_by_key(|&(id, _)| (index.df[id as usize], id));
         self.candidates.clear();
-        // Mass of `a` in lists not walked yet.
+        // Mass of `a` in lists not walked yet, and how many lists were walked.
         let mut rest = a.total;
+        let mut walked = 0;
         for &(id, c) in &self.order {
             if walk_may_stop(rest, a.total, t, m) {
                 break;
             }
             rest -= c;
+            walked += 1;
             let list = &index.postings[id as usize];
-            let to = list.partition_point(|&(x, _)| (sets[x as usize].total, x) < (a.total, d));
-            let list = &list[..to];
-            let from = list.partition_point(|&(x, _)| sets[x as usize].total < min_size);
+            let (from, to) = &mut self.stretches[id as usize];
+            *to = seek(list, *to as usize, r) as u32;
+            let list = &list[..*to as usize];
+            *from = seek(list, *from as usize, min_rank) as u32;
+            let from = *from as usize;
             trace.avoided += from as u32;
             for &(x, cx) in &list[from..] {
-                let xi = x as usize;
-                if self.stamp[xi] != d {
-                    self.stamp[xi] = d;
-                    self.acc[xi] = 0;
+                let slot = &mut self.slots[x as usize];
+                if slot.stamp != r {
+                    slot.stamp = r;
+                    slot.shared = 0;
                     self.candidates.push(x);
                 }
-                self.acc[xi] += c.min(cx);
+                slot.shared += c.min(cx);
             }
         }
+        // The signatures of `a` whose lists were not walked: a candidate's count over the
+        // walked lists is exact, so only these are looked up in it to complete the
+        // intersection (a few binary searches instead of a merge of both sets).
+        let unwalked = &self.order[walked..];
         trace.colliding = self.candidates.len() as u32;
         for &x in &self.candidates {
-            let b = &sets[x as usize];
-            let shared = self.acc[x as usize];
-            let upper = (shared + rest).min(a.total).min(b.total);
-            if !may_match(upper, a.total, b.total, t, m) {
+            let total_b = index.totals[x as usize];
+            let shared = self.slots[x as usize].shared;
+            let upper = (shared + rest).min(a.total).min(total_b);
+            if !may_match(upper, a.total, total_b, t, m) {
                 trace.avoided += 1;
                 continue;
             }
             trace.compared += 1;
-            let score = if rest == 0 {
-                Some(similarity(shared, a.total, b.total)).filter(|&s| s >= t && shared >= m)
-            } else {
-                a.jaccard_at_least(b, t)
-                    .filter(|_| m == 1 || a.intersection(b) >= m)
-            };
-            if let Some(score) = score {
-                pairs.push(ScoredPair::new(DocId(d), DocId(x), score));
+            let xd = index.by_size[x as usize];
+            let mut shared = shared;
+            if rest > 0 {
+                let b = &index.sets[xd as usize];
+                for &(id, c) in unwalked {
+                    if let Ok(j) = b.ids.binary_search(&id) {
+                        shared += c.min(b.counts[j]);
+                    }
+                }
+            }
+            let score = similarity(shared, a.total, total_b);
+            if score >= t && shared >= m {
+                pairs.push(ScoredPair::new(DocId(d), DocId(xd), score));
             }
         }
         trace.nanos = started.elapsed().as_nanos() as u64;
         (pairs, trace)
     }
+}
+
+/// The number of entries of `list` (in ascending rank order) with a rank below `rank`, found
+/// by galloping forward from `hint` when the entries before it are all below `rank`, else by a
+/// binary search of the entries before `hint`.
+fn seek(list: &[(u32, u32)], hint: usize, rank: u32) -> usize {
+    let hint = hint.min(list.len());
+    if hint > 0 && list[hint - 1].0 >= rank {
+        return list[..hint].partition_point(|&(x, _)| x < rank);
+    }
+    // Every entry before `lo` is below `rank`; the answer lies in `lo..=hi`.
+    let (mut lo, mut hi, mut step) = (hint, hint, 1);
+    while hi < list.len() && list[hi].0 < rank {
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    let hi = hi.min(list.len());
+    lo + list[lo..hi].partition_point(|&(x, _)| x < rank)
 }
 
 #[cfg(test)]
@@ -412,6 +478,27 @@ mod tests {
         let partners = few.iter().filter(|p| p.a.0 == 7 || p.b.0 == 7).count();
         assert_eq!(many.len(), few.len() + 401 * 400 / 2 + 400 * partners);
         assert!(many.iter().filter(|p| p.a.0 >= 60).all(|p| p.score == 1.0));
+    }
+
+    #[test]
+    fn seek_finds_what_a_binary_search_finds_from_any_hint() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for len in [0usize, 1, 2, 3, 7, 64, 300] {
+            let mut ranks: Vec<u32> = (0..len).map(|_| rng.random_range(0..500)).collect();
+            ranks.sort_unstable();
+            ranks.dedup();
+            let list: Vec<(u32, u32)> = ranks.iter().map(|&r| (r, 1)).collect();
+            for rank in [0, 1, 5, 17, 250, 499, 500, 10_000] {
+                let want = list.partition_point(|&(x, _)| x < rank);
+                for hint in 0..=list.len() + 2 {
+                    assert_eq!(
+                        seek(&list, hint, rank),
+                        want,
+                        "len {len} rank {rank} hint {hint}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
