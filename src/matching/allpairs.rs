@@ -393,7 +393,7 @@ impl Walk {
 /// The number of entries of `list` (in ascending rank order) with a rank below `rank`, found
 /// by galloping forward from `hint` when the entries before it are all below `rank`, else by a
 /// binary search of the entries before `hint`.
-fn seek(list: &[(u32, u32)], hint: usize, rank: u32) -> usize {
+pub(super) fn seek(list: &[(u32, u32)], hint: usize, rank: u32) -> usize {
     let hint = hint.min(list.len());
     if hint > 0 && list[hint - 1].0 >= rank {
         return list[..hint].partition_point(|&(x, _)| x < rank);

@@ -9,11 +9,14 @@
 //! an index entry as soon as `min(N_X,N_Y)/max(N_X,N_Y)` is below the threshold, before any
 //! counting for it. Lists are walked rarest first and the walk stops once the signatures left
 //! cannot make a new collision reach the threshold; the collisions met before the stop whose
-//! count is still partial are completed by a merge (`Index::collide`). Neither changes a
-//! declaration or a pair.
+//! count is still partial are completed by looking up the unwalked signatures in them
+//! (`Index::collide`). Neither changes a declaration or a pair.
 
 use std::time::Instant;
 
+use rayon::prelude::*;
+
+use super::allpairs::seek;
 use super::{
     DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, document_frequencies,
     may_match, processing_order, walk_may_stop,
@@ -28,6 +31,16 @@ pub fn run(
     sets: &[SignatureSet],
     params: &MatchParams,
     progress: &Progress,
+) -> Result<MatchOutcome> {
+    run_with(sets, params, progress, true)
+}
+
+/// [`run`], walking in parallel when `may_parallel` and every signed document is indexed.
+fn run_with(
+    sets: &[SignatureSet],
+    params: &MatchParams,
+    progress: &Progress,
+    may_parallel: bool,
 ) -> Result<MatchOutcome> {
     let n = sets.len();
     let seeds: &[DocId] = if params.mode == Mode::Seeded {
@@ -50,6 +63,9 @@ pub fn run(
         .filter_map(|s| s.ids.last())
         .max()
         .map_or(0, |&m| m as usize + 1);
+    if may_parallel && params.add_duplicates && params.mode != Mode::Full {
+        return parallel(sets, params, progress, order, n_seeds, &rank, vocabulary);
+    }
     let mut index = Index::new(vocabulary, sets);
     let full = params.mode == Mode::Full;
     if full {
@@ -57,7 +73,6 @@ pub fn run(
             index.add(d, &sets[d.index()]);
         }
     }
-    let t = params.threshold;
     let mut matched = vec![None; n];
     let mut pairs = Vec::new();
     let mut trace = Trace {
@@ -86,28 +101,7 @@ pub fn run(
         } else if !set.is_empty() {
             let skip_self = full.then_some(d);
             index.collide(set, sets, params, skip_self, &mut collided, &mut dt);
-            let mut best: Option<(DocId, f64)> = None;
-            // The walk above already gave every collision's intersection, so every pair at or
-            // above the threshold is recorded; the guess only decides the declaration.
-            for &(x, inter) in &collided {
-                dt.compared += 1;
-                let score = similarity(inter, set.total, sets[x as usize].total);
-                if score < t || inter < params.min_shared {
-                    continue;
-                }
-                pairs.push(ScoredPair::new(d, DocId(x), score));
-                let r = rank[x as usize];
-                let better = match (best, params.guess) {
-                    (None, _) => true,
-                    (Some((b, _)), Guess::First) => r < rank[b.index()],
-                    (Some((b, bs)), Guess::Best) => {
-                        score > bs || (score == bs && r < rank[b.index()])
-                    }
-                };
-                if better {
-                    best = Some((DocId(x), score));
-                }
-            }
+            let best = decide(d, set, &collided, sets, &rank, params, &mut dt, &mut pairs);
             match best {
                 Some(m) => {
                     matched[d.index()] = Some(m);
@@ -138,6 +132,250 @@ pub fn run(
     })
 }
 
+/// The pairs at or above the threshold among `d`'s collisions (document, intersection), added
+/// to `pairs`, and the declaration the guess makes of them. The walk already gave every
+/// collision's intersection, so every such pair is recorded; the guess only decides.
+#[allow(clippy::too_many_arguments)]
+fn decide(
+    d: DocId,
+    set: &SignatureSet,
+    collided: &[(u32, u32)],
+    sets: &[SignatureSet],
+    rank: &[u32],
+    params: &MatchParams,
+    dt: &mut DocTrace,
+    pairs: &mut Vec<ScoredPair>,
+) -> Option<(DocId, f64)> {
+    let mut best: Option<(DocId, f64)> = None;
+    for &(x, inter) in collided {
+        dt.compared += 1;
+        let score = similarity(inter, set.total, sets[x as usize].total);
+        if score < params.threshold || inter < params.min_shared {
+            continue;
+        }
+        pairs.push(ScoredPair::new(d, DocId(x), score));
+        let r = rank[x as usize];
+        let better = match (best, params.guess) {
+            (None, _) => true,
+            (Some((b, _)), Guess::First) => r < rank[b.index()],
+            (Some((b, bs)), Guess::Best) => score > bs || (score == bs && r < rank[b.index()]),
+        };
+        if better {
+            best = Some((DocId(x), score));
+        }
+    }
+    best
+}
+
+/// Incremental or Seeded matching when every signed document is indexed after its walk
+/// (`add_duplicates`, the default): the index a document meets is then every signed document
+/// before it in the processing order (and every seed), whatever was declared, so each walk
+/// depends on no other and the documents are walked on every core. The index is built in
+/// processing order first (an entry names a document by its step), and a walk reads only the
+/// stretch of each list before its own step: the lists, the collisions and their order, the
+/// pairs, the declarations and the trace are the sequential loop's.
+fn parallel(
+    sets: &[SignatureSet],
+    params: &MatchParams,
+    progress: &Progress,
+    order: Vec<DocId>,
+    n_seeds: usize,
+    rank: &[u32],
+    vocabulary: usize,
+) -> Result<MatchOutcome> {
+    let n = sets.len();
+    let df = document_frequencies(sets.iter(), vocabulary);
+    let mut postings: Vec<Vec<(u32, u32)>> =
+        df.iter().map(|&f| Vec::with_capacity(f as usize)).collect();
+    for (step, d) in order.iter().enumerate() {
+        let set = &sets[d.index()];
+        for (&id, &c) in set.ids.iter().zip(&set.counts) {
+            postings[id as usize].push((step as u32, c));
+        }
+    }
+    let totals: Vec<u32> = order.iter().map(|d| sets[d.index()].total).collect();
+    let steps = Steps {
+        sets,
+        order: &order,
+        totals: &totals,
+        postings: &postings,
+        df: &df,
+    };
+    progress.stage("matching", n as u64);
+    type Walked = (Option<(DocId, f64)>, Vec<ScoredPair>, DocTrace);
+    let walked: Vec<Walked> = order
+        .par_iter()
+        .enumerate()
+        .map_init(
+            || StepWalk::new(n, postings.len()),
+            |walk, (step, &d)| {
+                if step % 64 == 0 {
+                    progress.check()?;
+                }
+                let started = Instant::now();
+                let set = &sets[d.index()];
+                let mut dt = DocTrace::new(d);
+                let mut pairs = Vec::new();
+                let mut best = None;
+                if step >= n_seeds && !set.is_empty() {
+                    walk.collide(&steps, step as u32, params, &mut dt);
+                    best = decide(d, set, &walk.out, sets, rank, params, &mut dt, &mut pairs);
+                }
+                dt.nanos = started.elapsed().as_nanos() as u64;
+                progress.advance(1);
+                Ok((best, pairs, dt))
+            },
+        )
+        .collect::<Result<_>>()?;
+    let mut matched = vec![None; n];
+    let mut pairs = Vec::new();
+    let mut trace = Trace {
+        docs: Vec::with_capacity(n),
+        index_size: Vec::new(),
+    };
+    let every = params.index_every.max(1);
+    let mut indexed = 0;
+    for (step, (d, (best, found, dt))) in order.iter().zip(walked).enumerate() {
+        matched[d.index()] = best;
+        pairs.extend(found);
+        trace.docs.push(dt);
+        if step < n_seeds || !sets[d.index()].is_empty() {
+            indexed += 1;
+        }
+        if (step + 1) % every == 0 || step + 1 == n {
+            trace.index_size.push((step + 1, indexed));
+        }
+    }
+    pairs.sort_by_key(|p| (p.a, p.b));
+    Ok(MatchOutcome {
+        order,
+        matched,
+        pairs,
+        pairs_complete: false,
+        trace,
+    })
+}
+
+/// What a parallel walk reads: the sets, the processing order with each step's size, the full
+/// index (lists of (step, count), in step order) and the document frequencies.
+struct Steps<'a> {
+    sets: &'a [SignatureSet],
+    order: &'a [DocId],
+    totals: &'a [u32],
+    postings: &'a [Vec<(u32, u32)>],
+    df: &'a [u32],
+}
+
+/// One thread's scratch for parallel walks: a slot per step (the walk that last met it and
+/// the count so far, `u32::MAX` when left out), the steps met in order, the set's signatures
+/// in walk order, where each list's stretch ended ([`seek`]'s hint) and the collisions found.
+struct StepWalk {
+    slots: Vec<(u32, u32)>,
+    met: Vec<u32>,
+    walk: Vec<(u32, u32)>,
+    ends: Vec<u32>,
+    out: Vec<(u32, u32)>,
+}
+
+impl StepWalk {
+    fn new(n: usize, lists: usize) -> StepWalk {
+        StepWalk {
+            slots: vec![(u32::MAX, 0); n],
+            met: Vec::new(),
+            walk: Vec::new(),
+            ends: vec![0; lists],
+            out: Vec::new(),
+        }
+    }
+
+    /// [`Index::collide`] for the document at `step` against the steps before it: the same
+    /// collisions (as document ids) in the same order, and the same trace counts.
+    fn collide(
+        &mut self,
+        steps: &Steps<'_>,
+        step: u32,
+        params: &MatchParams,
+        trace: &mut DocTrace,
+    ) {
+        let t = params.threshold;
+        let m = params.min_shared.max(1);
+        let set = &steps.sets[steps.order[step as usize].index()];
+        let n_d = f64::from(set.total);
+        let (lo, hi) = if params.length_bound && t > 0.0 {
+            (t * n_d - 1e-9, n_d / t + 1e-9)
+        } else {
+            (0.0, f64::INFINITY)
+        };
+        self.walk.clear();
+        self.walk
+            .extend(set.ids.iter().copied().zip(set.counts.iter().copied()));
+        self.walk
+            .sort_by_key(|&(id, _)| (steps.df[id as usize], id));
+        self.met.clear();
+        let mut rest = set.total;
+        let mut walked = 0;
+        for &(id, c) in &self.walk {
+            if walk_may_stop(rest, set.total, t, m) {
+                break;
+            }
+            rest -= c;
+            walked += 1;
+            let list = &steps.postings[id as usize];
+            let end = &mut self.ends[id as usize];
+            *end = seek(list, *end as usize, step) as u32;
+            for &(x, cx) in &list[..*end as usize] {
+                let slot = &mut self.slots[x as usize];
+                if slot.0 != step {
+                    slot.0 = step;
+                    trace.colliding += 1;
+                    let n_x = f64::from(steps.totals[x as usize]);
+                    if n_x < lo || n_x > hi {
+                        trace.avoided += 1;
+                        slot.1 = u32::MAX;
+                        continue;
+                    }
+                    slot.1 = 0;
+                    self.met.push(x);
+                }
+                if slot.1 != u32::MAX {
+                    slot.1 += c.min(cx);
+                }
+            }
+        }
+        let unwalked = &self.walk[walked..];
+        self.out.clear();
+        for &x in &self.met {
+            let n_x = steps.totals[x as usize];
+            let acc = self.slots[x as usize].1;
+            let upper = (acc + rest).min(set.total).min(n_x);
+            if !may_match(upper, set.total, n_x, t, m) {
+                trace.avoided += 1;
+                continue;
+            }
+            let doc = steps.order[x as usize];
+            let mut inter = acc;
+            if rest > 0 {
+                let b = &steps.sets[doc.index()];
+                for &(id, c) in unwalked {
+                    if let Ok(j) = b.ids.binary_search(&id) {
+                        inter += c.min(b.counts[j]);
+                    }
+                }
+            }
+            self.out.push((doc.0, inter));
+        }
+    }
+}
+
+/// A document's size and the scratch of the walk that last met it: the walk's round, and the
+/// signatures shared with the set at hand in the lists walked so far (`u32::MAX`: left out).
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    total: u32,
+    stamp: u32,
+    acc: u32,
+}
+
 /// The inverted index of the indexed documents, with a reusable accumulator.
 struct Index {
     postings: Vec<Vec<(u32, u32)>>,
@@ -147,9 +385,9 @@ struct Index {
     walk: Vec<(u32, u32)>,
     /// Indexed documents met, in the order first met (scratch).
     order: Vec<u32>,
-    totals: Vec<u32>,
-    acc: Vec<u32>,
-    stamp: Vec<u32>,
+    /// Per document: its size and the walk's scratch (one slot, so one cache line, per
+    /// document met instead of three arrays' worth).
+    slots: Vec<Slot>,
     round: u32,
     docs: usize,
 }
@@ -166,9 +404,7 @@ impl Index {
             df,
             walk: Vec::new(),
             order: Vec::new(),
-            totals: vec![0; n],
-            acc: vec![0; n],
-            stamp: vec![0; n],
+            slots: vec![Slot::default(); n],
             round: 0,
             docs: 0,
         }
@@ -178,7 +414,7 @@ impl Index {
         for (&id, &c) in set.ids.iter().zip(&set.counts) {
             self.postings[id as usize].push((d.0, c));
         }
-        self.totals[d.index()] = set.total;
+        self.slots[d.index()].total = set.total;
         self.docs += 1;
     }
 
@@ -189,8 +425,8 @@ impl Index {
     /// carry less than `max(t·|A|, min_shared)` of the set: a document not met by then shares
     /// less than that with it, so cannot reach the threshold (`J <= ∩/|A|`) — the early stop of
     /// all-pairs (SIGIR 2008 §4), exact. A document met before the stop whose count could
-    /// still reach the threshold with the unwalked signatures gets its intersection from a merge
-    /// of the two sets; the others are counted in `trace.avoided`.
+    /// still reach the threshold with the unwalked signatures gets its intersection completed
+    /// from those signatures; the others are counted in `trace.avoided`.
     fn collide(
         &mut self,
         set: &SignatureSet,
@@ -217,50 +453,62 @@ impl Index {
         walk.sort_by_key(|&(id, _)| (self.df[id as usize], id));
         let mut order = std::mem::take(&mut self.order);
         order.clear();
-        // Mass of the set in lists not walked yet.
+        // Mass of the set in lists not walked yet, and how many lists were walked.
         let mut rest = set.total;
+        let mut walked = 0;
         for &(id, c) in &walk {
             if walk_may_stop(rest, set.total, t, m) {
                 break;
             }
             rest -= c;
+            walked += 1;
             for &(x, cx) in &self.postings[id as usize] {
-                let xi = x as usize;
-                if self.stamp[xi] != round {
-                    self.stamp[xi] = round;
+                let slot = &mut self.slots[x as usize];
+                if slot.stamp != round {
+                    slot.stamp = round;
                     if skip.is_some_and(|s| s.0 == x) {
-                        self.acc[xi] = u32::MAX;
+                        slot.acc = u32::MAX;
                         continue;
                     }
                     trace.colliding += 1;
-                    let n_x = f64::from(self.totals[xi]);
+                    let n_x = f64::from(slot.total);
                     if n_x < lo || n_x > hi {
                         trace.avoided += 1;
-                        self.acc[xi] = u32::MAX;
+                        slot.acc = u32::MAX;
                         continue;
                     }
-                    self.acc[xi] = 0;
+                    slot.acc = 0;
                     order.push(x);
                 }
-                if self.acc[xi] != u32::MAX {
-                    self.acc[xi] += c.min(cx);
+                if slot.acc != u32::MAX {
+                    slot.acc += c.min(cx);
                 }
             }
         }
+        // A collision's count over the walked lists is exact: its intersection is completed
+        // by looking up only the set's unwalked signatures in it (a few binary searches
+        // instead of a merge of both sets).
+        let unwalked = &walk[walked..];
         out.clear();
         for &x in &order {
             let xi = x as usize;
-            let n_x = self.totals[xi];
-            let upper = (self.acc[xi] + rest).min(set.total).min(n_x);
+            let Slot {
+                total: n_x, acc, ..
+            } = self.slots[xi];
+            let upper = (acc + rest).min(set.total).min(n_x);
             if !may_match(upper, set.total, n_x, t, m) {
                 trace.avoided += 1;
                 continue;
             }
-            let inter = if rest == 0 {
-                self.acc[xi]
-            } else {
-                set.intersection(&sets[xi])
-            };
+            let mut inter = acc;
+            if rest > 0 {
+                let b = &sets[xi];
+                for &(id, c) in unwalked {
+                    if let Ok(j) = b.ids.binary_search(&id) {
+                        inter += c.min(b.counts[j]);
+                    }
+                }
+            }
             out.push((x, inter));
         }
         self.walk = walk;
@@ -272,6 +520,62 @@ impl Index {
 mod tests {
     use super::*;
     use crate::signature::jaccard;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn the_parallel_walk_is_the_sequential_loop() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut sets: Vec<SignatureSet> = (0..300)
+            .map(|_| {
+                let len = rng.random_range(0..40);
+                let base = rng.random_range(0..150);
+                SignatureSet::from_ids((0..len).map(|_| base + rng.random_range(0..60u32)))
+            })
+            .collect();
+        for _ in 0..40 {
+            let copy = sets[rng.random_range(0..sets.len())].clone();
+            sets.push(copy);
+        }
+        let seeds: Vec<DocId> = (0..12).map(|i| DocId(i * 7)).collect();
+        for (i, (mode, guess, t, min_shared, length_bound)) in [
+            (Mode::Incremental, Guess::Best, 0.3, 1, true),
+            (Mode::Incremental, Guess::First, 0.12, 1, true),
+            (Mode::Incremental, Guess::Best, 0.5, 3, false),
+            (Mode::Seeded, Guess::Best, 0.25, 1, true),
+            (Mode::Seeded, Guess::First, 0.7, 2, true),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let p = MatchParams {
+                threshold: t,
+                mode,
+                guess,
+                min_shared,
+                length_bound,
+                seed: i as u64,
+                seeds: seeds.clone(),
+                index_every: 17,
+                ..MatchParams::default()
+            };
+            assert!(p.add_duplicates);
+            let seq = run_with(&sets, &p, &Progress::new(), false).unwrap();
+            let par = run_with(&sets, &p, &Progress::new(), true).unwrap();
+            assert_eq!(seq.order, par.order, "case {i}");
+            assert_eq!(seq.matched, par.matched, "case {i}");
+            assert_eq!(seq.pairs, par.pairs, "case {i}");
+            assert!(!seq.pairs.is_empty(), "case {i}");
+            assert_eq!(seq.trace.index_size, par.trace.index_size, "case {i}");
+            let counts = |o: &MatchOutcome| -> Vec<_> {
+                o.trace
+                    .docs
+                    .iter()
+                    .map(|t| (t.doc, t.colliding, t.compared, t.avoided))
+                    .collect()
+            };
+            assert_eq!(counts(&seq), counts(&par), "case {i}");
+        }
+    }
 
     fn set(ids: &[u32]) -> SignatureSet {
         SignatureSet::from_ids(ids.iter().copied())
