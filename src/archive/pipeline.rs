@@ -261,6 +261,7 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
         doc.payload_digest.as_deref(),
         &bytes,
     );
+    doc.shrink_to_fit();
     let made = make(&doc, &html);
     if opts.keep_html {
         doc.html = PageText::new(&html);
@@ -320,6 +321,7 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
             doc.location = original.location.clone();
             doc.title = original.title.clone();
             doc.charset = original.charset.clone();
+            doc.shrink_to_fit();
             if opts.keep_html {
                 doc.html = original.html.clone();
             }

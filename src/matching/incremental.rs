@@ -197,7 +197,6 @@ fn parallel(
     let steps = Steps {
         sets,
         order: &order,
-        totals: &totals,
         postings: &postings,
         df: &df,
     };
@@ -207,7 +206,7 @@ fn parallel(
         .par_iter()
         .enumerate()
         .map_init(
-            || StepWalk::new(n, postings.len()),
+            || StepWalk::new(&totals, postings.len()),
             |walk, (step, &d)| {
                 if step % 64 == 0 {
                     progress.check()?;
@@ -256,21 +255,20 @@ fn parallel(
     })
 }
 
-/// What a parallel walk reads: the sets, the processing order with each step's size, the full
-/// index (lists of (step, count), in step order) and the document frequencies.
+/// What a parallel walk reads: the sets, the processing order, the full index (lists of (step, count), in step order) and the document frequencies.
 struct Steps<'a> {
     sets: &'a [SignatureSet],
     order: &'a [DocId],
-    totals: &'a [u32],
     postings: &'a [Vec<(u32, u32)>],
     df: &'a [u32],
 }
 
-/// One thread's scratch for parallel walks: a slot per step (the walk that last met it and
-/// the count so far, `u32::MAX` when left out), the steps met in order, the set's signatures
-/// in walk order, where each list's stretch ended ([`seek`]'s hint) and the collisions found.
+/// One thread's scratch for parallel walks: a slot per step (its document's size, the walk
+/// that last met it and the count so far, `u32::MAX` when left out: one cache line per
+/// document met), the steps met in order, the set's signatures in walk order, where each
+/// list's stretch ended ([`seek`]'s hint) and the collisions found.
 struct StepWalk {
-    slots: Vec<(u32, u32)>,
+    slots: Vec<Slot>,
     met: Vec<u32>,
     walk: Vec<(u32, u32)>,
     ends: Vec<u32>,
@@ -278,9 +276,16 @@ struct StepWalk {
 }
 
 impl StepWalk {
-    fn new(n: usize, lists: usize) -> StepWalk {
+    fn new(totals: &[u32], lists: usize) -> StepWalk {
         StepWalk {
-            slots: vec![(u32::MAX, 0); n],
+            slots: totals
+                .iter()
+                .map(|&total| Slot {
+                    total,
+                    stamp: u32::MAX,
+                    acc: 0,
+                })
+                .collect(),
             met: Vec::new(),
             walk: Vec::new(),
             ends: vec![0; lists],
@@ -325,28 +330,29 @@ impl StepWalk {
             *end = seek(list, *end as usize, step) as u32;
             for &(x, cx) in &list[..*end as usize] {
                 let slot = &mut self.slots[x as usize];
-                if slot.0 != step {
-                    slot.0 = step;
+                if slot.stamp != step {
+                    slot.stamp = step;
                     trace.colliding += 1;
-                    let n_x = f64::from(steps.totals[x as usize]);
+                    let n_x = f64::from(slot.total);
                     if n_x < lo || n_x > hi {
                         trace.avoided += 1;
-                        slot.1 = u32::MAX;
+                        slot.acc = u32::MAX;
                         continue;
                     }
-                    slot.1 = 0;
+                    slot.acc = 0;
                     self.met.push(x);
                 }
-                if slot.1 != u32::MAX {
-                    slot.1 += c.min(cx);
+                if slot.acc != u32::MAX {
+                    slot.acc += c.min(cx);
                 }
             }
         }
         let unwalked = &self.walk[walked..];
         self.out.clear();
         for &x in &self.met {
-            let n_x = steps.totals[x as usize];
-            let acc = self.slots[x as usize].1;
+            let Slot {
+                total: n_x, acc, ..
+            } = self.slots[x as usize];
             let upper = (acc + rest).min(set.total).min(n_x);
             if !may_match(upper, set.total, n_x, t, m) {
                 trace.avoided += 1;
