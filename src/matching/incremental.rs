@@ -11,6 +11,13 @@
 //! cannot make a new collision reach the threshold; the collisions met before the stop whose
 //! count is still partial are completed by looking up the unwalked signatures in them
 //! (`Index::collide`). Neither changes a declaration or a pair.
+//!
+//! With `add_duplicates` (the default) every signed document is indexed after its walk,
+//! declared or not, so what a walk meets does not depend on earlier declarations: the index is
+//! then built in processing order first and the documents are walked on every core, each
+//! reading only the stretch of every list before its own step (`parallel`); the pairs, the
+//! declarations and the trace are the sequential loop's (a test compares them). Without it,
+//! and in Full mode, the loop stays sequential.
 
 use std::time::Instant;
 
