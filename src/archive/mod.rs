@@ -358,9 +358,17 @@ pub fn load_with<T: Send + Clone>(
     pipeline::resolve_across_files(&mut per_file, opts);
     let mut collection = Collection::default();
     let mut made = Vec::new();
+    // Several files: room for all their pages at once, so that appending them does not grow
+    // the collection by doubling (each doubling a copy of every page read so far).
+    let pages = per_file.iter().map(|o| o.docs.len()).sum();
+    if per_file.len() > 1 {
+        collection.docs.reserve_exact(pages);
+        made.reserve_exact(pages);
+    }
     // Captures seen so far, by a 128-bit hash of the capture key (a clone of every key was
-    // ~200 bytes a page at the peak of a read).
-    let mut seen: HashSet<u128> = HashSet::new();
+    // ~200 bytes a page at the peak of a read), with room for every page from the start.
+    let mut seen: HashSet<u128> = HashSet::with_capacity(pages);
+    let single = per_file.len() == 1;
     for mut outcome in per_file {
         let mut report = std::mem::take(&mut outcome.report);
         let mut repeated: Option<(u64, u64)> = None;
@@ -375,8 +383,8 @@ pub fn load_with<T: Send + Clone>(
             }
             kept
         });
-        // The first file's vectors become the collection's: one file is never copied.
-        if collection.docs.is_empty() {
+        // One file's vectors become the collection's: it is never copied.
+        if single {
             collection.docs = outcome.docs;
             made = outcome.made;
         } else {

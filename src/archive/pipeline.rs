@@ -97,19 +97,77 @@ pub(crate) fn read_file_outcome<T: Send>(
     progress: &Progress,
     page: &PageFn<'_, T>,
 ) -> Result<FileOutcome<T>> {
-    let (mut orders, mut docs, mut made) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut orders, mut docs, mut made) = (Chunked::new(), Chunked::new(), Chunked::new());
     let (report, pending) = run(path, format, opts, progress, page, &mut |order, d, t| {
         orders.push(order);
         docs.push(d);
         made.push(t);
     })?;
     Ok(FileOutcome {
-        orders,
-        docs,
-        made,
+        orders: orders.into_vec(),
+        docs: docs.into_vec(),
+        made: made.into_vec(),
         report,
         pending,
     })
+}
+
+/// A 128-bit hash (XXH3) of strings, for the maps that find a revisit's original: keys of 16
+/// bytes instead of clones of record ids, URLs, dates and digests (~270 bytes a page, held
+/// for a whole file). Two different keys share a hash with probability about 2^-128 per pair.
+pub(crate) fn key_hash(parts: &[&str]) -> u128 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for part in parts {
+        h.update(part.as_bytes());
+        h.update(&[0]);
+    }
+    h.digest128()
+}
+
+/// Most items a chunk of [`Chunked`] holds.
+const CHUNK: usize = 1 << 14;
+
+/// A vector grown in chunks that are never moved, joined once at the end into one vector of
+/// exact capacity.
+///
+/// Why: a `Vec` of a file's documents (~420 bytes each inline) grows by doubling, and each
+/// doubling copies, so for a moment the old and the new buffer are both resident: at a
+/// million pages that moment (436 MB of old buffer) was the peak of a whole `samecore run`.
+/// Chunks double up to [`CHUNK`] items and are then all that size; joining moves them into
+/// the final buffer one at a time and frees each at once, so about one copy plus a chunk is
+/// resident (the final buffer's pages are touched only as it fills).
+struct Chunked<T> {
+    chunks: Vec<Vec<T>>,
+    len: usize,
+}
+
+impl<T> Chunked<T> {
+    fn new() -> Self {
+        Chunked {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, item: T) {
+        match self.chunks.last_mut() {
+            Some(chunk) if chunk.len() < chunk.capacity() => chunk.push(item),
+            _ => {
+                let mut chunk = Vec::with_capacity(self.len.clamp(16, CHUNK));
+                chunk.push(item);
+                self.chunks.push(chunk);
+            }
+        }
+        self.len += 1;
+    }
+
+    fn into_vec(self) -> Vec<T> {
+        let mut joined = Vec::with_capacity(self.len);
+        for mut chunk in self.chunks {
+            joined.append(&mut chunk);
+        }
+        joined
+    }
 }
 
 /// A decoded page and what the page function made of it, or why it could not be read.
@@ -275,39 +333,55 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
     if outcomes.iter().all(|o| o.pending.is_empty()) {
         return;
     }
-    let mut by_id: HashMap<String, (usize, usize)> = HashMap::new();
-    let mut by_capture: HashMap<(String, String), (usize, usize)> = HashMap::new();
-    let mut by_digest: HashMap<String, (usize, usize)> = HashMap::new();
+    // Keyed by hashes of the strings, not clones of them (at a million pages the clones were
+    // ~300 MB at the peak of a read); a hit is checked against the document.
+    let hash = key_hash;
+    let mut by_id: HashMap<u128, (usize, usize)> = HashMap::new();
+    let mut by_capture: HashMap<u128, (usize, usize)> = HashMap::new();
+    let mut by_digest: HashMap<u128, (usize, usize)> = HashMap::new();
     for (f, outcome) in outcomes.iter().enumerate() {
         for (i, doc) in outcome.docs.iter().enumerate() {
             if doc.revisit_of.is_some() {
                 continue;
             }
             if let Some(id) = &doc.record_id {
-                by_id.insert(id.clone(), (f, i));
+                by_id.insert(hash(&[id]), (f, i));
             }
             if let (Some(url), Some(date)) = (&doc.url, &doc.date) {
-                by_capture.insert((url.clone(), date.clone()), (f, i));
+                by_capture.insert(hash(&[url, date]), (f, i));
             }
             if let Some(digest) = &doc.payload_digest {
-                by_digest.entry(digest.clone()).or_insert((f, i));
+                by_digest.entry(hash(&[digest])).or_insert((f, i));
             }
         }
     }
     for f in 0..outcomes.len() {
         let pending = std::mem::take(&mut outcomes[f].pending);
         for revisit in pending {
+            let doc_at = |&(of, oi): &(usize, usize)| &outcomes[of].docs[oi];
             let hit = revisit
                 .refers_to
                 .as_ref()
-                .and_then(|id| by_id.get(id))
-                .or_else(|| {
-                    revisit
-                        .refers_to_capture
-                        .as_ref()
-                        .and_then(|c| by_capture.get(c))
+                .and_then(|id| {
+                    by_id
+                        .get(&hash(&[id]))
+                        .filter(|at| doc_at(at).record_id.as_ref() == Some(id))
                 })
-                .or_else(|| revisit.digest.as_ref().and_then(|d| by_digest.get(d)))
+                .or_else(|| {
+                    revisit.refers_to_capture.as_ref().and_then(|(url, date)| {
+                        by_capture.get(&hash(&[url, date])).filter(|at| {
+                            let d = doc_at(at);
+                            d.url.as_ref() == Some(url) && d.date.as_ref() == Some(date)
+                        })
+                    })
+                })
+                .or_else(|| {
+                    revisit.digest.as_ref().and_then(|digest| {
+                        by_digest
+                            .get(&hash(&[digest]))
+                            .filter(|at| doc_at(at).payload_digest.as_ref() == Some(digest))
+                    })
+                })
                 .copied();
             let Some((of, oi)) = hit else {
                 outcomes[f].pending.push(revisit);
@@ -405,6 +479,20 @@ mod tests {
         assert_eq!(outcome.made, [0, 10, 20, 40, 50, 60]);
         let keys: Vec<&str> = outcome.docs.iter().map(|d| d.key.as_str()).collect();
         assert_eq!(keys, ["d0", "d1", "d2", "d4", "d5", "d6"]);
+    }
+
+    #[test]
+    fn chunked_items_join_in_order_at_exact_capacity() {
+        for n in [0usize, 1, 15, 16, 17, 1000, CHUNK, CHUNK + 1, 3 * CHUNK + 7] {
+            let mut chunked = Chunked::new();
+            for i in 0..n {
+                chunked.push(i);
+            }
+            assert!(chunked.chunks.iter().all(|c| c.capacity() <= CHUNK));
+            let joined = chunked.into_vec();
+            assert_eq!(joined, (0..n).collect::<Vec<_>>());
+            assert_eq!(joined.capacity(), n);
+        }
     }
 
     #[test]

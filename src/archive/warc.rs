@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
 use super::decode::{self, HttpHead};
+use super::pipeline::key_hash;
 use super::record::{Body, Container, Ctx, PendingRevisit, RawPage, new_doc, read_records};
 use super::stream::Source;
 use crate::Result;
@@ -111,13 +112,14 @@ struct Original {
     content_type: Option<String>,
 }
 
-/// Captures seen so far in this file, for resolving revisits. The three maps share one
-/// `Arc` per capture: the index grows with the number of records, so each costs one copy.
+/// Captures seen so far in this file, for resolving revisits, by hashes of their record id,
+/// URL and date, and payload digest ([`key_hash`]). The three maps share one `Arc` per
+/// capture: the index grows with the number of records, so each costs one copy.
 #[derive(Default)]
 struct Originals {
-    by_id: HashMap<String, Arc<Original>>,
-    by_capture: HashMap<(String, String), Arc<Original>>,
-    by_digest: HashMap<String, Arc<Original>>,
+    by_id: HashMap<u128, Arc<Original>>,
+    by_capture: HashMap<u128, Arc<Original>>,
+    by_digest: HashMap<u128, Arc<Original>>,
 }
 
 /// Read all records of a WARC stream.
@@ -361,13 +363,15 @@ fn page_of_record(
         content_type: head.content_type.clone(),
     });
     if let Some(id) = record_id {
-        originals.by_id.insert(id, original.clone());
+        originals.by_id.insert(key_hash(&[&id]), original.clone());
     }
     if let (Some(url), Some(date)) = (url, date) {
-        originals.by_capture.insert((url, date), original.clone());
+        originals
+            .by_capture
+            .insert(key_hash(&[&url, &date]), original.clone());
     }
     if let Some(digest) = digest {
-        originals.by_digest.insert(digest, original);
+        originals.by_digest.insert(key_hash(&[&digest]), original);
     }
     ctx.emit(RawPage {
         doc,
@@ -417,13 +421,17 @@ fn revisit(
     };
     let found = refers_to
         .as_ref()
-        .and_then(|id| originals.by_id.get(id))
+        .and_then(|id| originals.by_id.get(&key_hash(&[id])))
         .or_else(|| {
             refers_to_capture
                 .as_ref()
-                .and_then(|c| originals.by_capture.get(c))
+                .and_then(|(u, d)| originals.by_capture.get(&key_hash(&[u, d])))
         })
-        .or_else(|| digest.as_ref().and_then(|d| originals.by_digest.get(d)))
+        .or_else(|| {
+            digest
+                .as_ref()
+                .and_then(|d| originals.by_digest.get(&key_hash(&[d])))
+        })
         .map(|o| Original::clone(o));
     let mut doc = new_doc(
         key,
