@@ -319,7 +319,6 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
         doc.payload_digest.as_deref(),
         &bytes,
     );
-    doc.shrink_to_fit();
     let made = make(&doc, &html);
     if opts.keep_html {
         doc.html = PageText::new(&html);
@@ -335,7 +334,6 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
     }
     // Keyed by hashes of the strings, not clones of them (at a million pages the clones were
     // ~300 MB at the peak of a read); a hit is checked against the document.
-    let hash = key_hash;
     let mut by_id: HashMap<u128, (usize, usize)> = HashMap::new();
     let mut by_capture: HashMap<u128, (usize, usize)> = HashMap::new();
     let mut by_digest: HashMap<u128, (usize, usize)> = HashMap::new();
@@ -345,13 +343,13 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
                 continue;
             }
             if let Some(id) = &doc.record_id {
-                by_id.insert(hash(&[id]), (f, i));
+                by_id.insert(key_hash(&[id]), (f, i));
             }
             if let (Some(url), Some(date)) = (&doc.url, &doc.date) {
-                by_capture.insert(hash(&[url, date]), (f, i));
+                by_capture.insert(key_hash(&[url, date]), (f, i));
             }
             if let Some(digest) = &doc.payload_digest {
-                by_digest.entry(hash(&[digest])).or_insert((f, i));
+                by_digest.entry(key_hash(&[digest])).or_insert((f, i));
             }
         }
     }
@@ -364,12 +362,12 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
                 .as_ref()
                 .and_then(|id| {
                     by_id
-                        .get(&hash(&[id]))
+                        .get(&key_hash(&[id]))
                         .filter(|at| doc_at(at).record_id.as_ref() == Some(id))
                 })
                 .or_else(|| {
                     revisit.refers_to_capture.as_ref().and_then(|(url, date)| {
-                        by_capture.get(&hash(&[url, date])).filter(|at| {
+                        by_capture.get(&key_hash(&[url, date])).filter(|at| {
                             let d = doc_at(at);
                             d.url.as_ref() == Some(url) && d.date.as_ref() == Some(date)
                         })
@@ -378,7 +376,7 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
                 .or_else(|| {
                     revisit.digest.as_ref().and_then(|digest| {
                         by_digest
-                            .get(&hash(&[digest]))
+                            .get(&key_hash(&[digest]))
                             .filter(|at| doc_at(at).payload_digest.as_ref() == Some(digest))
                     })
                 })
@@ -395,7 +393,6 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
             doc.location = original.location.clone();
             doc.title = original.title.clone();
             doc.charset = original.charset.clone();
-            doc.shrink_to_fit();
             if opts.keep_html {
                 doc.html = original.html.clone();
             }

@@ -27,9 +27,10 @@
 //!   are the same as without the collapse.
 //!
 //! - **Walked in parallel.** The index of first members is built in size order before any
-//!   walk, and a document reads only the stretch of each list indexed before it (a binary
-//!   search on the position in size order): exactly what the paper's walk-then-insert loop
-//!   sees, so the documents are walked on every core with the same pairs.
+//!   walk (an entry names a document by its rank in that order), and a document reads only
+//!   the stretch of each list below its own rank (found by galloping from where the thread's
+//!   last walk of that list ended, [`super::seek`]): exactly what the paper's walk-then-insert
+//!   loop sees, so the documents are walked on every core with the same pairs.
 //!
 //! Declarations (which document is a duplicate of which) are then made from the pairs as
 //! Incremental or Seeded matching would make them, in the seeded random order
@@ -41,8 +42,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::{
-    DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, declarations_from_pairs,
-    document_frequencies, may_match, processing_order, walk_may_stop,
+    DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, completed,
+    declarations_from_pairs, document_frequencies, may_match, processing_order, seek,
+    walk_may_stop, walk_order,
 };
 use crate::progress::Progress;
 use crate::signature::SignatureSet;
@@ -324,11 +326,7 @@ impl Walk {
         let min_rank = index.totals[..r as usize].partition_point(|&s| s < min_size) as u32;
         let mut trace = DocTrace::new(DocId(d));
         let mut pairs = Vec::new();
-        self.order.clear();
-        self.order
-            .extend(a.ids.iter().zip(&a.counts).map(|(&id, &c)| (id, c)));
-        self.order
-            .sort_by_key(|&(id, _)| (index.df[id as usize], id));
+        walk_order(a, index.df, &mut self.order);
         self.candidates.clear();
         // Mass of `a` in lists not walked yet, and how many lists were walked.
         let mut rest = a.total;
@@ -356,9 +354,8 @@ impl Walk {
                 slot.shared += c.min(cx);
             }
         }
-        // The signatures of `a` whose lists were not walked: a candidate's count over the
-        // walked lists is exact, so only these are looked up in it to complete the
-        // intersection (a few binary searches instead of a merge of both sets).
+        // The signatures of `a` whose lists were not walked: only these are looked up in a
+        // candidate to complete its intersection.
         let unwalked = &self.order[walked..];
         trace.colliding = self.candidates.len() as u32;
         for &x in &self.candidates {
@@ -371,15 +368,11 @@ impl Walk {
             }
             trace.compared += 1;
             let xd = index.by_size[x as usize];
-            let mut shared = shared;
-            if rest > 0 {
-                let b = &index.sets[xd as usize];
-                for &(id, c) in unwalked {
-                    if let Ok(j) = b.ids.binary_search(&id) {
-                        shared += c.min(b.counts[j]);
-                    }
-                }
-            }
+            let shared = if rest == 0 {
+                shared
+            } else {
+                completed(shared, unwalked, &index.sets[xd as usize])
+            };
             let score = similarity(shared, a.total, total_b);
             if score >= t && shared >= m {
                 pairs.push(ScoredPair::new(DocId(d), DocId(xd), score));
@@ -388,25 +381,6 @@ impl Walk {
         trace.nanos = started.elapsed().as_nanos() as u64;
         (pairs, trace)
     }
-}
-
-/// The number of entries of `list` (in ascending rank order) with a rank below `rank`, found
-/// by galloping forward from `hint` when the entries before it are all below `rank`, else by a
-/// binary search of the entries before `hint`.
-pub(super) fn seek(list: &[(u32, u32)], hint: usize, rank: u32) -> usize {
-    let hint = hint.min(list.len());
-    if hint > 0 && list[hint - 1].0 >= rank {
-        return list[..hint].partition_point(|&(x, _)| x < rank);
-    }
-    // Every entry before `lo` is below `rank`; the answer lies in `lo..=hi`.
-    let (mut lo, mut hi, mut step) = (hint, hint, 1);
-    while hi < list.len() && list[hi].0 < rank {
-        lo = hi + 1;
-        hi += step;
-        step *= 2;
-    }
-    let hi = hi.min(list.len());
-    lo + list[lo..hi].partition_point(|&(x, _)| x < rank)
 }
 
 #[cfg(test)]
@@ -478,27 +452,6 @@ mod tests {
         let partners = few.iter().filter(|p| p.a.0 == 7 || p.b.0 == 7).count();
         assert_eq!(many.len(), few.len() + 401 * 400 / 2 + 400 * partners);
         assert!(many.iter().filter(|p| p.a.0 >= 60).all(|p| p.score == 1.0));
-    }
-
-    #[test]
-    fn seek_finds_what_a_binary_search_finds_from_any_hint() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        for len in [0usize, 1, 2, 3, 7, 64, 300] {
-            let mut ranks: Vec<u32> = (0..len).map(|_| rng.random_range(0..500)).collect();
-            ranks.sort_unstable();
-            ranks.dedup();
-            let list: Vec<(u32, u32)> = ranks.iter().map(|&r| (r, 1)).collect();
-            for rank in [0, 1, 5, 17, 250, 499, 500, 10_000] {
-                let want = list.partition_point(|&(x, _)| x < rank);
-                for hint in 0..=list.len() + 2 {
-                    assert_eq!(
-                        seek(&list, hint, rank),
-                        want,
-                        "len {len} rank {rank} hint {hint}"
-                    );
-                }
-            }
-        }
     }
 
     #[test]

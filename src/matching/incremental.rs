@@ -10,7 +10,7 @@
 //! counting for it. Lists are walked rarest first and the walk stops once the signatures left
 //! cannot make a new collision reach the threshold; the collisions met before the stop whose
 //! count is still partial are completed by looking up the unwalked signatures in them
-//! (`Index::collide`). Neither changes a declaration or a pair.
+//! (`Walker::collide`). Neither changes a declaration or a pair.
 //!
 //! With `add_duplicates` (the default) every signed document is indexed after its walk,
 //! declared or not, so what a walk meets does not depend on earlier declarations: the index is
@@ -23,10 +23,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::allpairs::seek;
 use super::{
-    DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, document_frequencies,
-    may_match, processing_order, walk_may_stop,
+    DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, completed,
+    document_frequencies, may_match, processing_order, seek, walk_may_stop, walk_order,
 };
 use crate::progress::Progress;
 use crate::signature::SignatureSet;
@@ -88,7 +87,6 @@ fn run_with(
     };
     let every = params.index_every.max(1);
     progress.stage("matching", n as u64);
-    let mut collided: Vec<(u32, u32)> = Vec::new();
     for (step, &d) in order.iter().enumerate() {
         if step % 64 == 0 {
             progress.check()?;
@@ -107,8 +105,9 @@ fn run_with(
             index.add(d, set);
         } else if !set.is_empty() {
             let skip_self = full.then_some(d);
-            index.collide(set, sets, params, skip_self, &mut collided, &mut dt);
-            let best = decide(d, set, &collided, sets, &rank, params, &mut dt, &mut pairs);
+            index.collide(set, sets, params, skip_self, &mut dt);
+            let collided = &index.walker.out;
+            let best = decide(d, set, collided, sets, &rank, params, &mut dt, &mut pairs);
             match best {
                 Some(m) => {
                     matched[d.index()] = Some(m);
@@ -200,20 +199,16 @@ fn parallel(
             postings[id as usize].push((step as u32, c));
         }
     }
-    let totals: Vec<u32> = order.iter().map(|d| sets[d.index()].total).collect();
-    let steps = Steps {
-        sets,
-        order: &order,
-        postings: &postings,
-        df: &df,
-    };
     progress.stage("matching", n as u64);
     type Walked = (Option<(DocId, f64)>, Vec<ScoredPair>, DocTrace);
     let walked: Vec<Walked> = order
         .par_iter()
         .enumerate()
         .map_init(
-            || StepWalk::new(&totals, postings.len()),
+            || StepWalk {
+                walker: Walker::new(order.iter().map(|d| sets[d.index()].total), u32::MAX),
+                ends: vec![0; postings.len()],
+            },
             |walk, (step, &d)| {
                 if step % 64 == 0 {
                     progress.check()?;
@@ -224,8 +219,19 @@ fn parallel(
                 let mut pairs = Vec::new();
                 let mut best = None;
                 if step >= n_seeds && !set.is_empty() {
-                    walk.collide(&steps, step as u32, params, &mut dt);
-                    best = decide(d, set, &walk.out, sets, rank, params, &mut dt, &mut pairs);
+                    let step = step as u32;
+                    let StepWalk { walker, ends } = walk;
+                    // The stretch of a list before this step, found from where this
+                    // thread's last walk of it ended.
+                    let before = |id: u32| {
+                        let list = &postings[id as usize];
+                        let end = &mut ends[id as usize];
+                        *end = seek(list, *end as usize, step) as u32;
+                        &list[..*end as usize]
+                    };
+                    let doc = |x: u32| order[x as usize].0;
+                    walker.collide(set, sets, &df, params, step, None, before, doc, &mut dt);
+                    best = decide(d, set, &walker.out, sets, rank, params, &mut dt, &mut pairs);
                 }
                 dt.nanos = started.elapsed().as_nanos() as u64;
                 progress.advance(1);
@@ -262,68 +268,84 @@ fn parallel(
     })
 }
 
-/// What a parallel walk reads: the sets, the processing order, the full index (lists of (step, count), in step order) and the document frequencies.
-struct Steps<'a> {
-    sets: &'a [SignatureSet],
-    order: &'a [DocId],
-    postings: &'a [Vec<(u32, u32)>],
-    df: &'a [u32],
+/// One thread's scratch for parallel walks: the walk's own, and where each list's stretch
+/// ended in its last walk ([`seek`]'s hint).
+struct StepWalk {
+    walker: Walker,
+    ends: Vec<u32>,
 }
 
-/// One thread's scratch for parallel walks: a slot per step (its document's size, the walk
-/// that last met it and the count so far, `u32::MAX` when left out: one cache line per
-/// document met), the steps met in order, the set's signatures in walk order, where each
-/// list's stretch ended ([`seek`]'s hint) and the collisions found.
-struct StepWalk {
+/// A document's size and the scratch of the walk that last met it: the walk's stamp, and the
+/// signatures shared with the set at hand in the lists walked so far (`u32::MAX`: left out).
+#[derive(Clone, Copy)]
+struct Slot {
+    total: u32,
+    stamp: u32,
+    acc: u32,
+}
+
+/// A walk's scratch: a slot per index entry (one cache line per entry met instead of three
+/// arrays' worth), the entries met in the order first met, the set's signatures in walk order,
+/// and the collisions found (document, intersection).
+struct Walker {
     slots: Vec<Slot>,
     met: Vec<u32>,
     walk: Vec<(u32, u32)>,
-    ends: Vec<u32>,
     out: Vec<(u32, u32)>,
 }
 
-impl StepWalk {
-    fn new(totals: &[u32], lists: usize) -> StepWalk {
-        StepWalk {
+impl Walker {
+    /// Slots for entries of these sizes, none met yet (`stamp` is no walk's).
+    fn new(totals: impl Iterator<Item = u32>, stamp: u32) -> Walker {
+        Walker {
             slots: totals
-                .iter()
-                .map(|&total| Slot {
+                .map(|total| Slot {
                     total,
-                    stamp: u32::MAX,
+                    stamp,
                     acc: 0,
                 })
                 .collect(),
             met: Vec::new(),
             walk: Vec::new(),
-            ends: vec![0; lists],
             out: Vec::new(),
         }
     }
 
-    /// [`Index::collide`] for the document at `step` against the steps before it: the same
-    /// collisions (as document ids) in the same order, and the same trace counts.
-    fn collide(
+    /// The colliding entries of `set`'s lists (`list(signature)`, entries naming documents
+    /// through `doc`) with their intersection sizes, in the order first met, into `self.out`;
+    /// entries outside the length bound are counted in `trace.avoided` instead, and `skip`
+    /// is passed over. `stamp` must differ from every earlier walk's.
+    ///
+    /// The set's lists are walked rarest first, and no list is walked once the signatures left
+    /// carry less than `max(t·|A|, min_shared)` of the set: a document not met by then shares
+    /// less than that with it, so cannot reach the threshold (`J <= ∩/|A|`) — the early stop of
+    /// all-pairs (SIGIR 2008 §4), exact. A document met before the stop whose count could
+    /// still reach the threshold with the unwalked signatures gets its intersection completed
+    /// from those signatures; the others are counted in `trace.avoided`.
+    #[allow(clippy::too_many_arguments)]
+    fn collide<'l>(
         &mut self,
-        steps: &Steps<'_>,
-        step: u32,
+        set: &SignatureSet,
+        sets: &[SignatureSet],
+        df: &[u32],
         params: &MatchParams,
+        stamp: u32,
+        skip: Option<u32>,
+        mut list: impl FnMut(u32) -> &'l [(u32, u32)],
+        doc: impl Fn(u32) -> u32,
         trace: &mut DocTrace,
     ) {
         let t = params.threshold;
         let m = params.min_shared.max(1);
-        let set = &steps.sets[steps.order[step as usize].index()];
         let n_d = f64::from(set.total);
         let (lo, hi) = if params.length_bound && t > 0.0 {
             (t * n_d - 1e-9, n_d / t + 1e-9)
         } else {
             (0.0, f64::INFINITY)
         };
-        self.walk.clear();
-        self.walk
-            .extend(set.ids.iter().copied().zip(set.counts.iter().copied()));
-        self.walk
-            .sort_by_key(|&(id, _)| (steps.df[id as usize], id));
+        walk_order(set, df, &mut self.walk);
         self.met.clear();
+        // Mass of the set in lists not walked yet, and how many lists were walked.
         let mut rest = set.total;
         let mut walked = 0;
         for &(id, c) in &self.walk {
@@ -332,13 +354,14 @@ impl StepWalk {
             }
             rest -= c;
             walked += 1;
-            let list = &steps.postings[id as usize];
-            let end = &mut self.ends[id as usize];
-            *end = seek(list, *end as usize, step) as u32;
-            for &(x, cx) in &list[..*end as usize] {
+            for &(x, cx) in list(id) {
                 let slot = &mut self.slots[x as usize];
-                if slot.stamp != step {
-                    slot.stamp = step;
+                if slot.stamp != stamp {
+                    slot.stamp = stamp;
+                    if skip == Some(x) {
+                        slot.acc = u32::MAX;
+                        continue;
+                    }
                     trace.colliding += 1;
                     let n_x = f64::from(slot.total);
                     if n_x < lo || n_x > hi {
@@ -365,42 +388,24 @@ impl StepWalk {
                 trace.avoided += 1;
                 continue;
             }
-            let doc = steps.order[x as usize];
-            let mut inter = acc;
-            if rest > 0 {
-                let b = &steps.sets[doc.index()];
-                for &(id, c) in unwalked {
-                    if let Ok(j) = b.ids.binary_search(&id) {
-                        inter += c.min(b.counts[j]);
-                    }
-                }
-            }
-            self.out.push((doc.0, inter));
+            let d = doc(x);
+            let inter = if rest == 0 {
+                acc
+            } else {
+                completed(acc, unwalked, &sets[d as usize])
+            };
+            self.out.push((d, inter));
         }
     }
 }
 
-/// A document's size and the scratch of the walk that last met it: the walk's round, and the
-/// signatures shared with the set at hand in the lists walked so far (`u32::MAX`: left out).
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    total: u32,
-    stamp: u32,
-    acc: u32,
-}
-
-/// The inverted index of the indexed documents, with a reusable accumulator.
+/// The inverted index of the indexed documents (entries name documents by id), with the
+/// walk's scratch.
 struct Index {
     postings: Vec<Vec<(u32, u32)>>,
     /// Documents holding each signature: lists are walked in ascending order of it.
     df: Vec<u32>,
-    /// The set at hand's `(signature, count)` in walking order (scratch).
-    walk: Vec<(u32, u32)>,
-    /// Indexed documents met, in the order first met (scratch).
-    order: Vec<u32>,
-    /// Per document: its size and the walk's scratch (one slot, so one cache line, per
-    /// document met instead of three arrays' worth).
-    slots: Vec<Slot>,
+    walker: Walker,
     round: u32,
     docs: usize,
 }
@@ -410,14 +415,11 @@ impl Index {
     /// signature (all of them are indexed unless declared duplicates without
     /// `add_duplicates`), so lists do not grow by doubling.
     fn new(vocabulary: usize, sets: &[SignatureSet]) -> Self {
-        let n = sets.len();
         let df = document_frequencies(sets.iter(), vocabulary);
         Index {
             postings: df.iter().map(|&f| Vec::with_capacity(f as usize)).collect(),
             df,
-            walk: Vec::new(),
-            order: Vec::new(),
-            slots: vec![Slot::default(); n],
+            walker: Walker::new(sets.iter().map(|_| 0), 0),
             round: 0,
             docs: 0,
         }
@@ -427,105 +429,39 @@ impl Index {
         for (&id, &c) in set.ids.iter().zip(&set.counts) {
             self.postings[id as usize].push((d.0, c));
         }
-        self.slots[d.index()].total = set.total;
+        self.walker.slots[d.index()].total = set.total;
         self.docs += 1;
     }
 
-    /// Colliding indexed documents with their intersection sizes, in the order they were first
-    /// met; documents outside the length bound are counted in `trace.avoided` instead.
-    ///
-    /// The set's lists are walked rarest first, and no list is walked once the signatures left
-    /// carry less than `max(t·|A|, min_shared)` of the set: a document not met by then shares
-    /// less than that with it, so cannot reach the threshold (`J <= ∩/|A|`) — the early stop of
-    /// all-pairs (SIGIR 2008 §4), exact. A document met before the stop whose count could
-    /// still reach the threshold with the unwalked signatures gets its intersection completed
-    /// from those signatures; the others are counted in `trace.avoided`.
+    /// [`Walker::collide`] against the documents indexed so far, `skip` passed over; the
+    /// collisions are in `self.walker.out`.
     fn collide(
         &mut self,
         set: &SignatureSet,
         sets: &[SignatureSet],
         params: &MatchParams,
         skip: Option<DocId>,
-        out: &mut Vec<(u32, u32)>,
         trace: &mut DocTrace,
     ) {
-        let t = params.threshold;
-        let m = params.min_shared.max(1);
         self.round += 1;
-        let round = self.round;
-        let n_d = f64::from(set.total);
-        let (lo, hi) = if params.length_bound && t > 0.0 {
-            (t * n_d - 1e-9, n_d / t + 1e-9)
-        } else {
-            (0.0, f64::INFINITY)
-        };
-        // Scratch buffers kept between documents (taken out while `self` is borrowed).
-        let mut walk = std::mem::take(&mut self.walk);
-        walk.clear();
-        walk.extend(set.ids.iter().copied().zip(set.counts.iter().copied()));
-        walk.sort_by_key(|&(id, _)| (self.df[id as usize], id));
-        let mut order = std::mem::take(&mut self.order);
-        order.clear();
-        // Mass of the set in lists not walked yet, and how many lists were walked.
-        let mut rest = set.total;
-        let mut walked = 0;
-        for &(id, c) in &walk {
-            if walk_may_stop(rest, set.total, t, m) {
-                break;
-            }
-            rest -= c;
-            walked += 1;
-            for &(x, cx) in &self.postings[id as usize] {
-                let slot = &mut self.slots[x as usize];
-                if slot.stamp != round {
-                    slot.stamp = round;
-                    if skip.is_some_and(|s| s.0 == x) {
-                        slot.acc = u32::MAX;
-                        continue;
-                    }
-                    trace.colliding += 1;
-                    let n_x = f64::from(slot.total);
-                    if n_x < lo || n_x > hi {
-                        trace.avoided += 1;
-                        slot.acc = u32::MAX;
-                        continue;
-                    }
-                    slot.acc = 0;
-                    order.push(x);
-                }
-                if slot.acc != u32::MAX {
-                    slot.acc += c.min(cx);
-                }
-            }
-        }
-        // A collision's count over the walked lists is exact: its intersection is completed
-        // by looking up only the set's unwalked signatures in it (a few binary searches
-        // instead of a merge of both sets).
-        let unwalked = &walk[walked..];
-        out.clear();
-        for &x in &order {
-            let xi = x as usize;
-            let Slot {
-                total: n_x, acc, ..
-            } = self.slots[xi];
-            let upper = (acc + rest).min(set.total).min(n_x);
-            if !may_match(upper, set.total, n_x, t, m) {
-                trace.avoided += 1;
-                continue;
-            }
-            let mut inter = acc;
-            if rest > 0 {
-                let b = &sets[xi];
-                for &(id, c) in unwalked {
-                    if let Ok(j) = b.ids.binary_search(&id) {
-                        inter += c.min(b.counts[j]);
-                    }
-                }
-            }
-            out.push((x, inter));
-        }
-        self.walk = walk;
-        self.order = order;
+        let Index {
+            postings,
+            df,
+            walker,
+            round,
+            ..
+        } = self;
+        walker.collide(
+            set,
+            sets,
+            df,
+            params,
+            *round,
+            skip.map(|d| d.0),
+            |id| &postings[id as usize],
+            |x| x,
+            trace,
+        );
     }
 }
 

@@ -139,6 +139,46 @@ pub(crate) fn may_match(upper: u32, total_a: u32, total_b: u32, t: f64, min_shar
     upper >= min_shared && set::similarity(upper, total_a, total_b) >= t
 }
 
+/// `set`'s `(signature, count)` pairs into `into`, in the order a walk visits their lists:
+/// rarest first by `df`, ties by id.
+pub(crate) fn walk_order(set: &SignatureSet, df: &[u32], into: &mut Vec<(u32, u32)>) {
+    into.clear();
+    into.extend(set.ids.iter().copied().zip(set.counts.iter().copied()));
+    into.sort_by_key(|&(id, _)| (df[id as usize], id));
+}
+
+/// A candidate `b`'s intersection with a walked set: `shared`, its exact count over the lists
+/// walked, completed by looking up the set's `unwalked` signatures in `b` (a few binary
+/// searches, fewer than `t·|A|` of them, instead of the paper's merge of both sets).
+pub(crate) fn completed(shared: u32, unwalked: &[(u32, u32)], b: &SignatureSet) -> u32 {
+    let mut inter = shared;
+    for &(id, c) in unwalked {
+        if let Ok(j) = b.ids.binary_search(&id) {
+            inter += c.min(b.counts[j]);
+        }
+    }
+    inter
+}
+
+/// The number of entries of `list` (in ascending rank order) with a rank below `rank`, found
+/// by galloping forward from `hint` when the entries before it are all below `rank`, else by a
+/// binary search of the entries before `hint`.
+pub(crate) fn seek(list: &[(u32, u32)], hint: usize, rank: u32) -> usize {
+    let hint = hint.min(list.len());
+    if hint > 0 && list[hint - 1].0 >= rank {
+        return list[..hint].partition_point(|&(x, _)| x < rank);
+    }
+    // Every entry before `lo` is below `rank`; the answer lies in `lo..=hi`.
+    let (mut lo, mut hi, mut step) = (hint, hint, 1);
+    while hi < list.len() && list[hi].0 < rank {
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    let hi = hi.min(list.len());
+    lo + list[lo..hi].partition_point(|&(x, _)| x < rank)
+}
+
 /// Document frequency of every signature id below `vocabulary` over `sets`.
 pub(crate) fn document_frequencies<'a>(
     sets: impl Iterator<Item = &'a SignatureSet>,
@@ -366,6 +406,7 @@ pub fn declarations_from_pairs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
 
     #[test]
     fn order_is_seeded_and_seeds_come_first() {
@@ -415,5 +456,26 @@ mod tests {
         assert!("x".parse::<Mode>().is_err());
         assert_eq!("FIRST".parse::<Guess>().ok(), Some(Guess::First));
         assert!("x".parse::<Guess>().is_err());
+    }
+
+    #[test]
+    fn seek_finds_what_a_binary_search_finds_from_any_hint() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for len in [0usize, 1, 2, 3, 7, 64, 300] {
+            let mut ranks: Vec<u32> = (0..len).map(|_| rng.random_range(0..500)).collect();
+            ranks.sort_unstable();
+            ranks.dedup();
+            let list: Vec<(u32, u32)> = ranks.iter().map(|&r| (r, 1)).collect();
+            for rank in [0, 1, 5, 17, 250, 499, 500, 10_000] {
+                let want = list.partition_point(|&(x, _)| x < rank);
+                for hint in 0..=list.len() + 2 {
+                    assert_eq!(
+                        seek(&list, hint, rank),
+                        want,
+                        "len {len} rank {rank} hint {hint}"
+                    );
+                }
+            }
+        }
     }
 }

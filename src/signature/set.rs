@@ -66,43 +66,6 @@ impl SignatureSet {
         }
         inter
     }
-
-    /// The multiset Jaccard with `other` if it is at least `threshold`, else `None`; stops as
-    /// soon as the unread part of the shorter side cannot lift it to the threshold.
-    pub fn jaccard_at_least(&self, other: &SignatureSet, threshold: f64) -> Option<f64> {
-        let (na, nb) = (f64::from(self.total), f64::from(other.total));
-        if self.total == 0 || other.total == 0 {
-            return None;
-        }
-        // J >= t  <=>  ∩ >= t (na + nb) / (1 + t)
-        let need = threshold * (na + nb) / (1.0 + threshold);
-        let (mut i, mut j) = (0, 0);
-        let (mut inter, mut left_a, mut left_b) = (0u32, self.total, other.total);
-        while i < self.ids.len() && j < other.ids.len() {
-            if f64::from(inter + left_a.min(left_b)) < need - 1e-9 {
-                return None;
-            }
-            match self.ids[i].cmp(&other.ids[j]) {
-                std::cmp::Ordering::Less => {
-                    left_a -= self.counts[i];
-                    i += 1;
-                }
-                std::cmp::Ordering::Greater => {
-                    left_b -= other.counts[j];
-                    j += 1;
-                }
-                std::cmp::Ordering::Equal => {
-                    inter += self.counts[i].min(other.counts[j]);
-                    left_a -= self.counts[i];
-                    left_b -= other.counts[j];
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        let score = similarity(inter, self.total, other.total);
-        (score >= threshold).then_some(score)
-    }
 }
 
 /// Multiset Jaccard from the intersection size and the two multiset sizes.
@@ -254,17 +217,6 @@ mod tests {
         assert!((jaccard(&a, &b) - 0.5).abs() < 1e-12);
         assert_eq!(jaccard(&a, &a), 1.0);
         assert_eq!(jaccard(&a, &SignatureSet::default()), 0.0);
-    }
-
-    #[test]
-    fn early_terminating_jaccard_agrees_with_the_full_one() {
-        let a = set(&[(1, 2), (2, 1), (5, 3), (9, 1)]);
-        let b = set(&[(1, 1), (3, 4), (5, 3), (7, 2), (9, 1)]);
-        let j = jaccard(&a, &b);
-        for t in [0.0, 0.1, 0.3, j, j + 1e-6, 0.6, 0.9, 1.0] {
-            let expect = (j >= t).then_some(j);
-            assert_eq!(a.jaccard_at_least(&b, t), expect, "t = {t}");
-        }
     }
 
     #[test]
