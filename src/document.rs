@@ -145,10 +145,13 @@ pub struct Document {
     pub gold: Option<String>,
     /// For a page whose capture was recorded as a revisit: the key of the capture it repeats.
     pub revisit_of: Option<String>,
-    /// The capture itself, as [`capture_key`] writes it: what makes this page one page of a
-    /// project, whatever file, copy or offset it was read from. Empty until the page is decoded.
+    /// The digest this page's capture key carries ([`Document::capture`]) when it is not the
+    /// record's own `payload_digest`: computed from the payload when the record had none, or
+    /// a revisit's original's; `Some("")` when it is `payload_digest`; `None` until the page
+    /// is decoded. The key itself (~150 bytes: timestamp, URL and digest, all held in other
+    /// fields) is written when asked for, not held for every page.
     #[serde(default)]
-    pub capture: String,
+    pub capture_digest: Option<String>,
     /// The decoded page (markup included), kept compressed. Empty in metadata-only collections.
     pub html: PageText,
 }
@@ -271,7 +274,7 @@ impl Document {
             charset: "utf-8".into(),
             gold: None,
             revisit_of: None,
-            capture: capture_key(key, None, None, None, html.as_ref().as_bytes()),
+            capture_digest: Some(content_digest(html.as_ref().as_bytes())),
             html: PageText::new(html.as_ref()),
         }
     }
@@ -283,8 +286,40 @@ impl Document {
     pub fn digest(&self) -> Option<&str> {
         self.payload_digest
             .as_deref()
-            .or_else(|| self.capture.rsplit(' ').next())
+            .or_else(|| self.capture_digest.as_deref())
             .filter(|d| !d.is_empty())
+    }
+
+    /// The capture itself, as [`capture_key`] writes it: what makes this page one page of a
+    /// project, whatever file, copy or offset it was read from. Empty until the page is decoded.
+    pub fn capture(&self) -> String {
+        let digest = match self.capture_digest.as_deref() {
+            None => return String::new(),
+            Some("") => self.payload_digest.as_deref(),
+            Some(d) => Some(d),
+        };
+        capture_key(
+            &self.key,
+            self.url.as_deref(),
+            self.date.as_deref(),
+            digest,
+            b"",
+        )
+    }
+
+    /// Mark the page decoded, its capture key carrying `digest` when it is given and not
+    /// blank, else [`content_digest`] of `payload` (the choice [`capture_key`] makes).
+    pub fn set_capture_digest(&mut self, digest: Option<&str>, payload: &[u8]) {
+        let used = match digest.map(str::trim) {
+            Some(d) if !d.is_empty() => d.to_string(),
+            _ => content_digest(payload),
+        };
+        let own = self.payload_digest.as_deref().map(str::trim);
+        self.capture_digest = Some(if own == Some(used.as_str()) {
+            String::new()
+        } else {
+            used
+        });
     }
 }
 
@@ -321,13 +356,10 @@ pub fn capture_key(
         Some(d) if !d.trim().is_empty() => d.trim().to_string(),
         _ => content_digest(payload),
     };
-    let mut capture = match (url, date.and_then(timestamp14)) {
+    match (url, date.and_then(timestamp14)) {
         (Some(url), Some(ts)) if !url.trim().is_empty() => format!("{ts} {} {digest}", url.trim()),
         _ => format!("{key} {digest}"),
-    };
-    // Held for every page of a collection: `format!` left ~80 bytes spare on a ~150-byte key.
-    capture.shrink_to_fit();
-    capture
+    }
 }
 
 #[cfg(test)]

@@ -373,8 +373,8 @@ pub fn load_with<T: Send + Clone>(
         let mut report = std::mem::take(&mut outcome.report);
         let mut repeated: Option<(u64, u64)> = None;
         outcome.sort_and_retain(|doc| {
-            let kept = doc.capture.is_empty()
-                || seen.insert(xxhash_rust::xxh3::xxh3_128(doc.capture.as_bytes()));
+            let kept = doc.capture_digest.is_none()
+                || seen.insert(xxhash_rust::xxh3::xxh3_128(doc.capture().as_bytes()));
             if !kept {
                 let (n, _) = repeated.get_or_insert((0, doc.location.offset));
                 *n += 1;

@@ -184,7 +184,7 @@ pub(crate) fn new_doc(
         charset: String::new(),
         gold: None,
         revisit_of: None,
-        capture: String::new(),
+        capture_digest: None,
         html: PageText::default(),
     }
 }

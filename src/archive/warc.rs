@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 use std::io;
+use std::path::Path;
 use std::sync::Arc;
 
 use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
@@ -21,7 +22,7 @@ use super::pipeline::key_hash;
 use super::record::{Body, Container, Ctx, PendingRevisit, RawPage, new_doc, read_records};
 use super::stream::Source;
 use crate::Result;
-use crate::document::RecordLocation;
+use crate::document::{RecordLocation, Storage};
 
 /// A record header: named fields in order (names as written).
 #[derive(Debug, Default)]
@@ -102,14 +103,29 @@ fn short(text: &str) -> String {
     text.chars().take(60).collect()
 }
 
-/// What a record found in the file is, for the index of originals.
-#[derive(Clone)]
+/// What a record found in the file is, for the index of originals: one is held for every
+/// page of a file until the file is read, so it is kept small (its file is the one being read,
+/// given back by [`Original::location`]; strings boxed without spare room).
 struct Original {
-    key: String,
-    location: RecordLocation,
-    http_charset: Option<String>,
+    key: Box<str>,
+    offset: u64,
+    length: u64,
+    storage: Storage,
+    http_charset: Option<Box<str>>,
     status: Option<u16>,
-    content_type: Option<String>,
+    content_type: Option<Box<str>>,
+}
+
+impl Original {
+    /// Where the original's record lives, in `file` (the file being read).
+    fn location(&self, file: &Path) -> RecordLocation {
+        RecordLocation {
+            file: file.to_path_buf(),
+            offset: self.offset,
+            length: self.length,
+            storage: self.storage.clone(),
+        }
+    }
 }
 
 /// Captures seen so far in this file, for resolving revisits, by hashes of their record id,
@@ -356,11 +372,13 @@ fn page_of_record(
         digest.clone(),
     );
     let original = Arc::new(Original {
-        key,
-        location: rec.location,
-        http_charset: head.charset.clone(),
+        key: key.into(),
+        offset: rec.location.offset,
+        length: rec.location.length,
+        storage: rec.location.storage,
+        http_charset: head.charset.as_deref().map(Box::from),
         status: head.status,
-        content_type: head.content_type.clone(),
+        content_type: head.content_type.as_deref().map(Box::from),
     });
     if let Some(id) = record_id {
         originals.by_id.insert(key_hash(&[&id]), original.clone());
@@ -432,7 +450,8 @@ fn revisit(
                 .as_ref()
                 .and_then(|d| originals.by_digest.get(&key_hash(&[d])))
         })
-        .map(|o| Original::clone(o));
+        .map(Arc::clone);
+    let file = rec.location.file.clone();
     let mut doc = new_doc(
         key,
         rec.location,
@@ -445,15 +464,16 @@ fn revisit(
     );
     match found {
         Some(original) => {
-            doc.revisit_of = Some(original.key);
-            doc.location = original.location.clone();
+            let location = original.location(&file);
+            doc.revisit_of = Some(original.key.to_string());
+            doc.location = location.clone();
             doc.status = original.status;
-            doc.content_type = original.content_type;
+            doc.content_type = original.content_type.as_deref().map(str::to_string);
             ctx.emit(RawPage {
                 doc,
                 order: rec.order,
-                body: Body::Reread(original.location),
-                http_charset: original.http_charset,
+                body: Body::Reread(location),
+                http_charset: original.http_charset.as_deref().map(str::to_string),
             })
         }
         None => {

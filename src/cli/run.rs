@@ -503,7 +503,7 @@ pub fn store_gold(
         .zip(&gold.cluster_of)
         .filter_map(|(d, c)| {
             let name = gold.names.get((*c)? as usize)?;
-            Some((d.capture.clone(), name.clone()))
+            Some((d.capture(), name.clone()))
         })
         .collect();
     let source = if source == "folder names" {

@@ -90,7 +90,7 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
 
-    let ids: Vec<i64> = docs.iter().map(|d| shard::page_id(&d.capture)).collect();
+    let ids: Vec<i64> = docs.iter().map(|d| shard::page_id(&d.capture())).collect();
     let signatures = |i: usize| -> i64 {
         match args.algo {
             Algo::SpotSigs => spot[i].hashes.len() as i64,
@@ -140,7 +140,7 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
                 let d = &docs[i];
                 ShardPage {
                     page: ids[i],
-                    key: d.capture.clone(),
+                    key: d.capture(),
                     record_id: d.record_id.clone(),
                     url: d.url.clone(),
                     timestamp: d.date.as_deref().and_then(timestamp14),

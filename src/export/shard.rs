@@ -275,10 +275,10 @@ impl SparkRun {
             return Err(bad(format!("it is of {algo:?}, not SpotSigs")));
         }
         let threshold = self.threshold().ok_or_else(|| bad("no threshold".into()))?;
-        let by_key: std::collections::HashMap<&str, DocId> = docs
+        let by_key: std::collections::HashMap<String, DocId> = docs
             .iter()
             .enumerate()
-            .map(|(i, d)| (d.capture.as_str(), DocId(i as u32)))
+            .map(|(i, d)| (d.capture(), DocId(i as u32)))
             .collect();
         let find = |key: &str| {
             by_key.get(key).copied().ok_or_else(|| {

@@ -57,7 +57,7 @@ pub fn write_capture(doc: &Document) -> crate::Result<PathBuf> {
     let page = inert_page(&html, doc);
     let name = format!(
         "samecore-capture-{:016x}.html",
-        xxhash_rust::xxh3::xxh3_64(doc.capture.as_bytes())
+        xxhash_rust::xxh3::xxh3_64(doc.capture().as_bytes())
     );
     let path = std::env::temp_dir().join(name);
     std::fs::write(&path, page).map_err(|e| crate::Error::io(e, &path))?;

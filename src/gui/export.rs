@@ -90,7 +90,7 @@ pub fn list_rows(ws: &Workspace, run: &AlgoRun, listed: &[usize]) -> Vec<Cluster
                 cluster: c.id,
                 pages: c.members.len(),
                 title: c.title.clone(),
-                representative_key: rep.capture.clone(),
+                representative_key: rep.capture(),
                 representative_url: rep.url.clone(),
                 sites: c.sites.len(),
                 site_list: serde_json::to_string(&c.sites).unwrap_or_default(),

@@ -56,10 +56,10 @@ pub struct PageIdentity {
 impl From<&Document> for PageIdentity {
     fn from(doc: &Document) -> Self {
         PageIdentity {
-            key: if doc.capture.is_empty() {
+            key: if doc.capture_digest.is_none() {
                 doc.key.clone()
             } else {
-                doc.capture.clone()
+                doc.capture()
             },
             record_id: doc.record_id.clone(),
             url: doc.url.clone(),

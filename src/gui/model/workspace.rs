@@ -512,8 +512,8 @@ mod tests {
             .pairs()
             .iter()
             .map(|p| SparkPair {
-                a_key: docs[p.a.index()].capture.clone(),
-                b_key: docs[p.b.index()].capture.clone(),
+                a_key: docs[p.a.index()].capture(),
+                b_key: docs[p.b.index()].capture(),
                 score: p.score,
             })
             .collect();
@@ -521,7 +521,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, d)| SparkPage {
-                key: d.capture.clone(),
+                key: d.capture(),
                 file: d.location.file.display().to_string(),
                 cluster: i64::from(local.clustering.cluster_of[i]),
                 signatures_kept: 10,
