@@ -286,7 +286,7 @@ impl Document {
     pub fn digest(&self) -> Option<&str> {
         self.payload_digest
             .as_deref()
-            .or_else(|| self.capture_digest.as_deref())
+            .or(self.capture_digest.as_deref())
             .filter(|d| !d.is_empty())
     }
 
