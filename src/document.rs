@@ -307,9 +307,11 @@ impl Document {
         )
     }
 
-    /// Mark the page decoded, its capture key carrying `digest` when it is given and not
-    /// blank, else [`content_digest`] of `payload` (the choice [`capture_key`] makes).
+    /// Mark the page decoded, its capture key carrying `digest` (`None`: the record's own
+    /// `payload_digest`) when it is not blank, else [`content_digest`] of `payload` (the choice
+    /// [`capture_key`] makes).
     pub fn set_capture_digest(&mut self, digest: Option<&str>, payload: &[u8]) {
+        let digest = digest.or(self.payload_digest.as_deref());
         let used = match digest.map(str::trim) {
             Some(d) if !d.is_empty() => d.to_string(),
             _ => content_digest(payload),
@@ -365,6 +367,38 @@ pub fn capture_key(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_capture_written_on_demand_is_the_capture_key() {
+        let url = "https://example.org/a";
+        let mut doc = Document::from_page("<urn:uuid:1>", Some(url), "<p>x</p>");
+        doc.date = Some("2024-11-09T10:22:12Z".into());
+        doc.capture_digest = None;
+        assert_eq!(doc.capture(), "", "not decoded yet");
+        let key = |d: &Document, digest, payload: &[u8]| {
+            capture_key(&d.key, d.url.as_deref(), d.date.as_deref(), digest, payload)
+        };
+        // The record's own digest (padded, as a header may carry it) is not held again.
+        doc.payload_digest = Some(" sha1:ABC ".into());
+        doc.set_capture_digest(None, b"payload");
+        assert_eq!(doc.capture_digest.as_deref(), Some(""));
+        assert_eq!(doc.capture(), key(&doc, Some(" sha1:ABC "), b"payload"));
+        assert_eq!(
+            doc.capture(),
+            "20241109102212 https://example.org/a sha1:ABC"
+        );
+        // Without one (or a blank one), the payload's digest is kept and used.
+        for own in [Some("  "), None] {
+            doc.payload_digest = own.map(str::to_string);
+            doc.set_capture_digest(None, b"payload");
+            assert_eq!(doc.capture(), key(&doc, None, b"payload"));
+        }
+        assert_eq!(doc.digest(), Some(content_digest(b"payload").as_str()));
+        // A revisit's original's digest.
+        doc.payload_digest = None;
+        doc.set_capture_digest(Some("sha1:ORIG"), b"");
+        assert_eq!(doc.capture(), key(&doc, Some("sha1:ORIG"), b""));
+    }
 
     #[test]
     fn henzinger_site_rule_matches_paper_example() {

@@ -318,8 +318,7 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
         doc.title = decode::extract_title(&html);
     }
     doc.charset = used;
-    let own = doc.payload_digest.clone();
-    doc.set_capture_digest(own.as_deref(), &bytes);
+    doc.set_capture_digest(None, &bytes);
     let made = make(&doc, &html);
     if opts.keep_html {
         doc.html = PageText::new(&html);

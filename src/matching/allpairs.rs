@@ -43,7 +43,7 @@ use rayon::prelude::*;
 
 use super::{
     DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, completed,
-    declarations_from_pairs, document_frequencies, may_match, processing_order, seek,
+    declarations_from_pairs, document_frequencies, index_sizes, may_match, processing_order, seek,
     walk_may_stop, walk_order,
 };
 use crate::progress::Progress;
@@ -236,17 +236,9 @@ pub fn outcome_from_pairs(
         params.guess,
         params.add_duplicates,
     );
-    let every = params.index_every.max(1);
-    let mut index_size = Vec::new();
-    let mut indexed = 0;
-    for (step, d) in order.iter().enumerate() {
-        if signed[d.index()] && (matched[d.index()].is_none() || params.add_duplicates) {
-            indexed += 1;
-        }
-        if (step + 1) % every == 0 || step + 1 == n {
-            index_size.push((step + 1, indexed));
-        }
-    }
+    let index_size = index_sizes(&order, params.index_every, |_, d| {
+        signed[d.index()] && (matched[d.index()].is_none() || params.add_duplicates)
+    });
     MatchOutcome {
         order,
         matched,

@@ -24,8 +24,8 @@ use std::time::Instant;
 
 use super::{
     DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, allpairs, completed,
-    declarations_from_pairs, document_frequencies, may_match, processing_order, walk_may_stop,
-    walk_order,
+    declarations_from_pairs, document_frequencies, index_sizes, may_match, processing_order,
+    walk_may_stop, walk_order,
 };
 use crate::progress::Progress;
 use crate::signature::SignatureSet;
@@ -215,22 +215,16 @@ fn from_all_pairs(
     for t in walked {
         traces[t.doc.index()] = Some(t);
     }
-    let mut trace = Trace {
-        docs: Vec::with_capacity(n),
-        index_size: Vec::new(),
-    };
-    let every = params.index_every.max(1);
-    let mut indexed = 0;
-    for (step, &d) in order.iter().enumerate() {
-        let walked = traces[d.index()].filter(|_| step >= n_seeds);
-        trace.docs.push(walked.unwrap_or_else(|| DocTrace::new(d)));
-        if step < n_seeds || !sets[d.index()].is_empty() {
-            indexed += 1;
-        }
-        if (step + 1) % every == 0 || step + 1 == n {
-            trace.index_size.push((step + 1, indexed));
-        }
-    }
+    let docs = (order.iter().enumerate())
+        .map(|(step, &d)| match traces[d.index()] {
+            Some(walked) if step >= n_seeds => walked,
+            _ => DocTrace::new(d),
+        })
+        .collect();
+    let index_size = index_sizes(&order, params.index_every, |step, d| {
+        step < n_seeds || !sets[d.index()].is_empty()
+    });
+    let trace = Trace { docs, index_size };
     Ok(MatchOutcome {
         order,
         matched,
@@ -249,8 +243,8 @@ struct Slot {
     acc: u32,
 }
 
-/// A walk's scratch: a slot per index entry (one cache line per entry met instead of three
-/// arrays' worth), the entries met in the order first met, the set's signatures in walk order,
+/// A walk's scratch: a slot per document (one cache line per entry met instead of three
+/// arrays' worth), the documents met in the order first met, the set's signatures in walk order,
 /// and the collisions found (document, intersection).
 struct Walker {
     slots: Vec<Slot>,
@@ -260,24 +254,25 @@ struct Walker {
 }
 
 impl Walker {
-    /// Slots for entries of these sizes, none met yet (`stamp` is no walk's).
-    fn new(totals: impl Iterator<Item = u32>, stamp: u32) -> Walker {
+    /// A slot for each of `n` documents, none met yet (stamp 0 is no walk's).
+    fn new(n: usize) -> Walker {
         Walker {
-            slots: totals
-                .map(|total| Slot {
-                    total,
-                    stamp,
+            slots: vec![
+                Slot {
+                    total: 0,
+                    stamp: 0,
                     acc: 0,
-                })
-                .collect(),
+                };
+                n
+            ],
             met: Vec::new(),
             walk: Vec::new(),
             out: Vec::new(),
         }
     }
 
-    /// The colliding entries of `set`'s lists (`list(signature)`, entries naming documents
-    /// through `doc`) with their intersection sizes, in the order first met, into `self.out`;
+    /// The colliding documents of `set`'s lists in `postings` with their intersection sizes,
+    /// in the order first met, into `self.out`;
     /// entries outside the length bound are counted in `trace.avoided` instead, and `skip`
     /// is passed over. `stamp` must differ from every earlier walk's.
     ///
@@ -288,16 +283,15 @@ impl Walker {
     /// still reach the threshold with the unwalked signatures gets its intersection completed
     /// from those signatures; the others are counted in `trace.avoided`.
     #[allow(clippy::too_many_arguments)]
-    fn collide<'l>(
+    fn collide(
         &mut self,
         set: &SignatureSet,
         sets: &[SignatureSet],
+        postings: &[Vec<(u32, u32)>],
         df: &[u32],
         params: &MatchParams,
         stamp: u32,
         skip: Option<u32>,
-        mut list: impl FnMut(u32) -> &'l [(u32, u32)],
-        doc: impl Fn(u32) -> u32,
         trace: &mut DocTrace,
     ) {
         let t = params.threshold;
@@ -319,7 +313,7 @@ impl Walker {
             }
             rest -= c;
             walked += 1;
-            for &(x, cx) in list(id) {
+            for &(x, cx) in &postings[id as usize] {
                 let slot = &mut self.slots[x as usize];
                 if slot.stamp != stamp {
                     slot.stamp = stamp;
@@ -353,13 +347,12 @@ impl Walker {
                 trace.avoided += 1;
                 continue;
             }
-            let d = doc(x);
             let inter = if rest == 0 {
                 acc
             } else {
-                completed(acc, unwalked, &sets[d as usize])
+                completed(acc, unwalked, &sets[x as usize])
             };
-            self.out.push((d, inter));
+            self.out.push((x, inter));
         }
     }
 }
@@ -384,7 +377,7 @@ impl Index {
         Index {
             postings: df.iter().map(|&f| Vec::with_capacity(f as usize)).collect(),
             df,
-            walker: Walker::new(sets.iter().map(|_| 0), 0),
+            walker: Walker::new(sets.len()),
             round: 0,
             docs: 0,
         }
@@ -419,12 +412,11 @@ impl Index {
         walker.collide(
             set,
             sets,
+            postings,
             df,
             params,
             *round,
             skip.map(|d| d.0),
-            |id| &postings[id as usize],
-            |x| x,
             trace,
         );
     }

@@ -348,6 +348,25 @@ pub fn gold_seeds(gold: &[Option<u32>], seed: u64) -> Vec<DocId> {
         .collect()
 }
 
+/// The index size after every `every`-th step through `order` and after the last, where
+/// `indexed(step, d)` says whether the document at that step was indexed.
+pub(crate) fn index_sizes(
+    order: &[DocId],
+    every: usize,
+    mut indexed: impl FnMut(usize, DocId) -> bool,
+) -> Vec<(usize, usize)> {
+    let every = every.max(1);
+    let mut sizes = Vec::new();
+    let mut size = 0;
+    for (step, &d) in order.iter().enumerate() {
+        size += usize::from(indexed(step, d));
+        if (step + 1) % every == 0 || step + 1 == order.len() {
+            sizes.push((step + 1, size));
+        }
+    }
+    sizes
+}
+
 /// Declarations as Incremental (or Seeded) matching would make them, from pairs known in
 /// advance: documents in `order`, each matched to an *indexed* partner whose pair score is at
 /// least `threshold` (first partner in order, or best), else indexed. `index_first` documents
