@@ -39,6 +39,21 @@ struct Measure {
     /// Per frame: what the app showed (tab, runs, busy), to say where a slow frame was.
     context: Vec<String>,
     documents: usize,
+    /// Time from asking for a pair of the first clusters (as a click does) to its comparison
+    /// shown: both pages read again from the archive, tokenized and diffed.
+    pairs: Vec<Duration>,
+}
+
+/// Pairs of the first clusters with two members or more, at most `n`.
+fn first_pairs(app: &Workbench, n: usize) -> Vec<(samecore::DocId, samecore::DocId)> {
+    app.runs().first().map_or_else(Vec::new, |run| {
+        run.clusters
+            .iter()
+            .filter(|c| c.members.len() >= 2)
+            .take(n)
+            .map(|c| (c.members[0], c.members[1]))
+            .collect()
+    })
 }
 
 /// CPU time of the calling thread: a frame whose wall time is far above it waited for a core.
@@ -106,7 +121,11 @@ fn open_and_watch(paths: Vec<PathBuf>, limit: Duration, after_first: Option<Dura
         faults: Vec::new(),
         context: Vec::new(),
         documents: 0,
+        pairs: Vec::new(),
     };
+    // The pairs still to show, and the one asked for (since when).
+    let mut to_show: Vec<(samecore::DocId, samecore::DocId)> = Vec::new();
+    let mut asked: Option<((samecore::DocId, samecore::DocId), Instant)> = None;
     while started.elapsed() < limit {
         let t = Instant::now();
         APP_TIME.with(|c| c.set(Duration::ZERO));
@@ -128,8 +147,24 @@ fn open_and_watch(paths: Vec<PathBuf>, limit: Duration, after_first: Option<Dura
         if m.first_clusters.is_none() && !app.runs().is_empty() {
             m.first_clusters = Some(started.elapsed());
             m.documents = app.workspace().map_or(0, |w| w.collection.docs.len());
+            to_show = first_pairs(app, 10);
+            to_show.reverse();
         }
-        if m.first_clusters.is_some() && !app.is_busy() {
+        if let Some(((a, b), since)) = asked
+            && app.pair().is_some_and(|p| p.a == a && p.b == b)
+        {
+            m.pairs.push(since.elapsed());
+            asked = None;
+        }
+        if asked.is_none()
+            && let Some((a, b)) = to_show.pop()
+        {
+            let app = h.state_mut();
+            app.compare(a, b);
+            asked = Some(((a, b), Instant::now()));
+        }
+        let app = h.state();
+        if m.first_clusters.is_some() && !app.is_busy() && asked.is_none() && to_show.is_empty() {
             m.sweep_done = Some(started.elapsed());
             break;
         }
@@ -179,6 +214,17 @@ fn report(name: &str, m: &Measure) {
         q(0.99),
         f.last().copied().unwrap_or(0.0),
     );
+    if !m.pairs.is_empty() {
+        let mut p: Vec<f64> = m.pairs.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+        p.sort_by(f64::total_cmp);
+        println!(
+            "  a pair asked for -> shown ({} pairs of the first clusters, read again from the \
+             archive): median {:.1} ms, max {:.1} ms",
+            p.len(),
+            p[p.len() / 2],
+            p[p.len() - 1]
+        );
+    }
     if let Some(peak) = peak_rss() {
         println!("  peak RSS of the process so far: {peak}");
     }

@@ -9,7 +9,7 @@
 //! dot, else the domain name minus the string before the first dot"), [`registrable_domain`] is
 //! the public-suffix-list rule most tools use today.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -45,11 +45,21 @@ pub enum Storage {
     },
 }
 
+impl Storage {
+    /// Whether one record is read again cheaply from its offset: plain bytes or a gzip member
+    /// of its own. A whole-file gzip stream must be inflated from its start and a zip entry
+    /// found in the zip's directory (and inflated from the entry's start) for every record.
+    pub fn rereads_cheaply(&self) -> bool {
+        matches!(self, Storage::Plain | Storage::GzipMember)
+    }
+}
+
 /// Where a document's record lives.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordLocation {
-    /// The file that was opened.
-    pub file: PathBuf,
+    /// The file that was opened, shared by every record of the file (a path per page was ~90
+    /// bytes at a million pages).
+    pub file: Arc<Path>,
     /// Byte offset of the record (see [`Storage`] for what it is relative to).
     pub offset: u64,
     /// Length in bytes of the record (compressed length for a gzip member).
@@ -114,6 +124,18 @@ pub fn registrable_domain(host: &str) -> String {
     }
 }
 
+/// Where a document's `WARC-Record-ID` is held.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum RecordId {
+    /// The record has none.
+    #[default]
+    Absent,
+    /// It is the document's key.
+    Key,
+    /// It differs from the key.
+    Other(Box<str>),
+}
+
 /// One HTML page read from an archive.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Document {
@@ -122,8 +144,9 @@ pub struct Document {
     pub key: String,
     /// Where the record lives.
     pub location: RecordLocation,
-    /// `WARC-Record-ID`, when the archive has one.
-    pub record_id: Option<String>,
+    /// `WARC-Record-ID`, when the archive has one: [`Document::record_id`]. For a WARC it is
+    /// the key, and not held twice (~70 bytes a page).
+    pub(crate) record_id: RecordId,
     /// Target URL of the capture (`WARC-Target-URI`, ARC URL); none for loose files.
     pub url: Option<String>,
     /// Capture date as written in the archive (`WARC-Date`, ARC 14-digit date), ISO 8601 when
@@ -157,7 +180,9 @@ pub struct Document {
 }
 
 /// A decoded page as the collection keeps it: LZ4-compressed (the block format of `lz4_flex`),
-/// shared between a capture and its revisits, and decompressed on each pass that reads it.
+/// shared between a capture and its revisits, and decompressed on each pass that reads it; or
+/// not held at all (the default), when the page is read again from its record on demand
+/// ([`crate::archive::page_text`]).
 ///
 /// Why: every detector pass, the word statistics and the pair view read pages, but they read
 /// them one at a time, while a plain `String` per page kept the whole archive's text in memory
@@ -174,7 +199,10 @@ impl PageText {
     /// Compress `text`.
     pub fn new(text: &str) -> PageText {
         if text.is_empty() {
-            return PageText::default();
+            return PageText {
+                compressed: Some(Arc::from(&[][..])),
+                len: 0,
+            };
         }
         PageText {
             compressed: Some(lz4_flex::block::compress(text.as_bytes()).into()),
@@ -202,6 +230,11 @@ impl PageText {
     /// Whether the page has no text (or was not kept).
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Whether the text is held (an empty page's included); a page not held reads as empty.
+    pub fn is_held(&self) -> bool {
+        self.compressed.is_some()
     }
 
     /// Bytes held in memory for this page (shared with revisits of the same capture).
@@ -258,12 +291,12 @@ impl Document {
         Document {
             key: key.to_string(),
             location: RecordLocation {
-                file: PathBuf::from(key),
+                file: Path::new(key).into(),
                 offset: 0,
                 length: 0,
                 storage: Storage::Plain,
             },
-            record_id: None,
+            record_id: RecordId::Absent,
             url: url.map(str::to_string),
             date: None,
             status: Some(200),
@@ -281,6 +314,24 @@ impl Document {
 }
 
 impl Document {
+    /// The record's `WARC-Record-ID`, when it has one.
+    pub fn record_id(&self) -> Option<&str> {
+        match &self.record_id {
+            RecordId::Absent => None,
+            RecordId::Key => Some(&self.key),
+            RecordId::Other(id) => Some(id),
+        }
+    }
+
+    /// Set the record's `WARC-Record-ID` (held once when it is the key: set the key first).
+    pub fn set_record_id(&mut self, id: Option<String>) {
+        self.record_id = match id {
+            None => RecordId::Absent,
+            Some(id) if id == self.key => RecordId::Key,
+            Some(id) => RecordId::Other(id.into()),
+        };
+    }
+
     /// The payload digest the capture key carries: the record's own `WARC-Payload-Digest`, or
     /// the one computed when it had none ([`content_digest`]); none before decoding.
     pub fn digest(&self) -> Option<&str> {
@@ -369,6 +420,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_record_id_equal_to_the_key_is_held_once_and_read_back() {
+        let mut doc = Document::from_page("<urn:uuid:1>", None, "<p>x</p>");
+        assert_eq!(doc.record_id(), None);
+        doc.set_record_id(Some("<urn:uuid:1>".into()));
+        assert_eq!(doc.record_id, RecordId::Key);
+        assert_eq!(doc.record_id(), Some("<urn:uuid:1>"));
+        doc.set_record_id(Some("<urn:uuid:2>".into()));
+        assert_eq!(doc.record_id(), Some("<urn:uuid:2>"));
+        doc.set_record_id(None);
+        assert_eq!(doc.record_id(), None);
+    }
+
+    #[test]
     fn the_capture_written_on_demand_is_the_capture_key() {
         let url = "https://example.org/a";
         let mut doc = Document::from_page("<urn:uuid:1>", Some(url), "<p>x</p>");
@@ -454,6 +518,7 @@ mod tests {
         ));
         let empty = PageText::new("");
         assert!(empty.is_empty() && empty.text().is_empty() && empty.stored_bytes() == 0);
+        assert!(empty.is_held() && page.is_held() && !PageText::default().is_held());
         let json = serde_json::to_string(&page).unwrap_or_default();
         let back: PageText = serde_json::from_str(&json).unwrap_or_default();
         assert_eq!(back.text(), html);

@@ -614,7 +614,9 @@ fn cheap_charset_detection_equals_full_detection_on_real_pages() {
             .unwrap()
             .map(|e| e.unwrap().path()),
     );
-    let options = ReadOptions { keep_html: false };
+    let options = ReadOptions {
+        keep_html: samecore::archive::KeepHtml::None,
+    };
     let mut checked = 0;
     for input in inputs {
         let collection = archive::load(&[input], &options, &Progress::new()).unwrap();
@@ -661,4 +663,65 @@ fn a_folder_of_warcs_reads_its_archives() {
         1,
         "one report per archive of the folder"
     );
+}
+
+/// A page the collection does not hold is read again from its record as the very text the
+/// reading decoded — on the sample, the same records in a whole-file gzip stream, every real
+/// WARC and goldset-dev (revisits read their original's record) — and the workbench's reading
+/// holds exactly the pages whose record cannot be read again cheaply by its offset.
+#[test]
+fn a_page_read_again_is_the_page_first_read() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = root.join("sample_archives/news-sample.warc.gz");
+    let dir = tempfile::tempdir().unwrap();
+    let mut plain = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&sample).unwrap()),
+        &mut plain,
+    )
+    .unwrap();
+    let whole = write(dir.path(), "whole.warc.gz", &gzip(&plain));
+    let mut inputs = vec![sample, whole.clone()];
+    inputs.extend(common::goldset());
+    if let Some(warcs) = common::shared("data/warc") {
+        inputs.extend(
+            std::fs::read_dir(&warcs)
+                .unwrap()
+                .map(|e| e.unwrap().path()),
+        );
+    }
+    let bare = ReadOptions {
+        keep_html: samecore::archive::KeepHtml::Unseekable,
+    };
+    let (mut reread, mut held_pages) = (0, 0);
+    for input in &inputs {
+        let held = archive::load(
+            std::slice::from_ref(input),
+            &ReadOptions::default(),
+            &Progress::new(),
+        )
+        .unwrap();
+        let read = archive::load(std::slice::from_ref(input), &bare, &Progress::new()).unwrap();
+        assert_eq!(held.docs.len(), read.docs.len(), "{}", input.display());
+        for (h, d) in held.docs.iter().zip(&read.docs) {
+            assert_eq!(h.key, d.key);
+            assert_eq!(
+                d.html.is_held(),
+                !d.location.storage.rereads_cheaply(),
+                "{}",
+                d.key
+            );
+            if d.html.is_held() {
+                held_pages += 1;
+            } else {
+                reread += 1;
+            }
+            let text = archive::page_text(d).unwrap();
+            assert!(text == h.html.text(), "{} of {}", d.key, input.display());
+        }
+        if input == &whole {
+            assert!(read.docs.iter().all(|d| d.html.is_held()));
+        }
+    }
+    assert!(reread > 0 && held_pages > 0, "{reread} {held_pages}");
 }

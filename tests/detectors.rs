@@ -29,10 +29,9 @@ fn self_contained() -> impl Iterator<Item = Algo> {
 }
 
 fn doc(key: &str, gold: &str, url: &str, html: String) -> Document {
-    Document {
-        gold: Some(gold.into()),
-        ..Document::from_page(key, Some(url), html)
-    }
+    let mut doc = Document::from_page(key, Some(url), html);
+    doc.gold = Some(gold.into());
+    doc
 }
 
 /// A deterministic pseudo-random word stream over a 20,000-word vocabulary.

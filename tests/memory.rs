@@ -83,7 +83,9 @@ fn allpairs() -> RunSpec {
 fn streaming(path: &Path) -> usize {
     let detector = SpotSigsDetector::new(&SpotSigsParams::default()).unwrap();
     let progress = Progress::new();
-    let options = ReadOptions { keep_html: false };
+    let options = ReadOptions {
+        keep_html: samecore::archive::KeepHtml::None,
+    };
     let (collection, raw) =
         archive::load_with(&[path.to_path_buf()], &options, &progress, &|d, t| {
             detector.raw_page(d, t)

@@ -15,10 +15,9 @@ mod common;
 
 fn doc(key: &str, gold: &str, html: String) -> Document {
     let url = format!("http://{}.example/{key}", key.len());
-    Document {
-        gold: Some(gold.into()),
-        ..Document::from_page(key, Some(&url), html)
-    }
+    let mut doc = Document::from_page(key, Some(&url), html);
+    doc.gold = Some(gold.into());
+    doc
 }
 
 /// A deterministic pseudo-random word stream over a 5,000-word vocabulary.

@@ -143,7 +143,7 @@ fn next_record<S: Source>(
     }
     ctx.report.count_record("response");
     let location = RecordLocation {
-        file: container.file.to_path_buf(),
+        file: container.file.clone(),
         offset,
         length: record_len,
         storage: (container.wrap)(storage),

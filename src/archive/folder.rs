@@ -79,7 +79,7 @@ fn emit_page(
         return Ok(());
     }
     let location = RecordLocation {
-        file,
+        file: file.into(),
         offset: 0,
         length: bytes.len() as u64,
         storage,

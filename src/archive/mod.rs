@@ -55,14 +55,40 @@ pub use pipeline::{PageFn, read_file};
 /// What to keep while reading.
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
-    /// Keep the decoded page in [`Document::html`] (default `true`); `false` gives a
-    /// metadata-only collection whose pages are re-read with [`read_raw`] when needed.
-    pub keep_html: bool,
+    /// Which decoded pages [`Document::html`] holds (default: all); a page not held is read
+    /// again from its record when a pass needs it ([`page_text`]).
+    pub keep_html: KeepHtml,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
-        ReadOptions { keep_html: true }
+        ReadOptions {
+            keep_html: KeepHtml::All,
+        }
+    }
+}
+
+/// Which decoded pages a collection holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeepHtml {
+    /// Every page (tests, a CLI run of a detector that is not signed while reading).
+    All,
+    /// None: a metadata-only collection (`info`, a run signed while reading).
+    None,
+    /// Only pages whose record cannot be read again cheaply by its offset (see
+    /// [`crate::document::Storage::rereads_cheaply`]): the workbench, which reads the others
+    /// again when a pass or a view needs them, so a million pages fit in memory.
+    Unseekable,
+}
+
+impl KeepHtml {
+    /// Whether a page stored at `location` is held.
+    pub(crate) fn keeps(self, location: &RecordLocation) -> bool {
+        match self {
+            KeepHtml::All => true,
+            KeepHtml::None => false,
+            KeepHtml::Unseekable => !location.storage.rereads_cheaply(),
+        }
     }
 }
 
@@ -406,6 +432,41 @@ pub fn load_with<T: Send + Clone>(
         collection.reports.push(report);
     }
     Ok((collection, made))
+}
+
+/// A page's decoded text: the one the collection holds, else its record read again and
+/// decoded as when it was first read (the same HTTP charset, `<meta>` and detection, so the
+/// same text: `tests/archive.rs` checks it on every archive of the project).
+pub fn page_text(doc: &Document) -> Result<String> {
+    if doc.html.is_held() {
+        return Ok(doc.html.text());
+    }
+    let (head, bytes) = read_payload(&doc.location)?;
+    let tld = decode::tld_of(doc.url.as_deref());
+    let charset = head.and_then(|h| h.charset);
+    Ok(decode::decode_page(&bytes, charset.as_deref(), tld.as_deref()).0)
+}
+
+/// `f` of every document and its text ([`page_text`]), in parallel, in document order, with
+/// `progress` advanced per page and a cancel honoured between pages: how every detector's
+/// preparation reads a collection, held or not. A record that cannot be read again (its
+/// archive moved or changed) fails the pass with the file named.
+pub fn map_pages<T: Send>(
+    docs: &[Document],
+    progress: &Progress,
+    f: impl Fn(&Document, &str) -> T + Sync,
+) -> Result<Vec<T>> {
+    let out: Result<Vec<T>> = docs
+        .par_iter()
+        .map(|d| {
+            progress.check()?;
+            let text = page_text(d)?;
+            let made = f(d, &text);
+            progress.advance(1);
+            Ok(made)
+        })
+        .collect();
+    out
 }
 
 /// Re-read the raw HTTP payload bytes of a document's record (the page as the server sent it,

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::record::{Body, Container, Ctx, PendingRevisit, RawPage, Sink};
 use super::stream::{GzSource, PlainSource};
-use super::{FileReport, Format, ReadOptions, decode};
+use super::{FileReport, Format, KeepHtml, ReadOptions, decode};
 use crate::document::{Document, PageText, Storage};
 use crate::progress::Progress;
 use crate::{Error, Result};
@@ -212,7 +212,7 @@ fn run<T: Send>(
                 match doc {
                     Ok((doc, made)) => {
                         decoded_docs += 1;
-                        if let Some(id) = doc.record_id.as_deref()
+                        if let Some(id) = doc.record_id()
                             && doc.revisit_of.is_none()
                             && !record_ids.insert(xxhash_rust::xxh3::xxh3_64(id.as_bytes()))
                         {
@@ -267,8 +267,9 @@ fn run<T: Send>(
 fn read_format(format: Format, ctx: &mut Ctx<'_>) -> Result<()> {
     let path = ctx.path;
     let identity = |s: Storage| s;
+    let file = ctx.file.clone();
     let container = Container {
-        file: path,
+        file: &file,
         wrap: &identity,
     };
     let open = || std::fs::File::open(path).map_err(|e| Error::io(e, path));
@@ -320,7 +321,7 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     doc.charset = used;
     doc.set_capture_digest(None, &bytes);
     let made = make(&doc, &html);
-    if opts.keep_html {
+    if opts.keep_html.keeps(&doc.location) {
         doc.html = PageText::new(&html);
     }
     Ok((doc, made))
@@ -342,7 +343,7 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
             if doc.revisit_of.is_some() {
                 continue;
             }
-            if let Some(id) = &doc.record_id {
+            if let Some(id) = doc.record_id() {
                 by_id.insert(key_hash(&[id]), (f, i));
             }
             if let (Some(url), Some(date)) = (&doc.url, &doc.date) {
@@ -363,7 +364,7 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
                 .and_then(|id| {
                     by_id
                         .get(&key_hash(&[id]))
-                        .filter(|at| doc_at(at).record_id.as_ref() == Some(id))
+                        .filter(|at| doc_at(at).record_id() == Some(id.as_str()))
                 })
                 .or_else(|| {
                     revisit.refers_to_capture.as_ref().and_then(|(url, date)| {
@@ -393,7 +394,8 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
             doc.location = original.location.clone();
             doc.title = original.title.clone();
             doc.charset = original.charset.clone();
-            if opts.keep_html {
+            if opts.keep_html != KeepHtml::None {
+                // Held exactly when the original's text is.
                 doc.html = original.html.clone();
             }
             let report = &mut outcomes[f].report;
@@ -426,8 +428,9 @@ pub fn scan_bytes(data: &[u8], arc: bool) -> FileReport {
     let format = if arc { "arc" } else { "warc" };
     let mut ctx = Ctx::new(path, format, &progress, Sink::Decode(decode));
     let identity = |s: Storage| s;
+    let file = ctx.file.clone();
     let container = Container {
-        file: path,
+        file: &file,
         wrap: &identity,
     };
     let cursor = std::io::Cursor::new(data);

@@ -17,7 +17,7 @@ type Payload = (Option<HttpHead>, Vec<u8>);
 
 /// The head and payload of the record at `location`.
 pub(crate) fn read_payload(location: &RecordLocation) -> Result<Payload> {
-    let path = &location.file;
+    let path: &std::path::Path = &location.file;
     let io_err = |e: io::Error| Error::io(e, path);
     match &location.storage {
         Storage::ZipEntry { entry, inner } => {

@@ -24,7 +24,7 @@ const BATCH_BYTES: usize = 8 << 20;
 /// becomes the storage of the location (WACZ wraps it in a zip entry).
 pub(crate) struct Container<'a> {
     /// The file a location names.
-    pub file: &'a std::path::Path,
+    pub file: &'a std::sync::Arc<std::path::Path>,
     /// Turns the storage inside the stream into the storage of the location.
     pub wrap: &'a dyn Fn(Storage) -> Storage,
 }
@@ -67,6 +67,8 @@ pub(crate) struct PendingRevisit {
 pub(crate) struct Ctx<'a> {
     /// The input.
     pub path: &'a Path,
+    /// The input, as the locations of its records share it.
+    pub file: std::sync::Arc<Path>,
     /// Counts and warnings.
     pub report: FileReport,
     /// Progress, in bytes.
@@ -95,6 +97,7 @@ impl<'a> Ctx<'a> {
     pub fn new(path: &'a Path, format: &str, progress: &'a Progress, sink: Sink) -> Self {
         Ctx {
             path,
+            file: path.into(),
             report: FileReport::new(path, format),
             progress,
             pending: Vec::new(),
@@ -170,10 +173,10 @@ pub(crate) fn new_doc(
         .as_deref()
         .map(crate::document::Site::of_url)
         .unwrap_or_default();
-    Document {
+    let mut doc = Document {
         key,
         location,
-        record_id,
+        record_id: Default::default(),
         url,
         date,
         status,
@@ -186,7 +189,9 @@ pub(crate) fn new_doc(
         revisit_of: None,
         capture_digest: None,
         html: PageText::default(),
-    }
+    };
+    doc.set_record_id(record_id);
+    doc
 }
 
 /// A path for messages and keys: `/`-separated, relative to `base`.

@@ -129,6 +129,7 @@ fn page_titles(zip: &mut zip::ZipArchive<File>, ctx: &mut Ctx<'_>) -> HashMap<St
 /// Read a WACZ.
 pub(crate) fn read_wacz(ctx: &mut Ctx<'_>) -> Result<()> {
     let path = ctx.path.to_path_buf();
+    let shared = ctx.file.clone();
     let file = File::open(&path).map_err(|e| Error::io(e, &path))?;
     let mut zip = zip::ZipArchive::new(file).map_err(zip_error(&path))?;
     ctx.titles = page_titles(&mut zip, ctx);
@@ -164,7 +165,7 @@ pub(crate) fn read_wacz(ctx: &mut Ctx<'_>) -> Result<()> {
             inner: Box::new(inner),
         };
         let container = Container {
-            file: &path,
+            file: &shared,
             wrap: &wrap,
         };
         // Offsets restart in each entry: keep documents in entry order.

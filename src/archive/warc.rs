@@ -118,9 +118,9 @@ struct Original {
 
 impl Original {
     /// Where the original's record lives, in `file` (the file being read).
-    fn location(&self, file: &Path) -> RecordLocation {
+    fn location(&self, file: &Arc<Path>) -> RecordLocation {
         RecordLocation {
-            file: file.to_path_buf(),
+            file: file.clone(),
             offset: self.offset,
             length: self.length,
             storage: self.storage.clone(),
@@ -253,7 +253,7 @@ fn next_record<S: Source>(
     }
     ctx.report.count_record(&kind);
     let location = RecordLocation {
-        file: container.file.to_path_buf(),
+        file: container.file.clone(),
         offset,
         length: record_len,
         storage: (container.wrap)(storage),

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use samecore::archive::{self, FileReport, ReadOptions};
+use samecore::archive::{self, FileReport, KeepHtml, ReadOptions};
 use samecore::progress::Progress;
 
 use super::progress_bar::{BYTES, with_progress_bar};
@@ -25,7 +25,9 @@ pub struct InfoArgs {
 /// Run `samecore info`: files one after another (each read with parallel decoding), a report
 /// printed as soon as a file is done. Fails on the first input that is not an archive.
 pub fn run(args: InfoArgs) -> anyhow::Result<()> {
-    let opts = ReadOptions { keep_html: false };
+    let opts = ReadOptions {
+        keep_html: KeepHtml::None,
+    };
     let stdout = std::io::stdout();
     for path in &archive::expand_folders_of_archives(&args.archives)? {
         let progress = Progress::new();

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use samecore::archive::{self, ReadOptions};
+use samecore::archive::{self, KeepHtml, ReadOptions};
 use samecore::cluster::ClusterRule;
 use samecore::detectors::spotsigs::SpotSigsDetector;
 use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
@@ -194,12 +194,16 @@ pub struct RunArgs {
 }
 
 /// Documents, their gold clusters (from `--gold`, else folder names, else gold files beside
-/// the archives) and where the gold came from.
+/// the archives) and where the gold came from. Page text is not held: a detector's pass reads
+/// each page again from its record ([`archive::map_pages`]; see [`KeepHtml::Unseekable`]).
 pub fn load(
     archives: &[PathBuf],
     gold: Option<&Path>,
 ) -> anyhow::Result<(Vec<Document>, GoldStandard, Option<String>)> {
-    let (collection, _) = read(archives, &ReadOptions::default(), &|_, _| ())?;
+    let options = ReadOptions {
+        keep_html: KeepHtml::Unseekable,
+    };
+    let (collection, _) = read(archives, &options, &|_, _| ())?;
     let docs = collection.docs;
     let (gold, source) = samecore::eval::gold::find(archives, &docs, gold)?;
     Ok((docs, gold, source))
@@ -211,7 +215,13 @@ pub fn load_with<T: Send + Clone>(
     archives: &[PathBuf],
     page: &archive::PageFn<'_, T>,
 ) -> anyhow::Result<(archive::Collection, Vec<T>)> {
-    read(archives, &ReadOptions { keep_html: false }, page)
+    read(
+        archives,
+        &ReadOptions {
+            keep_html: KeepHtml::None,
+        },
+        page,
+    )
 }
 
 /// [`archive::load_with`] with a progress bar, its reading warnings on stderr.

@@ -207,7 +207,9 @@ fn list(project: &Project, out: &mut impl Write) -> anyhow::Result<()> {
 
 /// Store the identities of every page of `archives` (metadata only, pages are not kept).
 fn add_archives(project: &mut Project, archives: &[PathBuf]) -> anyhow::Result<usize> {
-    let options = samecore::archive::ReadOptions { keep_html: false };
+    let options = samecore::archive::ReadOptions {
+        keep_html: samecore::archive::KeepHtml::None,
+    };
     let progress = samecore::progress::Progress::new();
     let collection =
         super::progress_bar::with_progress_bar(&progress, super::progress_bar::BYTES, || {

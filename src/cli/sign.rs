@@ -115,14 +115,15 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
         "the readers' reports do not add up to the pages read"
     );
     // One lookup per file, not per page.
-    let mut files: std::collections::HashMap<PathBuf, String> = Default::default();
-    let mut absolute = |file: &PathBuf| -> String {
+    let mut files: std::collections::HashMap<std::sync::Arc<std::path::Path>, String> =
+        Default::default();
+    let mut absolute = |file: &std::sync::Arc<std::path::Path>| -> String {
         files
             .entry(file.clone())
             .or_insert_with(|| {
                 std::fs::canonicalize(file)
                     .or_else(|_| std::path::absolute(file))
-                    .unwrap_or_else(|_| file.clone())
+                    .unwrap_or_else(|_| file.to_path_buf())
                     .display()
                     .to_string()
             })
@@ -141,7 +142,7 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
                 ShardPage {
                     page: ids[i],
                     key: d.capture(),
-                    record_id: d.record_id.clone(),
+                    record_id: d.record_id().map(str::to_string),
                     url: d.url.clone(),
                     timestamp: d.date.as_deref().and_then(timestamp14),
                     date: d.date.clone(),

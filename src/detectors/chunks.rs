@@ -10,7 +10,6 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::scored::{PairScore, ScoredPrepared, scored};
@@ -103,25 +102,16 @@ fn chunk_signatures(
     progress: &Progress,
 ) -> Result<(WholeFingerprints, Vec<Vec<u64>>)> {
     progress.stage("chunks", docs.len() as u64);
-    let out: Vec<(Option<u64>, Vec<u64>)> = docs
-        .par_iter()
-        .map(|d| {
-            if progress.is_cancelled() {
-                return (None, Vec::new());
-            }
-            let text = crate::token::strip::strip_tags(&d.html.text());
-            let whole =
-                crate::signature::chunks::chunk_fingerprints(&text, Chunking::WholeDocument);
-            let chunks = if chunking == Chunking::WholeDocument {
-                whole.clone()
-            } else {
-                crate::signature::chunks::chunk_fingerprints(&text, chunking)
-            };
-            progress.advance(1);
-            (whole.first().copied(), chunks)
-        })
-        .collect();
-    progress.check()?;
+    let out = crate::archive::map_pages(docs, progress, |_, html| {
+        let text = crate::token::strip::strip_tags(html);
+        let whole = crate::signature::chunks::chunk_fingerprints(&text, Chunking::WholeDocument);
+        let chunks = if chunking == Chunking::WholeDocument {
+            whole.clone()
+        } else {
+            crate::signature::chunks::chunk_fingerprints(&text, chunking)
+        };
+        (whole.first().copied(), chunks)
+    })?;
     Ok(out.into_iter().unzip())
 }
 

@@ -6,10 +6,9 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::scored::{candidate_counts, detection_from_pairs, scored, term_hashes};
+use super::scored::{candidate_counts, detection_from_pairs, page_term_hashes, scored};
 use super::{Algo, Detection, Detector, DetectorInfo, PAIR_MODES, Prepared, RunSpec};
 use crate::progress::Progress;
 use crate::signature::projection::{
@@ -87,17 +86,20 @@ fn prepare(
     o: &ProjectionOptions,
     progress: &Progress,
 ) -> Result<Arc<dyn Prepared>> {
-    let tokens = term_hashes(docs, o.tokens, progress)?;
+    // Terms and links in one reading of each page.
+    progress.stage("tokens", docs.len() as u64);
+    let (tokens, links): (Vec<Vec<u64>>, Vec<Vec<String>>) =
+        crate::archive::map_pages(docs, progress, |d, html| {
+            let links = d
+                .url
+                .as_deref()
+                .map_or_else(Vec::new, |u| page_links(html, u));
+            (page_term_hashes(o.tokens, d, html), links)
+        })?
+        .into_iter()
+        .unzip();
     progress.stage("projection", 0);
     let mut rp = rp_signatures(&tokens, &o.params)?;
-    let links: Vec<Vec<String>> = docs
-        .par_iter()
-        .map(|d| {
-            d.url
-                .as_deref()
-                .map_or_else(Vec::new, |u| page_links(&d.html.text(), u))
-        })
-        .collect();
     let urls: Vec<Option<String>> = docs.iter().map(|d| d.url.clone()).collect();
     let children = resolve_links(&urls, &links);
     let mut hm = hm_signatures(&rp, &children, &o.params);

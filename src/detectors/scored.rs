@@ -7,8 +7,6 @@
 //! order, with the seeds first in Seeded mode), and clusters follow the run's
 //! [`crate::cluster::ClusterRule`].
 
-use rayon::prelude::*;
-
 use super::{Algo, Detection, Prepared, RunSpec};
 use crate::matching::{
     self, DocTrace, MatchOutcome, Mode, ScoredPair, Trace, declarations_from_pairs,
@@ -24,19 +22,7 @@ pub fn term_hashes(
     progress: &Progress,
 ) -> Result<Vec<Vec<u64>>> {
     progress.stage("tokens", docs.len() as u64);
-    let out: Vec<Vec<u64>> = docs
-        .par_iter()
-        .map(|d| {
-            if progress.is_cancelled() {
-                return Vec::new();
-            }
-            let v = page_term_hashes(source, d, &d.html.text());
-            progress.advance(1);
-            v
-        })
-        .collect();
-    progress.check()?;
-    Ok(out)
+    crate::archive::map_pages(docs, progress, |d, html| page_term_hashes(source, d, html))
 }
 
 /// Term hashes of one page's terms under `source`, from its decoded text.

@@ -6,8 +6,6 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 use super::{Algo, Detection, Detector, DetectorInfo, Prepared, RunSpec};
 use crate::matching::{self, Mode};
 use crate::progress::Progress;
@@ -54,19 +52,7 @@ impl SpotSigsDetector {
     /// (order and result independent of the thread count). `samecore sign` writes these.
     pub fn raw(&self, docs: &[Document], progress: &Progress) -> Result<Vec<RawSignatures>> {
         progress.stage("signatures", docs.len() as u64);
-        let signed: Vec<RawSignatures> = docs
-            .par_iter()
-            .map(|d| {
-                if progress.is_cancelled() {
-                    return RawSignatures::default();
-                }
-                let signed = self.raw_page(d, &d.html.text());
-                progress.advance(1);
-                signed
-            })
-            .collect();
-        progress.check()?;
-        Ok(signed)
+        crate::archive::map_pages(docs, progress, |d, html| self.raw_page(d, html))
     }
 
     /// One page's spot-signature hashes and site from its decoded text: what

@@ -327,7 +327,7 @@ impl ClusterFileRow {
             cluster,
             representative,
             key: doc.capture(),
-            record_id: doc.record_id.clone(),
+            record_id: doc.record_id().map(str::to_string),
             url: doc.url.clone(),
             timestamp: doc.date.as_deref().and_then(timestamp14),
             file: doc.location.file.to_string_lossy().into_owned(),
@@ -354,8 +354,8 @@ impl PairFileRow {
             b_url: b.url.clone(),
             a_timestamp: a.date.as_deref().and_then(timestamp14),
             b_timestamp: b.date.as_deref().and_then(timestamp14),
-            a_record_id: a.record_id.clone(),
-            b_record_id: b.record_id.clone(),
+            a_record_id: a.record_id().map(str::to_string),
+            b_record_id: b.record_id().map(str::to_string),
         }
     }
 }

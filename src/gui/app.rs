@@ -157,10 +157,26 @@ impl Workbench {
             self.import_spark_run(pairs);
             return;
         }
+        // SpotSigs signs every page while it is read, with the antecedents the run after the
+        // opening will use (`loaded` decides them the same way), so that run reads nothing again.
+        let params = self.restored_params.clone().unwrap_or_else(|| {
+            let other_corpus = self.workspace.as_ref().is_some_and(|ws| ws.inputs != paths);
+            if other_corpus {
+                crate::signature::SpotSigsParams::default()
+            } else {
+                self.tuning.params.clone()
+            }
+        });
+        let request = self.settings.request(&TuningView::with_params(params));
+        let sign = request
+            .algos
+            .contains(&Algo::SpotSigs)
+            .then_some(request.options);
         self.cancel_all();
         self.inputs = paths.clone();
         self.jobs.start(JobKind::Load, move |p| {
-            Workspace::open(&paths, p).map(|ws| JobOutput::Load(Arc::new(ws)))
+            Workspace::open_signed(&paths, sign.as_ref(), p)
+                .map(|(ws, cache)| JobOutput::Load(Arc::new(ws), cache))
         });
         self.poll_jobs();
     }
@@ -374,7 +390,7 @@ impl Workbench {
     /// Take over what a job made.
     fn job_finished(&mut self, output: &JobOutput) {
         match output {
-            JobOutput::Load(ws) => self.loaded(ws.clone()),
+            JobOutput::Load(ws, cache) => self.loaded(ws.clone(), cache.clone()),
             JobOutput::Run(report, changes) => self.ran(report, changes),
             JobOutput::Sweep(sweeps) => self.swept(sweeps),
             JobOutput::Rerun(run, changes) => self.reclustered(run, changes),
@@ -384,7 +400,7 @@ impl Workbench {
         }
     }
 
-    fn loaded(&mut self, ws: Arc<Workspace>) {
+    fn loaded(&mut self, ws: Arc<Workspace>, cache: PreparedCache) {
         // The previous corpus's reading warnings do not belong to this one.
         self.messages.retain(|m| !m.ends_with(READ_WARNINGS));
         let warnings: usize = ws.collection.reports.iter().map(|r| r.warnings.len()).sum();
@@ -423,7 +439,7 @@ impl Workbench {
         }
         self.previous.clear();
         self.runs.clear();
-        self.cache.clear();
+        self.cache = cache;
         self.pair = None;
         self.vocab = None;
         self.workspace = Some(ws);

@@ -53,7 +53,7 @@ pub fn inert_page(html: &str, doc: &Document) -> String {
 
 /// Write `doc`'s page (as the collection decoded it) to a temporary file; its path.
 pub fn write_capture(doc: &Document) -> crate::Result<PathBuf> {
-    let html = doc.html.text();
+    let html = crate::archive::page_text(doc)?;
     let page = inert_page(&html, doc);
     let name = format!(
         "samecore-capture-{:016x}.html",

@@ -52,8 +52,8 @@ impl JobKind {
 
 /// What a finished job hands over.
 pub enum JobOutput {
-    /// [`JobKind::Load`].
-    Load(Arc<Workspace>),
+    /// [`JobKind::Load`], with what was prepared while reading.
+    Load(Arc<Workspace>, super::model::PreparedCache),
     /// [`JobKind::Run`], with what each rerun detector changed from its previous run.
     Run(
         Arc<RunReport>,

@@ -300,10 +300,10 @@ fn capture_buttons(ui: &mut egui::Ui, d: &crate::Document, doc: DocId) -> Option
         {
             ui.ctx().copy_text(url.clone());
         }
-        if let Some(id) = &d.record_id
+        if let Some(id) = d.record_id()
             && ui.small_button("Copy record id").clicked()
         {
-            ui.ctx().copy_text(id.clone());
+            ui.ctx().copy_text(id.to_string());
         }
     });
     action

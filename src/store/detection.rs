@@ -112,14 +112,15 @@ fn run_rows(
 /// The identities of `docs` with every file made absolute (symlinks resolved), so a page is
 /// found again from any working directory.
 pub fn identities(docs: &[Document]) -> Vec<PageIdentity> {
-    let mut absolute: HashMap<std::path::PathBuf, std::path::PathBuf> = HashMap::new();
+    let mut absolute: HashMap<std::sync::Arc<std::path::Path>, std::sync::Arc<std::path::Path>> =
+        HashMap::new();
     docs.iter()
         .map(|doc| {
             let mut identity = PageIdentity::from(doc);
             if let Some(location) = identity.location.as_mut() {
                 let abs = absolute
                     .entry(location.file.clone())
-                    .or_insert_with(|| super::runs::absolute(&location.file))
+                    .or_insert_with(|| super::runs::absolute(&location.file).into())
                     .clone();
                 identity.file = Some(abs.to_string_lossy().into_owned());
                 location.file = abs;

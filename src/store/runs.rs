@@ -61,7 +61,7 @@ impl From<&Document> for PageIdentity {
             } else {
                 doc.capture()
             },
-            record_id: doc.record_id.clone(),
+            record_id: doc.record_id().map(str::to_string),
             url: doc.url.clone(),
             date: doc.date.clone(),
             file: Some(doc.location.file.to_string_lossy().into_owned()),
@@ -292,7 +292,7 @@ impl Project {
             let Some(found) = place.found else { continue };
             if place.path == wanted {
                 return Ok(RecordLocation {
-                    file: found,
+                    file: found.into(),
                     ..location
                 });
             }
@@ -301,14 +301,14 @@ impl Project {
                 let candidate = found.join(inner);
                 if candidate.exists() {
                     return Ok(RecordLocation {
-                        file: candidate,
+                        file: candidate.into(),
                         ..location
                     });
                 }
             }
         }
         Err(Error::ArchiveMissing {
-            path: location.file,
+            path: location.file.to_path_buf(),
             project: self.path().map(Path::to_path_buf).unwrap_or_default(),
         })
     }
@@ -368,7 +368,7 @@ impl Project {
                     let location = match location {
                         Some(json) => {
                             let mut loc: RecordLocation = serde_json::from_str(&json)?;
-                            loc.file = PathBuf::from(&file);
+                            loc.file = Path::new(&file).into();
                             Some(serde_json::to_string(&loc)?)
                         }
                         None => None,

@@ -99,7 +99,10 @@ pub fn compare(
     let db = docs.get(b.index()).ok_or_else(|| bad(b))?;
     let signer = Signer::new(spotsigs)?;
     let tokens = spotsigs.tokens;
-    let (raw_a, raw_b) = (da.html.text(), db.html.text());
+    let (raw_a, raw_b) = (
+        crate::archive::page_text(da)?,
+        crate::archive::page_text(db)?,
+    );
     let ta = tokens.terms(&raw_a, da.url.as_deref());
     let tb = tokens.terms(&raw_b, db.url.as_deref());
 

@@ -57,12 +57,10 @@ pub fn word_stats(
     progress.stage("word statistics", picked.len() as u64);
     let merged = picked
         .par_iter()
-        .map(|doc| {
+        .map(|doc| -> crate::Result<HashMap<String, Acc>> {
             let mut local: HashMap<String, Acc> = HashMap::new();
-            if progress.is_cancelled() {
-                return local;
-            }
-            let terms = tokens.terms(&doc.html.text(), doc.url.as_deref());
+            progress.check()?;
+            let terms = tokens.terms(&crate::archive::page_text(doc)?, doc.url.as_deref());
             let n = terms.len().max(1);
             let mut seen: HashMap<&str, (u64, [bool; SLICES])> = HashMap::new();
             for (i, t) in terms.iter().enumerate() {
@@ -77,18 +75,17 @@ pub fn word_stats(
                 acc.slices += slices.iter().filter(|&&s| s).count() as u64;
             }
             progress.advance(1);
-            local
+            Ok(local)
         })
-        .reduce(HashMap::new, |mut a, b| {
+        .try_reduce(HashMap::new, |mut a, b| {
             for (w, x) in b {
                 let acc = a.entry(w).or_default();
                 acc.occurrences += x.occurrences;
                 acc.pages += x.pages;
                 acc.slices += x.slices;
             }
-            a
-        });
-    progress.check()?;
+            Ok(a)
+        })?;
     let pages = picked.len().max(1) as f64;
     let mut stats: Vec<WordStat> = merged
         .into_iter()

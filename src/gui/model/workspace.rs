@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use crate::DocId;
 use crate::Result;
-use crate::archive::{Collection, ReadOptions};
+use crate::archive::{Collection, KeepHtml, ReadOptions};
 use crate::detectors::{Algo, Detection, DetectorOptions, Prepared, RunSpec, detector};
 use crate::eval::gold::GoldStandard;
 use crate::eval::metrics::{Metrics, evaluate};
@@ -47,14 +47,46 @@ impl std::fmt::Debug for Workspace {
 impl Workspace {
     /// Read `paths` and find their gold standard.
     pub fn open(paths: &[PathBuf], progress: &Progress) -> Result<Workspace> {
-        let collection = crate::archive::load(paths, &ReadOptions::default(), progress)?;
+        Ok(Workspace::open_signed(paths, None, progress)?.0)
+    }
+
+    /// Read `paths`, find their gold standard and, with `spotsigs`, sign every page for
+    /// SpotSigs while it is read (the run that follows an opening then reads nothing again).
+    /// Page text is not held: a pass or a view reads a page again from its record
+    /// ([`crate::archive::page_text`]; a page of a whole-file gzip stream or a zip is held,
+    /// see [`KeepHtml::Unseekable`]), so a million pages open in about the memory of a CLI run.
+    /// The cache holds the signed collection under the options' key.
+    pub fn open_signed(
+        paths: &[PathBuf],
+        spotsigs: Option<&DetectorOptions>,
+        progress: &Progress,
+    ) -> Result<(Workspace, PreparedCache)> {
+        let options = ReadOptions {
+            keep_html: KeepHtml::Unseekable,
+        };
+        let mut cache = PreparedCache::new();
+        let collection = match spotsigs {
+            Some(o) => {
+                let detector = crate::detectors::spotsigs::SpotSigsDetector::new(&o.spotsigs)?;
+                let (collection, raw) =
+                    crate::archive::load_with(paths, &options, progress, &|d, text| {
+                        detector.raw_page(d, text)
+                    })?;
+                progress.stage("signatures", 0);
+                let prepared = detector.prepare_raw(raw);
+                cache.insert((Algo::SpotSigs, options_key(Algo::SpotSigs, o)), prepared);
+                collection
+            }
+            None => crate::archive::load(paths, &options, progress)?,
+        };
         let (gold, gold_source) = crate::eval::gold::find(paths, &collection.docs, None)?;
-        Ok(Workspace {
+        let ws = Workspace {
             inputs: paths.to_vec(),
             collection,
             gold,
             gold_source,
-        })
+        };
+        Ok((ws, cache))
     }
 
     /// Whether a gold standard is known.
@@ -484,6 +516,51 @@ mod tests {
             options_key(Algo::Shingles, &a),
             options_key(Algo::Shingles, &b)
         );
+    }
+
+    /// Opening signs SpotSigs while reading, holds no page of a gzip-per-record archive, and
+    /// its run finds what a run prepared from the held pages finds; the other detectors read
+    /// the pages again and find what they find on held pages.
+    #[test]
+    fn an_opening_signs_while_reading_and_holds_no_page() {
+        let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("sample_archives/news-sample.warc.gz");
+        let progress = Progress::new();
+        let mut options = DetectorOptions::default();
+        options.spotsigs.min_signatures += 1;
+        let (ws, cache) =
+            Workspace::open_signed(std::slice::from_ref(&sample), Some(&options), &progress)
+                .unwrap();
+        assert!(ws.collection.docs.iter().all(|d| !d.html.is_held()));
+        let key = (Algo::SpotSigs, options_key(Algo::SpotSigs, &options));
+        assert_eq!(cache.keys().collect::<Vec<_>>(), [&key]);
+        let held = crate::archive::load(&[sample], &ReadOptions::default(), &progress).unwrap();
+        assert!(held.docs.iter().all(|d| d.html.is_held()));
+        for algo in [
+            Algo::SpotSigs,
+            Algo::Shingles,
+            Algo::Projection,
+            Algo::Chunks,
+        ] {
+            let spec = RunSpec::default_for(algo);
+            let ours = match algo {
+                Algo::SpotSigs => cache[&key].clone(),
+                _ => detector(algo, &options)
+                    .unwrap()
+                    .prepare(&ws.collection.docs, &progress)
+                    .unwrap(),
+            };
+            let theirs = detector(algo, &options)
+                .unwrap()
+                .prepare(&held.docs, &progress)
+                .unwrap();
+            let (a, b) = (
+                ours.detect(&spec, &progress).unwrap(),
+                theirs.detect(&spec, &progress).unwrap(),
+            );
+            assert_eq!(a.pairs(), b.pairs(), "{algo:?}");
+            assert_eq!(a.clustering.cluster_of, b.clustering.cluster_of, "{algo:?}");
+        }
     }
 
     /// The Spark job's output format, written here from a local all-pairs run of the sample,
