@@ -11,8 +11,9 @@
 //! and the targets (issue "a million pages": ≤ 15 min and ≤ 2 GB for `run` at 1M pages, `info`
 //! within 1.5× `gzip -dc`) are printed beside them.
 //!
-//! The workbench on these archives is `cargo bench --bench workbench` (it holds page text, so
-//! it is not run here beyond 100k pages).
+//! The workbench on these archives is `cargo bench --bench workbench` with
+//! `SAMECORE_BENCH_ARCHIVE=target/bench-data/synth-N.warc.gz` (it opens the archive in the real
+//! app, so it is a separate benchmark).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
