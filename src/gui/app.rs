@@ -271,15 +271,8 @@ impl Workbench {
         let params = self.tuning.params.clone();
         let runs = self.runs.clone();
         self.jobs.start(JobKind::Pair, move |_| {
-            crate::gui::model::pair::compare(
-                &ws.collection.docs,
-                a,
-                b,
-                &params,
-                &runs,
-                Duration::from_millis(250),
-            )
-            .map(|c| JobOutput::Pair(Arc::new(c)))
+            crate::gui::model::pair::compare(&ws, a, b, &params, &runs, Duration::from_millis(250))
+                .map(|c| JobOutput::Pair(Arc::new(c)))
         });
         self.poll_jobs();
     }

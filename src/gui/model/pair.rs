@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, DiffTag};
 
 use crate::detectors::Algo;
-use crate::gui::model::workspace::AlgoRun;
+use crate::gui::model::workspace::{AlgoRun, Workspace};
 use crate::signature::SpotSigsParams;
 use crate::signature::spotsigs::Signer;
-use crate::{DocId, Document, Result};
+use crate::{DocId, Result};
 
 /// How a term of one page relates to the other page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,29 +80,26 @@ pub struct PairComparison {
     /// Similarity under each detector run.
     pub scores: Vec<DetectorScore>,
     /// The left page's decoded HTML.
-    pub raw_left: String,
+    pub raw_left: std::sync::Arc<str>,
     /// The right page's decoded HTML.
-    pub raw_right: String,
+    pub raw_right: std::sync::Arc<str>,
 }
 
-/// Compare documents `a` and `b` of `docs`; `deadline` bounds the diff.
+/// Compare documents `a` and `b` of `ws` (read again from the archive, or from the pages it
+/// read last); `deadline` bounds the diff.
 pub fn compare(
-    docs: &[Document],
+    ws: &Workspace,
     a: DocId,
     b: DocId,
     spotsigs: &SpotSigsParams,
     runs: &[AlgoRun],
     deadline: Duration,
 ) -> Result<PairComparison> {
-    let bad = |d: DocId| crate::Error::InvalidParameter(format!("no document {}", d.0));
-    let da = docs.get(a.index()).ok_or_else(|| bad(a))?;
-    let db = docs.get(b.index()).ok_or_else(|| bad(b))?;
+    let (raw_a, raw_b) = (ws.page_text(a)?, ws.page_text(b)?);
+    let docs = &ws.collection.docs;
+    let (da, db) = (&docs[a.index()], &docs[b.index()]);
     let signer = Signer::new(spotsigs)?;
     let tokens = spotsigs.tokens;
-    let (raw_a, raw_b) = (
-        crate::archive::page_text(da)?,
-        crate::archive::page_text(db)?,
-    );
     let ta = tokens.terms(&raw_a, da.url.as_deref());
     let tb = tokens.terms(&raw_b, db.url.as_deref());
 

@@ -32,7 +32,13 @@ pub struct Workspace {
     pub gold: GoldStandard,
     /// Where the gold came from, for display ("folder names" or a file).
     pub gold_source: Option<String>,
+    /// The pages last read again for the pair view, most recent last: a cluster's
+    /// representative is compared with each member in turn and read once.
+    texts: std::sync::Mutex<std::collections::VecDeque<(DocId, Arc<str>)>>,
 }
+
+/// How many pages [`Workspace::page_text`] keeps: a cluster's worth of pairs flipped through.
+const CACHED_PAGES: usize = 16;
 
 impl std::fmt::Debug for Workspace {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -85,8 +91,37 @@ impl Workspace {
             collection,
             gold,
             gold_source,
+            texts: Default::default(),
         };
         Ok((ws, cache))
+    }
+
+    /// A page's decoded text ([`crate::archive::page_text`]), from the last few read.
+    pub fn page_text(&self, doc: DocId) -> Result<Arc<str>> {
+        let lock = || self.texts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, text)) = lock().iter().find(|(d, _)| *d == doc) {
+            return Ok(text.clone());
+        }
+        let page = self
+            .collection
+            .docs
+            .get(doc.index())
+            .ok_or_else(|| crate::Error::InvalidParameter(format!("no document {}", doc.0)))?;
+        // Read outside the lock: another pair may be read meanwhile.
+        let text: Arc<str> = crate::archive::page_text(page)?.into();
+        let mut texts = lock();
+        if !texts.iter().any(|(d, _)| *d == doc) {
+            if texts.len() == CACHED_PAGES {
+                texts.pop_front();
+            }
+            texts.push_back((doc, text.clone()));
+        }
+        Ok(text)
+    }
+
+    /// How many pages [`Workspace::page_text`] holds now.
+    pub fn cached_pages(&self) -> usize {
+        self.texts.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     /// Whether a gold standard is known.
@@ -561,6 +596,34 @@ mod tests {
             assert_eq!(a.pairs(), b.pairs(), "{algo:?}");
             assert_eq!(a.clustering.cluster_of, b.clustering.cluster_of, "{algo:?}");
         }
+    }
+
+    /// The pair view's pages come from the archive, the last few from memory, the same text.
+    #[test]
+    fn the_pages_last_read_are_kept_a_few() {
+        let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("sample_archives/news-sample.warc.gz");
+        let ws = Workspace::open(&[sample], &Progress::new()).unwrap();
+        assert_eq!(ws.cached_pages(), 0);
+        for round in 0..2 {
+            for i in 0..CACHED_PAGES as u32 + 4 {
+                let text = ws.page_text(DocId(i)).unwrap();
+                let doc = &ws.collection.docs[i as usize];
+                assert_eq!(
+                    &*text,
+                    crate::archive::page_text(doc).unwrap(),
+                    "{round} {i}"
+                );
+            }
+        }
+        assert_eq!(ws.cached_pages(), CACHED_PAGES);
+        let first = ws.page_text(DocId(CACHED_PAGES as u32 + 3)).unwrap();
+        let again = ws.page_text(DocId(CACHED_PAGES as u32 + 3)).unwrap();
+        assert!(
+            Arc::ptr_eq(&first, &again),
+            "a page read last is not read again"
+        );
+        assert!(ws.page_text(DocId(1_000_000)).is_err());
     }
 
     /// The Spark job's output format, written here from a local all-pairs run of the sample,
