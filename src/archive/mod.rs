@@ -368,7 +368,10 @@ pub fn load_with<T: Send + Clone>(
         .map(|(p, f)| pipeline::input_size(p, *f))
         .sum();
     let stage = match paths {
-        [one] => format!("reading {}", one.display()),
+        [one] => format!(
+            "reading {}",
+            one.file_name().unwrap_or(one.as_os_str()).to_string_lossy()
+        ),
         _ => format!("reading {} archives", paths.len()),
     };
     progress.stage(&stage, total);

@@ -88,33 +88,21 @@ impl Workbench {
         }
     }
 
-    /// The progress of the running jobs, with Cancel.
+    /// The progress of the running jobs, with Cancel (the whole line on hover).
     fn progress_bar(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
         let progresses = self.progresses();
         if let Some(p) = progresses.first() {
             ui.separator();
             let snap = p.snapshot();
-            let mut text = snap.stage.clone();
-            if snap.stage.starts_with("reading") {
-                text.push_str(&format!(" {}", human_bytes(snap.done)));
-                if snap.total > 0 {
-                    text.push_str(&format!(" / {}", human_bytes(snap.total)));
-                }
-            } else if snap.total > 0 {
-                text.push_str(&format!(" {}/{}", snap.done, snap.total));
-            }
-            if snap.rate() > 0.0 && !snap.stage.starts_with("reading") {
-                text.push_str(&format!(" — {:.0}/s", snap.rate()));
-            }
-            if let Some(eta) = snap.eta_secs() {
-                text.push_str(&format!(" — {eta:.0} s left"));
-            }
+            let text = progress_text(&snap);
             ui.add(
                 egui::ProgressBar::new(snap.fraction())
-                    .desired_width(300.0)
-                    .text(text)
+                    // Room for Cancel and Help in a narrow window.
+                    .desired_width((ui.available_width() - 130.0).clamp(120.0, 300.0))
+                    .text(text.clone())
                     .animate(true),
-            );
+            )
+            .on_hover_text(text);
             if ui
                 .button("Cancel")
                 .on_hover_text(ctx.format_shortcut(&SHORTCUT_CANCEL))
@@ -200,7 +188,15 @@ impl Workbench {
             ui.add_space(12.0);
             if self.jobs.is_running(JobKind::Load) {
                 ui.spinner();
-                ui.label("Reading…");
+                // The whole progress line: the top bar's is cut to its width.
+                match self.progresses().first() {
+                    Some(p) => ui.label(progress_text(&p.snapshot())),
+                    None => ui.label("Reading…"),
+                };
+                ui.weak(
+                    "Every page is signed for SpotSigs as it is read; the first clusters follow \
+                     the matching.",
+                );
             } else {
                 ui.label("Open a WARC, ARC, WACZ, a zip or a folder of pages — or drop it here.");
             }
@@ -257,4 +253,24 @@ pub fn human_bytes(n: u64) -> String {
     } else {
         format!("{v:.1} {}", UNITS[unit])
     }
+}
+
+/// A job's progress in one line: stage, done of total (bytes while reading), rate, time left.
+fn progress_text(snap: &crate::progress::ProgressSnapshot) -> String {
+    let mut text = snap.stage.clone();
+    if snap.stage.starts_with("reading") {
+        text.push_str(&format!(" {}", human_bytes(snap.done)));
+        if snap.total > 0 {
+            text.push_str(&format!(" / {}", human_bytes(snap.total)));
+        }
+    } else if snap.total > 0 {
+        text.push_str(&format!(" {}/{}", snap.done, snap.total));
+    }
+    if snap.rate() > 0.0 && !snap.stage.starts_with("reading") {
+        text.push_str(&format!(" — {:.0}/s", snap.rate()));
+    }
+    if let Some(eta) = snap.eta_secs() {
+        text.push_str(&format!(" — {eta:.0} s left"));
+    }
+    text
 }
