@@ -667,8 +667,10 @@ fn a_folder_of_warcs_reads_its_archives() {
 
 /// A page the collection does not hold is read again from its record as the very text the
 /// reading decoded — on the sample, the same records in a whole-file gzip stream, every real
-/// WARC and goldset-dev (revisits read their original's record) — and the workbench's reading
-/// holds exactly the pages whose record cannot be read again cheaply by its offset.
+/// WARC alone and all together (revisits read their original's record, in their file or
+/// another) and goldset-dev — and the workbench's reading holds exactly the pages whose record
+/// cannot be read again cheaply by its offset. A record cut short since is an error, not a
+/// shorter page.
 #[test]
 fn a_page_read_again_is_the_page_first_read() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -681,28 +683,26 @@ fn a_page_read_again_is_the_page_first_read() {
     )
     .unwrap();
     let whole = write(dir.path(), "whole.warc.gz", &gzip(&plain));
-    let mut inputs = vec![sample, whole.clone()];
-    inputs.extend(common::goldset());
+    let cut = write(dir.path(), "cut.warc", &plain);
+    let mut inputs = vec![vec![sample], vec![whole.clone()], vec![cut.clone()]];
+    inputs.extend(common::goldset().map(|g| vec![g]));
     if let Some(warcs) = common::shared("data/warc") {
-        inputs.extend(
-            std::fs::read_dir(&warcs)
-                .unwrap()
-                .map(|e| e.unwrap().path()),
-        );
+        let mut all: Vec<PathBuf> = std::fs::read_dir(&warcs)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        all.sort();
+        inputs.extend(all.iter().map(|w| vec![w.clone()]));
+        inputs.push(all);
     }
     let bare = ReadOptions {
         keep_html: samecore::archive::KeepHtml::Unseekable,
     };
     let (mut reread, mut held_pages) = (0, 0);
     for input in &inputs {
-        let held = archive::load(
-            std::slice::from_ref(input),
-            &ReadOptions::default(),
-            &Progress::new(),
-        )
-        .unwrap();
-        let read = archive::load(std::slice::from_ref(input), &bare, &Progress::new()).unwrap();
-        assert_eq!(held.docs.len(), read.docs.len(), "{}", input.display());
+        let held = archive::load(input, &ReadOptions::default(), &Progress::new()).unwrap();
+        let read = archive::load(input, &bare, &Progress::new()).unwrap();
+        assert_eq!(held.docs.len(), read.docs.len(), "{input:?}");
         for (h, d) in held.docs.iter().zip(&read.docs) {
             assert_eq!(h.key, d.key);
             assert_eq!(
@@ -717,11 +717,20 @@ fn a_page_read_again_is_the_page_first_read() {
                 reread += 1;
             }
             let text = archive::page_text(d).unwrap();
-            assert!(text == h.html.text(), "{} of {}", d.key, input.display());
+            assert!(text == h.html.text(), "{} of {input:?}", d.key);
         }
-        if input == &whole {
+        if input == std::slice::from_ref(&whole) {
             assert!(read.docs.iter().all(|d| d.html.is_held()));
         }
     }
     assert!(reread > 0 && held_pages > 0, "{reread} {held_pages}");
+    // The plain copy cut inside its last page's record: that page is an error, the others read.
+    let read = archive::load(std::slice::from_ref(&cut), &bare, &Progress::new()).unwrap();
+    let last = read.docs.iter().max_by_key(|d| d.location.offset).unwrap();
+    let file = std::fs::OpenOptions::new().write(true).open(&cut).unwrap();
+    file.set_len(last.location.offset + last.location.length / 2)
+        .unwrap();
+    let err = archive::page_text(last).unwrap_err().to_string();
+    assert!(err.contains("shorter"), "{err}");
+    assert!(archive::page_text(&read.docs[0]).is_ok());
 }

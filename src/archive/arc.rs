@@ -215,6 +215,12 @@ pub(crate) fn read_record_payload<S: Source>(
             io::Error::new(io::ErrorKind::InvalidData, "no ARC record at this offset")
         })?;
     let read = block::read_block(src, header.length.min(MAX_PAGE), &mut |_| true)?;
+    if read.read < header.length.min(MAX_PAGE) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the record is shorter than its header says (the archive changed?)",
+        ));
+    }
     Ok(match decode::parse_http_head(&read.kept) {
         Some(head) => {
             let body = read.kept.get(head.head_len..).unwrap_or_default().to_vec();

@@ -384,7 +384,7 @@ pub fn load_with<T: Send + Clone>(
     for outcome in outcomes {
         per_file.push(outcome?);
     }
-    pipeline::resolve_across_files(&mut per_file, opts);
+    pipeline::resolve_across_files(&mut per_file, opts, page);
     let mut collection = Collection::default();
     let mut made = Vec::new();
     // Several files: room for all their pages at once, so that appending them does not grow
@@ -438,15 +438,21 @@ pub fn load_with<T: Send + Clone>(
 }
 
 /// A page's decoded text: the one the collection holds, else its record read again and
-/// decoded as when it was first read (the same HTTP charset, `<meta>` and detection, so the
-/// same text: `tests/archive.rs` checks it on every archive of the project).
+/// decoded with the encoding the first reading chose (`doc.charset`, named after BOM
+/// sniffing, so the same text, without detecting again; a revisit resolved in another file
+/// reads its original's record as its original's charset). An encoding that has no label of
+/// its own (`replacement`) is chosen again as the first reading did. `tests/archive.rs`
+/// checks the text equal on every archive of the project, alone and together.
 pub fn page_text(doc: &Document) -> Result<String> {
     if doc.html.is_held() {
         return Ok(doc.html.text());
     }
     let (head, bytes) = read_payload(&doc.location)?;
+    let charset = match encoding_rs::Encoding::for_label(doc.charset.as_bytes()) {
+        Some(_) => Some(doc.charset.clone()),
+        None => head.and_then(|h| h.charset),
+    };
     let tld = decode::tld_of(doc.url.as_deref());
-    let charset = head.and_then(|h| h.charset);
     Ok(decode::decode_page(&bytes, charset.as_deref(), tld.as_deref()).0)
 }
 

@@ -329,7 +329,15 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
 
 /// Resolve revisits left pending in one file against the documents of all files, and fix the
 /// reports' counts.
-pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], opts: &ReadOptions) {
+///
+/// What `page` made of a revisit is made again from its own identity (URL, site) and its
+/// original's text, as for a revisit resolved inside its file, and not copied from the
+/// original's: a revisit of another URL signs under its own site.
+pub(crate) fn resolve_across_files<T: Clone>(
+    outcomes: &mut [FileOutcome<T>],
+    opts: &ReadOptions,
+    page: &PageFn<'_, T>,
+) {
     if outcomes.iter().all(|o| o.pending.is_empty()) {
         return;
     }
@@ -387,7 +395,12 @@ pub(crate) fn resolve_across_files<T: Clone>(outcomes: &mut [FileOutcome<T>], op
                 continue;
             };
             let original = &outcomes[of].docs[oi];
-            let made = outcomes[of].made[oi].clone();
+            // The original was read moments ago; should its record fail now, its own result
+            // stands in.
+            let made = match super::page_text(original) {
+                Ok(text) => page(&revisit.doc, &text),
+                Err(_) => outcomes[of].made[oi].clone(),
+            };
             let mut doc = revisit.doc;
             doc.revisit_of = Some(original.key.clone());
             set_revisit_capture(&mut doc, original);

@@ -94,6 +94,12 @@ fn parse_here<S: Source>(src: &mut S, length: u64) -> io::Result<Payload> {
     } else {
         let mut bytes = Vec::new();
         src.take(length).read_to_end(&mut bytes)?;
+        if (bytes.len() as u64) < length {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the page is shorter than when it was read (the file changed?)",
+            ));
+        }
         Ok((None, bytes))
     }
 }

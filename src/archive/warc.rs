@@ -504,6 +504,11 @@ pub(crate) fn read_record_payload<S: Source>(
         .and_then(|v| v.trim().parse::<u64>().ok())
         .ok_or_else(|| bad("record without a valid Content-Length"))?;
     let read = block::read_block(src, length.min(MAX_PAGE), &mut |_| true)?;
+    if read.read < length.min(MAX_PAGE) {
+        return Err(bad(
+            "the record is shorter than its Content-Length (the archive changed?)",
+        ));
+    }
     let head = decode::parse_http_head(&read.kept);
     Ok(match head {
         Some(head) => {

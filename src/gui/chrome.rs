@@ -193,10 +193,16 @@ impl Workbench {
                     Some(p) => ui.label(progress_text(&p.snapshot())),
                     None => ui.label("Reading…"),
                 };
-                ui.weak(
-                    "Every page is signed for SpotSigs as it is read; the first clusters follow \
-                     the matching.",
-                );
+                if self
+                    .settings
+                    .algos
+                    .contains(&crate::detectors::Algo::SpotSigs)
+                {
+                    ui.weak(
+                        "Every page is signed for SpotSigs as it is read; the first clusters \
+                         follow the matching.",
+                    );
+                }
             } else {
                 ui.label("Open a WARC, ARC, WACZ, a zip or a folder of pages — or drop it here.");
             }

@@ -93,12 +93,12 @@ impl Calibration {
 
 /// The site of a document: henzinger's site of its URL, else of the host its absolute links
 /// name most often (ties to the smallest name), else the empty string.
-pub fn site_of(doc: &Document) -> String {
+pub fn site_of(doc: &Document) -> Result<String> {
     if !doc.site.henzinger.is_empty() {
-        return doc.site.henzinger.clone();
+        return Ok(doc.site.henzinger.clone());
     }
     let mut hosts: BTreeMap<String, u32> = BTreeMap::new();
-    let text = doc.html.text();
+    let text = crate::archive::page_text(doc)?;
     let html = text.as_bytes();
     let mut from = 0;
     while let Some(pos) = memchr::memmem::find(&html[from..], b"href") {
@@ -134,7 +134,7 @@ pub fn site_of(doc: &Document) -> String {
             best = Some((host, count));
         }
     }
-    best.map(|(h, _)| h.clone()).unwrap_or_default()
+    Ok(best.map(|(h, _)| h.clone()).unwrap_or_default())
 }
 
 /// Measure the three pair classes of `docs` under SpotSigs' whole-page signatures
@@ -150,7 +150,7 @@ pub fn calibrate(docs: &[Document], cluster_of: &[Option<u32>]) -> Result<Calibr
     }
     let detector = SpotSigsDetector::new(&SpotSigsParams::whole_page())?;
     let signed = detector.sign(docs, &Progress::new())?;
-    let sites: Vec<String> = docs.iter().map(site_of).collect();
+    let sites = docs.iter().map(site_of).collect::<Result<Vec<String>>>()?;
     let members: Vec<usize> = (0..docs.len())
         .filter(|&i| cluster_of[i].is_some() && signed.sets[i].total > 0)
         .collect();
@@ -186,7 +186,7 @@ pub fn common_signatures(docs: &[Document], n: usize) -> Result<Vec<(String, usi
     let mut df: BTreeMap<String, usize> = BTreeMap::new();
     for doc in docs {
         let mut seen: Vec<String> = signer
-            .spots(&doc.html.text(), doc.url.as_deref())
+            .spots(&crate::archive::page_text(doc)?, doc.url.as_deref())
             .into_iter()
             .map(|s| format!("{} {}", s.antecedent, s.words.join(" ")))
             .collect();
@@ -224,7 +224,7 @@ mod tests {
                 .into(),
             ..test_doc()
         };
-        assert_eq!(site_of(&doc), "news.example.com");
+        assert_eq!(site_of(&doc).unwrap(), "news.example.com");
     }
 
     fn test_doc() -> Document {
