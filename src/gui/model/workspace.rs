@@ -319,6 +319,8 @@ fn haystack(docs: &[crate::Document], members: &[DocId]) -> String {
             haystack.push('\n');
         }
     }
+    // Held for every cluster of the run: without the slack of growing (up to half of it).
+    haystack.shrink_to_fit();
     haystack
 }
 
