@@ -465,17 +465,14 @@ pub fn map_pages<T: Send>(
     progress: &Progress,
     f: impl Fn(&Document, &str) -> T + Sync,
 ) -> Result<Vec<T>> {
-    let out: Result<Vec<T>> = docs
-        .par_iter()
+    docs.par_iter()
         .map(|d| {
             progress.check()?;
-            let text = page_text(d)?;
-            let made = f(d, &text);
+            let made = f(d, &page_text(d)?);
             progress.advance(1);
             Ok(made)
         })
-        .collect();
-    out
+        .collect()
 }
 
 /// Re-read the raw HTTP payload bytes of a document's record (the page as the server sent it,

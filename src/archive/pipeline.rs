@@ -395,11 +395,14 @@ pub(crate) fn resolve_across_files<T: Clone>(
                 continue;
             };
             let original = &outcomes[of].docs[oi];
-            // The original was read moments ago; should its record fail now, its own result
-            // stands in.
-            let made = match super::page_text(original) {
-                Ok(text) => page(&revisit.doc, &text),
-                Err(_) => outcomes[of].made[oi].clone(),
+            // A page function that makes nothing (`load`) needs no text. The original was read
+            // moments ago; should its record fail now, its own result stands in.
+            let made = match std::mem::size_of::<T>() {
+                0 => outcomes[of].made[oi].clone(),
+                _ => match super::page_text(original) {
+                    Ok(text) => page(&revisit.doc, &text),
+                    Err(_) => outcomes[of].made[oi].clone(),
+                },
             };
             let mut doc = revisit.doc;
             doc.revisit_of = Some(original.key.clone());

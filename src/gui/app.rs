@@ -158,16 +158,10 @@ impl Workbench {
             return;
         }
         // SpotSigs signs every page while it is read, with the antecedents the run after the
-        // opening will use (`loaded` decides them the same way), so that run reads nothing again.
-        let params = self.restored_params.clone().unwrap_or_else(|| {
-            let other_corpus = self.workspace.as_ref().is_some_and(|ws| ws.inputs != paths);
-            if other_corpus {
-                crate::signature::SpotSigsParams::default()
-            } else {
-                self.tuning.params.clone()
-            }
-        });
-        let request = self.settings.request(&TuningView::with_params(params));
+        // opening will use, so that run reads nothing again.
+        let request = self
+            .settings
+            .request(&TuningView::with_params(self.params_for(&paths)));
         let sign = request
             .algos
             .contains(&Algo::SpotSigs)
@@ -393,6 +387,21 @@ impl Workbench {
         }
     }
 
+    /// The antecedents a run of `inputs` uses once they are open: a reopened project's own;
+    /// the ones tuned now for the same inputs; the defaults for another corpus (antecedents and
+    /// signature options are tuned for one corpus).
+    fn params_for(&self, inputs: &[PathBuf]) -> crate::signature::SpotSigsParams {
+        let other_corpus = self
+            .workspace
+            .as_ref()
+            .is_some_and(|ws| ws.inputs != inputs);
+        match &self.restored_params {
+            Some(params) => params.clone(),
+            None if other_corpus => crate::signature::SpotSigsParams::default(),
+            None => self.tuning.params.clone(),
+        }
+    }
+
     fn loaded(&mut self, ws: Arc<Workspace>, cache: PreparedCache) {
         // The previous corpus's reading warnings do not belong to this one.
         self.messages.retain(|m| !m.ends_with(READ_WARNINGS));
@@ -400,22 +409,16 @@ impl Workbench {
         if warnings > 0 {
             self.messages.push(format!("{warnings} {READ_WARNINGS}"));
         }
-        // Antecedents and signature options are tuned for one corpus: another corpus starts
-        // from the defaults again (said, so nobody wonders where an edit went).
-        let other_corpus = self
-            .workspace
-            .as_ref()
-            .is_some_and(|old| old.inputs != ws.inputs);
+        let params = self.params_for(&ws.inputs);
         self.absolute_inputs = ws
             .inputs
             .iter()
             .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
             .collect();
-        if let Some(params) = self.restored_params.take() {
-            // A reopened project's own antecedents.
+        if self.restored_params.take().is_some() {
             self.tuning = TuningView::with_params(params);
-        } else if other_corpus && self.tuning.params != crate::signature::SpotSigsParams::default()
-        {
+        } else if params != self.tuning.params {
+            // Another corpus: said, so nobody wonders where an edit went.
             self.tuning = TuningView::default();
             self.messages
                 .push("Antecedents reset to the defaults for the new corpus".into());
