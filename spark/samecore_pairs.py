@@ -17,14 +17,19 @@ The steps, each the one samecore takes on one machine (see spark/README.md):
    normalised IDF ln(N/df)/ln(N) lies outside [lo, hi] is dropped.
 3. Pages left with fewer than min_signatures occurrences take no part in matching.
 4. Pairs at or above the threshold, by the multiset Jaccard (SIGIR 2008 section 3), that share
-   at least --min-shared signatures (samecore's --min-shared, default 2):
-   candidates by prefix filtering (Vernica, Carey, Li, "Efficient parallel set-similarity joins
-   using MapReduce", SIGMOD 2010, section 3) within length partitions (SIGIR 2008 section 4),
-   each candidate then verified exactly.
+   at least --min-shared signatures (samecore's --min-shared, default 2). Two ways (--join):
+   - broadcast (default while the index fits): every executor holds the inverted index of all
+     pages in (size, page) order; each task probes it with its pages' signatures, reads only the
+     postings of partners within SpotSigs' length bound (SIGIR 2008 section 4), and sums
+     min(count) per partner in place, as samecore's all-pairs matching does on one machine;
+   - shuffle: candidates by prefix filtering (Vernica, Carey, Li, "Efficient parallel
+     set-similarity joins using MapReduce", SIGMOD 2010, section 3) within length partitions
+     (SIGIR 2008 section 4), each candidate then verified exactly.
 5. Clusters: connected components by alternating large-star and small-star (Kiveris et al.,
    "Connected Components in MapReduce and Beyond", SoCC 2014, section 2).
 
-Only the DataFrame API and Spark SQL functions run on the data: no Python UDF.
+The shuffle join uses only the DataFrame API and Spark SQL functions; the broadcast join runs
+NumPy in the Python workers (mapInArrow), vectorised over batches of postings.
 """
 
 import argparse
@@ -34,6 +39,8 @@ import os
 import sys
 import time
 
+import numpy as np
+import pyarrow as pa
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -80,6 +87,21 @@ SLACK = 1e-9
 # src/matching/mod.rs DEFAULT_MIN_SHARED).
 DEFAULT_MIN_SHARED = 2
 
+# Ways to find the pairs (--join). "broadcast": the join on signatures runs map-side against an
+# inverted index every executor holds, and each task counts its pages' intersections in place
+# (`BroadcastIndex`). "shuffle": the prefix self-join and the verification joins, which hold
+# nothing in memory but shuffle every candidate (`candidate_pairs`, `verified_pairs`). "auto":
+# broadcast while the index has at most --broadcast-rows signature rows.
+JOINS = ("auto", "broadcast", "shuffle")
+# 200 million rows: an index of about 3.2 GB in each executor's Python worker and on the driver.
+DEFAULT_BROADCAST_ROWS = 200_000_000
+# Postings a task gathers at once (then counts, filters and writes): bounds a task's memory to
+# about 60 bytes a posting, 250 MB, whatever its pages.
+GATHER_BATCH = 4_000_000
+# Postings a task reads in all, at most: the work is cut into chunks of about equal postings,
+# and into at least 4 chunks a core.
+CHUNK_POSTINGS = 50_000_000
+
 
 class JobError(Exception):
     """A problem with the input or the command line, reported without a traceback."""
@@ -96,6 +118,13 @@ def log(message):
 def check_min_shared(min_shared):
     if not isinstance(min_shared, int) or min_shared < 1:
         raise JobError(f"--min-shared {min_shared} is not a positive number")
+
+
+def check_join(join, broadcast_rows):
+    if join not in JOINS:
+        raise JobError(f"--join {join!r} is not one of {', '.join(JOINS)}")
+    if not isinstance(broadcast_rows, int) or broadcast_rows < 0:
+        raise JobError(f"--broadcast-rows {broadcast_rows} is not a number of rows")
 
 
 def check_threshold(threshold):
@@ -470,6 +499,159 @@ def verified_pairs(candidates, vectors, threshold, min_shared):
     )
 
 
+def filtered_rows(signatures, n_pages, params):
+    """Steps 2-3 as rows (page, signature, count, total) of the pages that take part in
+    matching, `total` being the page's multiset size after the filters: what the broadcast join
+    reads. The same filters as `signed_pages`: a signature's df counts the pages holding it."""
+    rows = signatures
+    if params["idf_band"] is not None:
+        lo, hi = (float(x) for x in params["idf_band"])
+        first, last = idf_df_range(n_pages, lo, hi)
+        log(f"idf band [{lo}, {hi}] over {max(n_pages, 2)} pages keeps signatures on {first}..{last} pages")
+        kept = signatures.groupBy("signature").agg(F.count("*").alias("df")).where(F.col("df").between(first, last))
+        rows = signatures.join(kept.select("signature"), "signature")
+    min_signatures = max(int(params["min_signatures"]), 1)
+    totals = rows.groupBy("page").agg(F.sum("count").alias("total")).where(F.col("total") >= min_signatures)
+    return rows.join(totals, "page").select("page", "signature", "count", "total")
+
+
+class BroadcastIndex:
+    """The inverted index of every page that takes part in matching, as NumPy arrays small
+    enough to broadcast (about 20 bytes a signature row, 8 more a page), and the pairs of a
+    range of pages found by probing it.
+
+    Pages are numbered 0..n-1 in (total, page id) order. A posting is the 64-bit key
+    signature_rank * n + page_number with the page's count beside it, and the postings are
+    sorted by key, so a signature's postings are one run of the array in page order. A page i
+    with `need` = max(ceil(t * total * (1 - SLACK)), min_shared) meets, for each of its
+    signatures, the postings of that signature from the first page of total >= need up to
+    itself: every page before it in the order that could reach t with it (J <= min/max, SIGIR
+    2008 s.4) and shares that signature; no other page and no pair twice. Summing
+    min(count_i, count_j) over those postings per partner j is the multiset intersection,
+    exactly; the score is then inter / (total_i + total_j - inter) in doubles, as samecore and
+    the shuffle join compute it."""
+
+    def __init__(self, table, threshold, min_shared):
+        page = table.column("page").to_numpy()
+        signature = table.column("signature").to_numpy()
+        count = table.column("count").to_numpy().astype(np.int32)
+        total = table.column("total").to_numpy().astype(np.int64)
+        del table
+        pages, page_of_row = np.unique(page, return_inverse=True)
+        n = len(pages)
+        totals = np.zeros(n, np.int64)
+        totals[page_of_row] = total
+        order = np.lexsort((pages, totals))  # by total, then page id
+        number = np.empty(n, np.int64)
+        number[order] = np.arange(n)
+        idx = number[page_of_row]
+        del page, total, page_of_row, number
+        _, rank = np.unique(signature, return_inverse=True)
+        del signature
+        keys = rank.astype(np.int64) * max(n, 1) + idx
+        del rank
+        by_key = np.argsort(keys, kind="stable")
+        self.n = n
+        self.rows = len(keys)
+        self.threshold = threshold
+        self.min_shared = min_shared
+        self.keys = keys[by_key]
+        self.counts = count[by_key]
+        del keys, count
+        # A page's rows, as positions in the sorted keys, page after page.
+        self.own = np.argsort(idx[by_key], kind="stable")
+        del idx, by_key
+        self.start = np.zeros(n + 1, np.int64)
+        np.cumsum(np.bincount(self.keys % max(n, 1), minlength=n), out=self.start[1:])
+        self.page = pages[order]
+        self.total = totals[order]
+        need = np.ceil(self.total.astype(np.float64) * threshold * (1.0 - SLACK)).astype(np.int64)
+        need = np.maximum(need, min_shared)
+        # The first page of total >= need: the smallest partner a page may have.
+        self.first = np.searchsorted(self.total, need, side="left")
+        # Postings each page reads, and their running sum: the work of a range of pages.
+        rows = self.own
+        owner = np.repeat(np.arange(n), np.diff(self.start))
+        low = np.searchsorted(self.keys, self.keys[rows] - owner + self.first[owner], side="left")
+        self.work = np.zeros(n + 1, np.int64)
+        np.cumsum(np.bincount(owner, weights=np.maximum(rows - low, 0), minlength=n).astype(np.int64), out=self.work[1:])
+
+    def chunks(self, at_least):
+        """Bounds of ranges of pages of about equal postings: at least `at_least` ranges (fewer
+        only when there are fewer pages) and none above CHUNK_POSTINGS postings."""
+        total_work = int(self.work[-1])
+        k = max(at_least, -(-total_work // CHUNK_POSTINGS), 1)
+        cuts = np.searchsorted(self.work, np.linspace(0, total_work, k + 1)[1:-1], side="left")
+        return sorted({0, self.n, *(int(c) for c in cuts)})
+
+    def pairs(self, lo, hi):
+        """Record batches of the pairs (a, b, a_total, b_total, intersection, score) whose later
+        page lies in pages lo..hi-1, a the earlier page: those at or above the threshold whose
+        intersection holds at least min_shared signatures (samecore counts occurrences)."""
+        n = max(self.n, 1)
+        i = lo
+        while i < hi:
+            # As many pages as keep the postings read at once near GATHER_BATCH (one at least).
+            j = int(np.searchsorted(self.work, self.work[i] + GATHER_BATCH, side="right")) - 1
+            j = min(max(j, i + 1), hi)
+            batch = self._pairs(i, j, n)
+            if batch.num_rows:
+                yield batch
+            i = j
+
+    def _pairs(self, i, j, n):
+        rows = self.own[self.start[i] : self.start[j]]
+        owner = np.repeat(np.arange(i, j), np.diff(self.start[i : j + 1]))
+        base = self.keys[rows] - owner  # signature_rank * n
+        low = np.searchsorted(self.keys, base + self.first[owner], side="left")
+        reads = np.maximum(rows - low, 0)
+        total = int(reads.sum())
+        if total == 0:
+            return pa.record_batch([pa.array([], pa.int64())] * 5 + [pa.array([], pa.float64())], names=PAIR_COLUMNS)
+        ends = np.cumsum(reads)
+        at = np.arange(total) + np.repeat(low - (ends - reads), reads)
+        partner = self.keys[at] - np.repeat(base, reads)
+        shared = np.minimum(self.counts[at], np.repeat(self.counts[rows], reads))
+        pair, which = np.unique(np.repeat(owner, reads) * n + partner, return_inverse=True)
+        inter = np.bincount(which, weights=shared).astype(np.int64)
+        later, earlier = pair // n, pair % n
+        a_total, b_total = self.total[earlier], self.total[later]
+        score = inter.astype(np.float64) / (a_total + b_total - inter).astype(np.float64)
+        keep = (score >= self.threshold) & (inter >= self.min_shared)
+        columns = [self.page[earlier], self.page[later], a_total, b_total, inter, score]
+        return pa.record_batch([pa.array(c[keep]) for c in columns], names=PAIR_COLUMNS)
+
+
+PAIR_COLUMNS = ["a", "b", "a_total", "b_total", "intersection", "score"]
+PAIR_SCHEMA = "a long, b long, a_total long, b_total long, intersection long, score double"
+
+
+def broadcast_pairs(spark, index):
+    """The pairs of `index`, found by one task per range of pages of about equal work, each
+    probing the broadcast index in a Python worker (mapInArrow). The index goes out as a dict
+    of arrays; this module's code goes with the task, by value."""
+    if __name__ != "__main__":  # imported (tests): ship the module's code with the closure
+        from pyspark import cloudpickle
+
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    shipped = spark.sparkContext.broadcast(dict(index.__dict__))
+    bounds = index.chunks(4 * spark.sparkContext.defaultParallelism)
+    tasks = len(bounds) - 1
+
+    def probe(batches):
+        held = BroadcastIndex.__new__(BroadcastIndex)
+        held.__dict__.update(shipped.value)
+        for batch in batches:
+            for task in batch.column("id").to_pylist():
+                yield from held.pairs(bounds[task], bounds[task + 1])
+
+    log(
+        f"broadcast join: index of {index.rows} signature rows over {index.n} pages, "
+        f"{int(index.work[-1])} postings to read in {tasks} tasks"
+    )
+    return spark.range(0, tasks, 1, max(tasks, 1)).mapInArrow(probe, PAIR_SCHEMA)
+
+
 def large_star(edges):
     """Kiveris et al. s.2, Large-Star: each node u links every larger neighbour to the smallest
     node of its neighbourhood including itself. Edges are (src, dst) with src > dst."""
@@ -548,10 +730,21 @@ def dense_index(spark, df, order, name, materialize):
     )
 
 
-def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None, min_shared=DEFAULT_MIN_SHARED):
+def run(
+    spark,
+    shards,
+    out,
+    threshold,
+    overwrite=False,
+    checkpoint_dir=None,
+    min_shared=DEFAULT_MIN_SHARED,
+    join="auto",
+    broadcast_rows=DEFAULT_BROADCAST_ROWS,
+):
     """The job: read `shards`, write `out`; the run.json written, as a dict."""
     check_threshold(threshold)
     check_min_shared(min_shared)
+    check_join(join, broadcast_rows)
     started = time.time()
     files = Files(spark)
     raw_pages, raw_signatures, summary = read_shards(spark, files, shards)
@@ -580,11 +773,30 @@ def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None, min
     if params["site_frame"] is not None:
         signatures = drop_site_frame(signatures, pages, params["site_frame"])
         log(f"site frame {json.dumps(params['site_frame'], sort_keys=True)}")
-    vectors = signed_pages(signatures, n_pages, params, threshold, min_shared).persist()
-    n_signed = vectors.count()
-    log(f"signed pages: {n_signed} take part in matching (min_signatures {params['min_signatures']})")
-
-    pairs = verified_pairs(candidate_pairs(vectors, threshold), vectors, threshold, min_shared)
+    rows = None
+    if join != "shuffle":
+        rows = filtered_rows(signatures, n_pages, params).persist()
+        n_rows = rows.count()
+        if join == "auto" and n_rows > broadcast_rows:
+            log(f"{n_rows} signature rows are more than --broadcast-rows {broadcast_rows}: shuffle join")
+            rows.unpersist()
+            rows, join = None, "shuffle"
+        else:
+            join = "broadcast"
+    if join == "broadcast":
+        index = BroadcastIndex(rows.select("page", "signature", "count", "total").toArrow(), threshold, min_shared)
+        kept = rows.select("page", "total").distinct().persist()
+        rows.unpersist()
+        n_signed = index.n
+        log(f"signed pages: {n_signed} take part in matching (min_signatures {params['min_signatures']})")
+        pairs = broadcast_pairs(spark, index)
+        del index
+    else:
+        vectors = signed_pages(signatures, n_pages, params, threshold, min_shared).persist()
+        n_signed = vectors.count()
+        log(f"signed pages: {n_signed} take part in matching (min_signatures {params['min_signatures']})")
+        kept = vectors.select("page", "total")
+        pairs = verified_pairs(candidate_pairs(vectors, threshold), vectors, threshold, min_shared)
     keys = pages.select("page", "key")
     pairs = pairs.join(keys.select(F.col("page").alias("a"), F.col("key").alias("a_key0")), "a").join(
         keys.select(F.col("page").alias("b"), F.col("key").alias("b_key0")), "b"
@@ -613,7 +825,7 @@ def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None, min
 
     labels, rounds = connected_components(written, materialize)
     members = (
-        pages.join(vectors.select("page", F.col("total").alias("kept")), "page", "left")
+        pages.join(kept.select("page", F.col("total").alias("kept")), "page", "left")
         .join(labels, "page", "left")
         .select(
             *IDENTITY,
@@ -634,7 +846,7 @@ def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None, min
     clusters.write.mode("overwrite" if overwrite else "errorifexists").parquet(clusters_path)
     log(f"clusters: {n_clusters} of 2+ pages after {rounds} round(s) -> {clusters_path}")
     pages.unpersist()
-    vectors.unpersist()
+    kept.unpersist()
 
     report = {
         "format": RUN_FORMAT,
@@ -650,6 +862,7 @@ def run(spark, shards, out, threshold, overwrite=False, checkpoint_dir=None, min
         "pairs": n_pairs,
         "clusters": n_clusters,
         "iterations": rounds,
+        "join": join,
         "seconds": round(time.time() - started, 3),
         "spark_version": spark.version,
     }
@@ -699,6 +912,19 @@ def main(argv=None):
     parser.add_argument(
         "--partitions", type=int, help="shuffle partitions (default: 2 x cores in local mode)"
     )
+    parser.add_argument(
+        "--join",
+        choices=JOINS,
+        default="auto",
+        help="broadcast: probe an inverted index every executor holds; shuffle: prefix self-join, "
+        "nothing held (default auto: broadcast up to --broadcast-rows signature rows)",
+    )
+    parser.add_argument(
+        "--broadcast-rows",
+        type=int,
+        default=DEFAULT_BROADCAST_ROWS,
+        help=f"most signature rows --join auto broadcasts (default {DEFAULT_BROADCAST_ROWS}, about 20 bytes each)",
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace the outputs in an existing --out")
     parser.add_argument(
         "--master", help="Spark master when not run by spark-submit (default: SPARK_MASTER or local[*])"
@@ -708,11 +934,22 @@ def main(argv=None):
     try:
         check_threshold(args.threshold)
         check_min_shared(args.min_shared)
+        check_join(args.join, args.broadcast_rows)
         if args.partitions is not None and args.partitions < 1:
             raise JobError(f"--partitions {args.partitions} is not a positive number")
         spark = session(args.master, args.partitions)
         try:
-            run(spark, args.shards, args.out, args.threshold, args.overwrite, args.checkpoint_dir, args.min_shared)
+            run(
+                spark,
+                args.shards,
+                args.out,
+                args.threshold,
+                args.overwrite,
+                args.checkpoint_dir,
+                args.min_shared,
+                args.join,
+                args.broadcast_rows,
+            )
         finally:
             spark.stop()
     except JobError as e:

@@ -321,14 +321,15 @@ class JobEqualsReference(unittest.TestCase):
             cls.shards[name] = os.path.join(SCRATCH, "shards-" + name)
             write_shards(cls.shards[name], cls.pages, cls.signatures, frame, band)
 
-    def check(self, config, threshold, min_shared=job.DEFAULT_MIN_SHARED):
+    def check(self, config, threshold, min_shared=job.DEFAULT_MIN_SHARED, join="auto", tag=""):
         frame, band = CONFIGS[config]
-        out = os.path.join(SCRATCH, f"out-{config}-{threshold}-{min_shared}")
-        report = job.run(SPARK, self.shards[config], out, threshold, min_shared=min_shared)
+        out = os.path.join(SCRATCH, f"out-{config}-{threshold}-{min_shared}-{join}{tag}")
+        report = job.run(SPARK, self.shards[config], out, threshold, min_shared=min_shared, join=join)
         rows, want_pairs, want_clusters = reference(
             self.pages, self.signatures, frame, band, threshold, min_shared=min_shared
         )
-        where = f"{config} at {threshold} sharing {min_shared}"
+        where = f"{config} at {threshold} sharing {min_shared}, {join} join"
+        self.assertEqual(report["join"], "broadcast" if join == "auto" else join, where)
 
         got_pairs = {}
         for p in read_parquet_dir(os.path.join(out, "pairs.parquet")):
@@ -382,10 +383,11 @@ class JobEqualsReference(unittest.TestCase):
 
     def test_every_threshold_and_filter(self):
         counts = {}
-        for config in CONFIGS:
-            for threshold in THRESHOLDS:
-                with self.subTest(config=config, threshold=threshold):
-                    counts[(config, threshold)] = len(self.check(config, threshold))
+        for join in ("broadcast", "shuffle"):
+            for config in CONFIGS:
+                for threshold in THRESHOLDS:
+                    with self.subTest(config=config, threshold=threshold, join=join):
+                        counts[(config, threshold)] = len(self.check(config, threshold, join=join))
         print(f"\npairs per (filters, threshold): {counts}", file=sys.stderr)
         # The data exercise what they should: pairs at every threshold, and filters that change them.
         self.assertTrue(all(n > 0 for n in counts.values()), counts)
@@ -393,10 +395,30 @@ class JobEqualsReference(unittest.TestCase):
         self.assertNotEqual(counts[("plain", 0.12)], counts[("idf", 0.12)])
 
     def test_pairs_must_share_min_shared_signatures(self):
-        counts = {m: len(self.check("plain", 0.12, min_shared=m)) for m in (1, 6)}
-        print(f"\npairs at 0.12 per min_shared: {counts}", file=sys.stderr)
-        # The data have pairs at 0.12 that share fewer than 6 signatures: the option drops them.
-        self.assertGreater(counts[1], counts[6])
+        for join in ("broadcast", "shuffle"):
+            counts = {m: len(self.check("plain", 0.12, min_shared=m, join=join)) for m in (1, 6)}
+            print(f"\npairs at 0.12 per min_shared, {join} join: {counts}", file=sys.stderr)
+            # The data have pairs at 0.12 that share fewer than 6 signatures: the option drops them.
+            self.assertGreater(counts[1], counts[6])
+
+    def test_auto_shuffles_past_the_broadcast_limit(self):
+        out = os.path.join(SCRATCH, "out-auto-limit")
+        report = job.run(SPARK, self.shards["frame"], out, 0.5, broadcast_rows=10)
+        self.assertEqual(report["join"], "shuffle")
+        _, want_pairs, _ = reference(self.pages, self.signatures, FRAME, None, 0.5)
+        self.assertEqual(report["pairs"], len(want_pairs))
+
+    def test_small_gather_batches_and_many_tasks_change_nothing(self):
+        # A task gathers at most GATHER_BATCH postings at once (one page at least) and the work is
+        # cut into tasks of at most CHUNK_POSTINGS postings: with both tiny, every page is a batch
+        # and nearly every page a task.
+        want = self.check("frame", 0.12, join="broadcast", tag="-large")
+        saved = job.GATHER_BATCH, job.CHUNK_POSTINGS
+        job.GATHER_BATCH, job.CHUNK_POSTINGS = 1, 50
+        try:
+            self.assertEqual(self.check("frame", 0.12, join="broadcast", tag="-small"), want)
+        finally:
+            job.GATHER_BATCH, job.CHUNK_POSTINGS = saved
 
     def test_no_pair(self):
         rng = random.Random(5)
@@ -468,6 +490,12 @@ class RefusesBadInput(unittest.TestCase):
         directory = self.shards("threshold")
         for t in (0.0, -0.1, 1.5, float("nan")):
             self.expect(directory, "outside", threshold=t)
+
+    def test_bad_join(self):
+        directory = self.shards("join")
+        for join, rows, message in (("sort", 10, "not one of"), ("auto", -1, "not a number")):
+            with self.assertRaisesRegex(job.JobError, message):
+                job.run(SPARK, directory, os.path.join(SCRATCH, "never"), 0.5, join=join, broadcast_rows=rows)
 
 
 class CommandLine(unittest.TestCase):

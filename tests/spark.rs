@@ -4,7 +4,7 @@
 //! same clusters as `--rule transitive`; `samecore import-pairs` turns the job's output into a
 //! project run with those clusters.
 //!
-//! The job needs python3 with pyspark (its tests also pyarrow) and a Java runtime. Without
+//! The job needs python3 with pyspark, pyarrow and numpy, and a Java runtime. Without
 //! them the test says SKIPPED on standard error; `SAMECORE_REQUIRE_SPARK=1` (as `.ci/run` sets) makes that an error.
 
 mod common;
@@ -20,7 +20,7 @@ use samecore::export::{ClusterFileRow, PageRow, PairFileRow, read_rows};
 
 fn spark_available() -> bool {
     let pyspark = Command::new("python3")
-        .args(["-c", "import pyspark, pyarrow"])
+        .args(["-c", "import pyspark, pyarrow, numpy"])
         .output()
         .is_ok_and(|o| o.status.success());
     let java = Command::new("java")
@@ -30,12 +30,13 @@ fn spark_available() -> bool {
     if !(pyspark && java) {
         assert!(
             std::env::var("SAMECORE_REQUIRE_SPARK").as_deref() != Ok("1"),
-            "SAMECORE_REQUIRE_SPARK=1 but pyspark and pyarrow ({pyspark}) or java ({java}) is missing"
+            "SAMECORE_REQUIRE_SPARK=1 but pyspark, pyarrow and numpy ({pyspark}) or java ({java}) is missing"
         );
         let _ = writeln!(
             std::io::stderr(),
-            "SKIPPED spark: python3 with pyspark and pyarrow and a Java runtime are needed for \
-             the Spark job (pip install pyspark pyarrow; apt-get install default-jre-headless)"
+            "SKIPPED spark: python3 with pyspark, pyarrow and numpy and a Java runtime are needed \
+             for the Spark job (pip install pyspark pyarrow numpy; apt-get install \
+             default-jre-headless)"
         );
     }
     pyspark && java
@@ -60,8 +61,9 @@ fn spark_python(script: &str, args: &[&std::ffi::OsStr]) {
     );
 }
 
-/// Run the Spark job on `shards` into `out` at `threshold`.
-fn spark_job(shards: &Path, out: &Path, threshold: f64) {
+/// Run the Spark job on `shards` into `out` at `threshold`, finding pairs with `join`
+/// (`broadcast` or `shuffle`).
+fn spark_job(shards: &Path, out: &Path, threshold: f64, join: &str) {
     let t = threshold.to_string();
     let args = [
         "--shards".as_ref(),
@@ -69,7 +71,7 @@ fn spark_job(shards: &Path, out: &Path, threshold: f64) {
         "--out".as_ref(),
         out.as_os_str(),
     ];
-    let rest = ["--threshold", &t, "--partitions", "4"].map(std::ffi::OsStr::new);
+    let rest = ["--threshold", &t, "--partitions", "4", "--join", join].map(std::ffi::OsStr::new);
     spark_python("samecore_pairs.py", &[&args[..], &rest[..]].concat());
 }
 
@@ -91,9 +93,14 @@ fn partition<K: Ord + Clone>(
         .collect()
 }
 
-/// Sign `archive`, run the job and the single machine at `threshold` with `options`, compare,
-/// and import the job's pairs into a project; the number of pairs.
-fn job_equals_single_machine(archive: &Path, options: &[&str], threshold: f64) -> usize {
+/// Sign `archive`, run the job (with `join`) and the single machine at `threshold` with
+/// `options`, compare, and import the job's pairs into a project; the number of pairs.
+fn job_equals_single_machine(
+    archive: &Path,
+    options: &[&str],
+    threshold: f64,
+    join: &str,
+) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let shards = dir.path().join("shards");
     let out = dir.path().join("out");
@@ -106,7 +113,7 @@ fn job_equals_single_machine(archive: &Path, options: &[&str], threshold: f64) -
     ];
     sign.extend(options.iter().map(OsString::from));
     common::samecore(&sign);
-    spark_job(&shards, &out, threshold);
+    spark_job(&shards, &out, threshold, join);
 
     let pairs_path = dir.path().join("pairs.tsv");
     let clusters_path = dir.path().join("clusters.tsv");
@@ -238,13 +245,16 @@ fn spark_job_equals_allpairs_on_the_sample_and_goldset_dev() {
         return;
     }
     // The defaults (content blocks, site frame 0.9) at their threshold.
-    let n = job_equals_single_machine(&sample(), &[], 0.12);
+    let n = job_equals_single_machine(&sample(), &[], 0.12, "broadcast");
     assert!(n > 300, "{n} pairs on the sample");
     let Some(goldset) = common::goldset() else {
         return;
     };
-    let n = job_equals_single_machine(&goldset, &[], 0.12);
-    assert!(n > 1000, "{n} pairs on goldset-dev");
+    // Both ways of finding the pairs: the broadcast index and the prefix self-join.
+    for join in ["broadcast", "shuffle"] {
+        let n = job_equals_single_machine(&goldset, &[], 0.12, join);
+        assert!(n > 1000, "{n} pairs on goldset-dev ({join} join)");
+    }
     // The paper's setting: whole-page text, no site frame, an IDF band, threshold 0.5.
     let paper = [
         "--tokens",
@@ -254,7 +264,7 @@ fn spark_job_equals_allpairs_on_the_sample_and_goldset_dev() {
         "--idf-band",
         "0.2:0.9",
     ];
-    let n = job_equals_single_machine(&goldset, &paper, 0.5);
+    let n = job_equals_single_machine(&goldset, &paper, 0.5, "broadcast");
     assert!(n > 100, "{n} pairs on goldset-dev at 0.5");
 }
 
