@@ -526,10 +526,11 @@ class BroadcastIndex:
     with `need` = max(ceil(t * total * (1 - SLACK)), min_shared) meets, for each of its
     signatures, the postings of that signature from the first page of total >= need up to
     itself: every page before it in the order that could reach t with it (J <= min/max, SIGIR
-    2008 s.4) and shares that signature; no other page and no pair twice. Summing
-    min(count_i, count_j) over those postings per partner j is the multiset intersection,
-    exactly; the score is then inter / (total_i + total_j - inter) in doubles, as samecore and
-    the shuffle join compute it."""
+    2008 s.4) and shares that signature; no other page and no pair twice. It reads them for
+    its prefix signatures only (see `suffix` below); summing min(count_i, count_j) over them
+    per partner j, plus the suffix signatures looked up for the partners that can still reach
+    t, is the multiset intersection, exactly; the score is then inter / (total_i + total_j -
+    inter) in doubles, as samecore and the shuffle join compute it."""
 
     def __init__(self, table, threshold, min_shared):
         page = table.column("page").to_numpy()
@@ -569,12 +570,31 @@ class BroadcastIndex:
         need = np.maximum(need, min_shared)
         # The first page of total >= need: the smallest partner a page may have.
         self.first = np.searchsorted(self.total, need, side="left")
-        # Postings each page reads, and their running sum: the work of a range of pages.
+        # A page's suffix: of its signatures, those with the most postings to read, as many as
+        # hold at most need - 1 occurrences in all. A partner that shares none of the other
+        # signatures (its prefix) shares at most need - 1 occurrences: too few. So only the
+        # prefix's postings are read, which finds every partner that can reach t, and each
+        # suffix signature is looked up for the partners found (WWW 2008 s.3, prefix filtering
+        # with a per-page order: any order is exact for the page that probes).
         rows = self.own
         owner = np.repeat(np.arange(n), np.diff(self.start))
-        low = np.searchsorted(self.keys, self.keys[rows] - owner + self.first[owner], side="left")
+        reads = np.maximum(rows - self._low(rows, owner), 0)
+        self.need = need
+        by_reads = np.lexsort((-reads, owner))
+        held = np.cumsum(self.counts[rows[by_reads]])
+        held -= np.concatenate(([0], held))[self.start[owner[by_reads]]]
+        self.suffix = np.zeros(len(rows), bool)
+        self.suffix[by_reads] = held <= need[owner[by_reads]] - 1
+        del by_reads, held
+        # Postings each page reads, and their running sum: the work of a range of pages.
         self.work = np.zeros(n + 1, np.int64)
-        np.cumsum(np.bincount(owner, weights=np.maximum(rows - low, 0), minlength=n).astype(np.int64), out=self.work[1:])
+        prefix_reads = np.where(self.suffix, 0, reads)
+        np.cumsum(np.bincount(owner, weights=prefix_reads, minlength=n).astype(np.int64), out=self.work[1:])
+
+    def _low(self, rows, owner):
+        """For postings at `rows` of pages `owner`: where the postings of the same signature
+        from the page's smallest partner on begin."""
+        return np.searchsorted(self.keys, self.keys[rows] - owner + self.first[owner], side="left")
 
     def chunks(self, at_least):
         """Bounds of ranges of pages of about equal postings: at least `at_least` ranges (fewer
@@ -601,21 +621,47 @@ class BroadcastIndex:
 
     def _pairs(self, i, j, n):
         rows = self.own[self.start[i] : self.start[j]]
+        suffix = self.suffix[self.start[i] : self.start[j]]
         owner = np.repeat(np.arange(i, j), np.diff(self.start[i : j + 1]))
         base = self.keys[rows] - owner  # signature_rank * n
-        low = np.searchsorted(self.keys, base + self.first[owner], side="left")
-        reads = np.maximum(rows - low, 0)
+        low = self._low(rows, owner)
+        reads = np.where(suffix, 0, np.maximum(rows - low, 0))
         total = int(reads.sum())
         if total == 0:
             return pa.record_batch([pa.array([], pa.int64())] * 5 + [pa.array([], pa.float64())], names=PAIR_COLUMNS)
+        # The prefix's postings: every partner, and the occurrences it shares there.
         ends = np.cumsum(reads)
         at = np.arange(total) + np.repeat(low - (ends - reads), reads)
         partner = self.keys[at] - np.repeat(base, reads)
         shared = np.minimum(self.counts[at], np.repeat(self.counts[rows], reads))
+        del at
         pair, which = np.unique(np.repeat(owner, reads) * n + partner, return_inverse=True)
+        del partner
         inter = np.bincount(which, weights=shared).astype(np.int64)
+        del which, shared
         later, earlier = pair // n, pair % n
         a_total, b_total = self.total[earlier], self.total[later]
+        # At most the suffix's occurrences more: pairs that cannot reach t even so are dropped
+        # unverified. IEEE division is monotone, so the bound's score >= the pair's.
+        s_rows, s_owner = rows[suffix], owner[suffix]
+        s_held = np.bincount(s_owner - i, weights=self.counts[s_rows], minlength=j - i).astype(np.int64)
+        most = np.minimum(inter + s_held[later - i], a_total)
+        hopeful = (most.astype(np.float64) / (a_total + b_total - most).astype(np.float64) >= self.threshold) & (
+            most >= self.min_shared
+        )
+        later, earlier, a_total, b_total, inter = (x[hopeful] for x in (later, earlier, a_total, b_total, inter))
+        # Each suffix signature of the later page, looked up among the earlier page's postings.
+        s_first = np.searchsorted(s_owner, np.arange(i, j + 1))
+        looks = s_first[later - i + 1] - s_first[later - i]
+        k = int(looks.sum())
+        if k:
+            ends = np.cumsum(looks)
+            row = np.arange(k) + np.repeat(s_first[later - i] - (ends - looks), looks)
+            query = (self.keys[s_rows[row]] - s_owner[row]) + np.repeat(earlier, looks)
+            found = np.minimum(np.searchsorted(self.keys, query), len(self.keys) - 1)
+            hit = self.keys[found] == query
+            extra = np.where(hit, np.minimum(self.counts[found], self.counts[s_rows[row]]), 0)
+            inter = inter + np.bincount(np.repeat(np.arange(len(later)), looks), weights=extra, minlength=len(later)).astype(np.int64)
         score = inter.astype(np.float64) / (a_total + b_total - inter).astype(np.float64)
         keep = (score >= self.threshold) & (inter >= self.min_shared)
         columns = [self.page[earlier], self.page[later], a_total, b_total, inter, score]
@@ -785,7 +831,8 @@ def run(
             join = "broadcast"
     if join == "broadcast":
         index = BroadcastIndex(rows.select("page", "signature", "count", "total").toArrow(), threshold, min_shared)
-        kept = rows.select("page", "total").distinct().persist()
+        # Materialized before the rows go: computed later, it would run the filters again.
+        kept = held = materialize(rows.select("page", "total").distinct())
         rows.unpersist()
         n_signed = index.n
         log(f"signed pages: {n_signed} take part in matching (min_signatures {params['min_signatures']})")
@@ -796,6 +843,7 @@ def run(
         n_signed = vectors.count()
         log(f"signed pages: {n_signed} take part in matching (min_signatures {params['min_signatures']})")
         kept = vectors.select("page", "total")
+        held = vectors
         pairs = verified_pairs(candidate_pairs(vectors, threshold), vectors, threshold, min_shared)
     keys = pages.select("page", "key")
     pairs = pairs.join(keys.select(F.col("page").alias("a"), F.col("key").alias("a_key0")), "a").join(
@@ -846,7 +894,7 @@ def run(
     clusters.write.mode("overwrite" if overwrite else "errorifexists").parquet(clusters_path)
     log(f"clusters: {n_clusters} of 2+ pages after {rounds} round(s) -> {clusters_path}")
     pages.unpersist()
-    kept.unpersist()
+    held.unpersist()
 
     report = {
         "format": RUN_FORMAT,
