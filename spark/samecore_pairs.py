@@ -93,7 +93,7 @@ DEFAULT_MIN_SHARED = 2
 # nothing in memory but shuffle every candidate (`candidate_pairs`, `verified_pairs`). "auto":
 # broadcast while the index has at most --broadcast-rows signature rows.
 JOINS = ("auto", "broadcast", "shuffle")
-# 200 million rows: an index of about 3.2 GB in each executor's Python worker and on the driver.
+# 200 million rows: an index of about 4 GB in each executor's Python worker and on the driver.
 DEFAULT_BROADCAST_ROWS = 200_000_000
 # Postings a task gathers at once (then counts, filters and writes): bounds a task's memory to
 # about 60 bytes a posting, 250 MB, whatever its pages.
@@ -296,8 +296,9 @@ def idf_df_range(n_pages, lo, hi):
     return first, last
 
 
-def signed_pages(signatures, n_pages, params, threshold, min_shared):
-    """Steps 2-3 and what matching needs of each page, one row per page that takes part in it:
+def signed_pages(rows, threshold, min_shared):
+    """What the shuffle join needs of each page that takes part in matching, one row per page,
+    from the rows of `filtered_rows`:
 
     - total: its multiset size after the filters;
     - levels: levels[k-1] = its signatures held at least k times. The multiset intersection
@@ -315,15 +316,15 @@ def signed_pages(signatures, n_pages, params, threshold, min_shared):
     quotient is >= t(1 - 2^-52), hence inter >= t(1 - 2^-52) * total on either side; the
     computed ceil(total * t * (1 - 1e-9)) is at most that, so the prefix is long enough and the
     partner-size bound loose enough."""
-    # Per signature: df (pages holding it) and freq[k-1] (pages holding it k or more times).
-    histogram = signatures.groupBy("signature", "count").agg(F.count("*").alias("pages"))
+    # Per signature: freq[k-1], the matched pages holding it k or more times (any order the
+    # whole collection shares makes valid prefixes; this one puts frequent elements last).
+    histogram = rows.groupBy("signature", "count").agg(F.count("*").alias("pages"))
     zero = F.lit(0).cast("long")
     stats = (
         histogram.groupBy("signature")
         .agg(F.collect_list(F.struct("count", "pages")).alias("h"))
         .select(
             "signature",
-            F.aggregate("h", zero, lambda acc, x: acc + x["pages"]).alias("df"),
             F.transform(
                 F.sequence(F.lit(1), F.array_max(F.transform("h", lambda x: x["count"]))),
                 lambda k: F.aggregate(
@@ -332,22 +333,15 @@ def signed_pages(signatures, n_pages, params, threshold, min_shared):
             ).alias("freq"),
         )
     )
-    if params["idf_band"] is not None:
-        lo, hi = (float(x) for x in params["idf_band"])
-        first, last = idf_df_range(n_pages, lo, hi)
-        log(f"idf band [{lo}, {hi}] over {max(n_pages, 2)} pages keeps signatures on {first}..{last} pages")
-        stats = stats.where(F.col("df").between(first, last))
-    min_signatures = max(int(params["min_signatures"]), 1)
     pages = (
-        signatures.join(stats, "signature")
+        rows.join(stats, "signature")
         .groupBy("page")
         .agg(
-            F.sum("count").alias("total"),
+            F.first("total").alias("total"),
             F.collect_list(F.struct(F.col("signature").alias("s"), F.col("count").alias("c"), "freq")).alias(
                 "sigs"
             ),
         )
-        .where(F.col("total") >= min_signatures)
     )
     need = F.greatest(
         F.ceil(F.col("total").cast("double") * F.lit(threshold) * F.lit(1.0 - SLACK)),
@@ -500,9 +494,9 @@ def verified_pairs(candidates, vectors, threshold, min_shared):
 
 
 def filtered_rows(signatures, n_pages, params):
-    """Steps 2-3 as rows (page, signature, count, total) of the pages that take part in
-    matching, `total` being the page's multiset size after the filters: what the broadcast join
-    reads. The same filters as `signed_pages`: a signature's df counts the pages holding it."""
+    """Steps 2-3: rows (page, signature, count, total) of the pages that take part in matching,
+    `total` being the page's multiset size after the filters; what both joins start from. A
+    signature's df counts the pages holding it after the site frame."""
     rows = signatures
     if params["idf_band"] is not None:
         lo, hi = (float(x) for x in params["idf_band"])
@@ -579,7 +573,6 @@ class BroadcastIndex:
         rows = self.own
         owner = np.repeat(np.arange(n), np.diff(self.start))
         reads = np.maximum(rows - self._low(rows, owner), 0)
-        self.need = need
         by_reads = np.lexsort((-reads, owner))
         held = np.cumsum(self.counts[rows[by_reads]])
         held -= np.concatenate(([0], held))[self.start[owner[by_reads]]]
@@ -819,16 +812,12 @@ def run(
     if params["site_frame"] is not None:
         signatures = drop_site_frame(signatures, pages, params["site_frame"])
         log(f"site frame {json.dumps(params['site_frame'], sort_keys=True)}")
-    rows = None
-    if join != "shuffle":
-        rows = filtered_rows(signatures, n_pages, params).persist()
+    rows = filtered_rows(signatures, n_pages, params).persist()
+    if join == "auto":
         n_rows = rows.count()
-        if join == "auto" and n_rows > broadcast_rows:
+        join = "broadcast" if n_rows <= broadcast_rows else "shuffle"
+        if join == "shuffle":
             log(f"{n_rows} signature rows are more than --broadcast-rows {broadcast_rows}: shuffle join")
-            rows.unpersist()
-            rows, join = None, "shuffle"
-        else:
-            join = "broadcast"
     if join == "broadcast":
         index = BroadcastIndex(rows.select("page", "signature", "count", "total").toArrow(), threshold, min_shared)
         # Materialized before the rows go: computed later, it would run the filters again.
@@ -839,8 +828,9 @@ def run(
         pairs = broadcast_pairs(spark, index)
         del index
     else:
-        vectors = signed_pages(signatures, n_pages, params, threshold, min_shared).persist()
+        vectors = signed_pages(rows, threshold, min_shared).persist()
         n_signed = vectors.count()
+        rows.unpersist()
         log(f"signed pages: {n_signed} take part in matching (min_signatures {params['min_signatures']})")
         kept = vectors.select("page", "total")
         held = vectors
