@@ -86,7 +86,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;
     let sign_secs = t0.elapsed().as_secs_f64();
     // Seeded mode picks its gold seeds per run inside the sweep unless --seeds is given.
-    let mut base = run_spec(&args.matching, thresholds[0], args.seed, &docs, &gold)?;
+    let mut base = run_spec(
+        args.algo,
+        &args.matching,
+        thresholds[0],
+        args.seed,
+        &docs,
+        &gold,
+    )?;
     if args.matching.seeds.is_none() {
         base.matching.seeds.clear();
     }
@@ -215,7 +222,14 @@ fn cross_validation(
         args.matching.seeds.is_none(),
         "--seeds names documents of the whole archive; cross-validation picks seeds per fold"
     );
-    let mut base = run_spec(&args.matching, thresholds[0], args.seed, docs, gold)?;
+    let mut base = run_spec(
+        args.algo,
+        &args.matching,
+        thresholds[0],
+        args.seed,
+        docs,
+        gold,
+    )?;
     base.matching.seeds.clear();
     let seeds: Vec<u64> = (args.seed..args.seed + args.runs).collect();
     let progress = Progress::new();

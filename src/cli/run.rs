@@ -55,6 +55,13 @@ pub struct MatchArgs {
     /// Spot signatures a pair must share besides reaching the threshold (1: the paper).
     #[arg(long, default_value_t = samecore::matching::DEFAULT_MIN_SHARED)]
     pub min_shared: u32,
+    /// A page is declared a duplicate of a partner only if their score is at least this share
+    /// of the best score either page has (default 0.2 for spotsigs, 0 for the other detectors;
+    /// 0: the paper). Keeps a page with a copy
+    /// of its story from joining another story through a follow-up or a network's boilerplate.
+    /// Not in full mode nor with --add-duplicates false (the paper's loop).
+    #[arg(long, value_name = "SHARE")]
+    pub link_share: Option<f64>,
     /// Seeded mode: a file of document keys (one per line) indexed first; without it, one
     /// document per gold cluster.
     #[arg(long)]
@@ -257,6 +264,7 @@ pub fn print_read_warnings(reports: &[archive::FileReport]) {
 
 /// The run spec for these matching options; Seeded mode takes `--seeds` or gold seeds.
 pub fn run_spec(
+    algo: Algo,
     args: &MatchArgs,
     threshold: f64,
     seed: u64,
@@ -281,18 +289,38 @@ pub fn run_spec(
         (None, Mode::Seeded) => anyhow::bail!("seeded mode needs --seeds FILE or gold clusters"),
         (None, _) => Vec::new(),
     };
+    let mut matching = MatchParams {
+        threshold,
+        mode: args.mode,
+        guess: args.guess,
+        add_duplicates: args.add_duplicates,
+        length_bound: !args.no_length_bound,
+        min_shared: args.min_shared,
+        link_share: args.link_share.unwrap_or(algo.default_link_share()),
+        seed,
+        seeds,
+        index_every: 100,
+    };
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&matching.link_share),
+        "--link-share {} is not in [0, 1]",
+        matching.link_share
+    );
+    if !matching.link_share_applies() {
+        anyhow::ensure!(
+            args.link_share.is_none_or(|s| s == 0.0),
+            "--link-share needs every pair scored before declaring: not in {} mode{}",
+            args.mode.name(),
+            if args.add_duplicates {
+                ""
+            } else {
+                " with --add-duplicates false"
+            }
+        );
+        matching.link_share = 0.0;
+    }
     Ok(RunSpec {
-        matching: MatchParams {
-            threshold,
-            mode: args.mode,
-            guess: args.guess,
-            add_duplicates: args.add_duplicates,
-            length_bound: !args.no_length_bound,
-            min_shared: args.min_shared,
-            seed,
-            seeds,
-            index_every: 100,
-        },
+        matching,
         rule: args.rule,
     })
 }
@@ -324,7 +352,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         (docs, gold, source, prepared, load_secs, sign_secs)
     };
     let threshold = args.threshold.unwrap_or(args.algo.default_threshold());
-    let spec = run_spec(&args.matching, threshold, args.seed, &docs, &gold)?;
+    let spec = run_spec(
+        args.algo,
+        &args.matching,
+        threshold,
+        args.seed,
+        &docs,
+        &gold,
+    )?;
     let t1 = Instant::now();
     let detection = with_progress_bar(&progress, COUNT, || prepared.detect(&spec, &progress))?;
     let match_secs = t1.elapsed().as_secs_f64();

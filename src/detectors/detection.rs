@@ -32,12 +32,13 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
-    /// The default run of `algo`: its default threshold, incremental best guess, seed 0,
-    /// representative clusters.
+    /// The default run of `algo`: its default threshold and link share, incremental best
+    /// guess, seed 0, representative clusters.
     pub fn default_for(algo: Algo) -> Self {
         RunSpec {
             matching: MatchParams {
                 threshold: algo.default_threshold(),
+                link_share: algo.default_link_share(),
                 ..MatchParams::default()
             },
             rule: ClusterRule::default(),
@@ -50,6 +51,12 @@ impl RunSpec {
         if !(0.0..=1.0).contains(&t) {
             return Err(Error::InvalidParameter(format!(
                 "threshold {t} is not in [0, 1]"
+            )));
+        }
+        let share = self.matching.link_share;
+        if !(0.0..=1.0).contains(&share) {
+            return Err(Error::InvalidParameter(format!(
+                "link share {share} is not in [0, 1]"
             )));
         }
         let mode = self.matching.mode;

@@ -145,6 +145,17 @@ impl Algo {
         self.info().default_threshold
     }
 
+    /// The default [`crate::matching::MatchParams::link_share`]: measured for SpotSigs
+    /// ([`crate::matching::DEFAULT_LINK_SHARE`]); 0 (every pair at the threshold links) for the
+    /// others, whose scores run on other scales, and for the published SpotSigs code.
+    pub fn default_link_share(self) -> f64 {
+        if self == Algo::SpotSigs {
+            crate::matching::DEFAULT_LINK_SHARE
+        } else {
+            0.0
+        }
+    }
+
     /// The threshold of the algorithm's paper, on this detector's scale.
     pub fn paper_threshold(self) -> f64 {
         self.info().paper_threshold

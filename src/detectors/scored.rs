@@ -66,6 +66,7 @@ pub fn detection_from_pairs(
         m.threshold,
         m.guess,
         m.add_duplicates,
+        m.link_share,
     );
     let trace = Trace {
         docs: order

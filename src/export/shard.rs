@@ -323,6 +323,7 @@ impl SparkRun {
                 mode: Mode::AllPairs,
                 seed,
                 min_shared,
+                link_share: Algo::SpotSigs.default_link_share(),
                 ..MatchParams::default()
             },
             rule,

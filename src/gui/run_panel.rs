@@ -31,6 +31,9 @@ pub struct RunSettings {
     pub seed: u64,
     /// Signatures a pair must share ([`crate::matching::MatchParams::min_shared`]).
     pub min_shared: u32,
+    /// Share of the pages' best scores a declared link must reach
+    /// ([`crate::matching::MatchParams::link_share`]).
+    pub link_share: f64,
     /// Seeds averaged in the precision/recall sweep.
     pub runs: usize,
     /// Run SpotSigs as soon as an archive is open.
@@ -56,6 +59,7 @@ impl Default for RunSettings {
             rule: ClusterRule::default(),
             seed: 0,
             min_shared: crate::matching::DEFAULT_MIN_SHARED,
+            link_share: crate::matching::DEFAULT_LINK_SHARE,
             runs: 3,
             run_on_open: true,
             reference_stopwords: String::new(),
@@ -98,6 +102,11 @@ impl RunSettings {
         base.matching.guess = self.guess;
         base.matching.seed = self.seed;
         base.matching.min_shared = self.min_shared;
+        base.matching.link_share = if base.matching.link_share_applies() {
+            self.link_share.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         base.rule = self.rule;
         let mut options = DetectorOptions {
             spotsigs: tuning.params.clone(),
@@ -309,6 +318,20 @@ impl RunSettings {
             );
             ui.add(egui::DragValue::new(&mut self.min_shared).range(1..=20))
                 .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Link share").on_hover_text(
+                "SpotSigs: a page joins a partner's cluster only if their score is at least this share \
+                 of the best score either page has (0: the paper). Keeps a page that has a \
+                 copy of its story from joining another story through a follow-up or a \
+                 network's boilerplate. Not used in full mode (the paper's loop).",
+            );
+            ui.add(
+                egui::DragValue::new(&mut self.link_share)
+                    .range(0.0..=1.0)
+                    .speed(0.01)
+                    .fixed_decimals(2),
+            )
+            .labelled_by(label.id);
             ui.end_row();
             let label = ui
                 .label("Runs (sweep)")

@@ -130,6 +130,11 @@ fn run_with(
     pairs.sort_by_key(|p| (p.a, p.b));
     // Full matching meets every pair twice.
     pairs.dedup_by_key(|p| (p.a, p.b));
+    if params.link_share > 0.0 && params.link_share_applies() {
+        // Every document met every earlier one: the pairs are complete, and a link's share of
+        // both pages' best scores can only be judged once they are all known.
+        matched = declare_indexing_all(&pairs, &order, n_seeds, params);
+    }
     Ok(MatchOutcome {
         order,
         matched,
@@ -137,6 +142,26 @@ fn run_with(
         pairs_complete: false,
         trace,
     })
+}
+
+/// The declarations of a run that indexes every signed document (`add_duplicates`), made from
+/// its complete pairs in the processing `order`, the first `n_seeds` indexed unmatched.
+fn declare_indexing_all(
+    pairs: &[ScoredPair],
+    order: &[DocId],
+    n_seeds: usize,
+    params: &MatchParams,
+) -> Vec<Option<(DocId, f64)>> {
+    declarations_from_pairs(
+        order.len(),
+        pairs,
+        order,
+        n_seeds,
+        params.threshold,
+        params.guess,
+        true,
+        params.link_share,
+    )
 }
 
 /// The pairs at or above the threshold among `d`'s collisions (document, intersection), added
@@ -202,15 +227,7 @@ fn from_all_pairs(
         }
         pairs.retain(|p| !(seed[p.a.index()] && seed[p.b.index()]));
     }
-    let matched = declarations_from_pairs(
-        n,
-        &pairs,
-        &order,
-        n_seeds,
-        params.threshold,
-        params.guess,
-        true,
-    );
+    let matched = declare_indexing_all(&pairs, &order, n_seeds, params);
     let mut traces: Vec<Option<DocTrace>> = vec![None; n];
     for t in walked {
         traces[t.doc.index()] = Some(t);
@@ -447,12 +464,13 @@ mod tests {
         let original = (0..sets.len()).find(|&i| sets[i].total >= 5).unwrap();
         sets.push(sets[original].clone());
         seeds.extend([DocId(original as u32), DocId(sets.len() as u32 - 1)]);
-        for (i, (mode, guess, t, min_shared, length_bound)) in [
-            (Mode::Incremental, Guess::Best, 0.3, 1, true),
-            (Mode::Incremental, Guess::First, 0.12, 1, true),
-            (Mode::Incremental, Guess::Best, 0.5, 3, false),
-            (Mode::Seeded, Guess::Best, 0.25, 1, true),
-            (Mode::Seeded, Guess::First, 0.7, 2, true),
+        for (i, (mode, guess, t, min_shared, length_bound, link_share)) in [
+            (Mode::Incremental, Guess::Best, 0.3, 1, true, 0.0),
+            (Mode::Incremental, Guess::First, 0.12, 1, true, 0.0),
+            (Mode::Incremental, Guess::Best, 0.12, 1, true, 0.5),
+            (Mode::Incremental, Guess::Best, 0.5, 3, false, 0.2),
+            (Mode::Seeded, Guess::Best, 0.25, 1, true, 0.0),
+            (Mode::Seeded, Guess::First, 0.7, 2, true, 0.2),
         ]
         .into_iter()
         .enumerate()
@@ -463,6 +481,7 @@ mod tests {
                 guess,
                 min_shared,
                 length_bound,
+                link_share,
                 seed: i as u64,
                 seeds: seeds.clone(),
                 index_every: 17,

@@ -396,6 +396,10 @@ pub fn run_detectors(
             .get(&algo)
             .copied()
             .unwrap_or_else(|| algo.default_threshold());
+        if algo != Algo::SpotSigs {
+            // The link share was measured for SpotSigs; the others' scores run on other scales.
+            spec.matching.link_share = algo.default_link_share();
+        }
         if spec.matching.mode == crate::matching::Mode::Seeded && spec.matching.seeds.is_empty() {
             spec.matching.seeds =
                 crate::matching::gold_seeds(&ws.gold.cluster_of, spec.matching.seed);
