@@ -17,8 +17,9 @@
 //! are then every pair at or above the threshold but those between two seeds, found by the
 //! all-pairs walk on every core at half the work, and the declarations are made from them in
 //! the processing order (`from_all_pairs`); the pairs and declarations are the loop's (a test
-//! compares them), the trace counts the all-pairs walk. Without it, and in Full mode, the
-//! loop below runs.
+//! compares them), the trace counts the all-pairs walk. Only there does a link share apply
+//! (`MatchParams::link_share`: judging a link against both pages' best scores needs every
+//! pair first). Without `add_duplicates`, and in Full mode, the loop below runs, as the paper's.
 
 use std::time::Instant;
 
@@ -130,11 +131,6 @@ fn run_with(
     pairs.sort_by_key(|p| (p.a, p.b));
     // Full matching meets every pair twice.
     pairs.dedup_by_key(|p| (p.a, p.b));
-    if params.link_share > 0.0 && params.link_share_applies() {
-        // Every document met every earlier one: the pairs are complete, and a link's share of
-        // both pages' best scores can only be judged once they are all known.
-        matched = declare_indexing_all(&pairs, &order, n_seeds, params);
-    }
     Ok(MatchOutcome {
         order,
         matched,
@@ -142,26 +138,6 @@ fn run_with(
         pairs_complete: false,
         trace,
     })
-}
-
-/// The declarations of a run that indexes every signed document (`add_duplicates`), made from
-/// its complete pairs in the processing `order`, the first `n_seeds` indexed unmatched.
-fn declare_indexing_all(
-    pairs: &[ScoredPair],
-    order: &[DocId],
-    n_seeds: usize,
-    params: &MatchParams,
-) -> Vec<Option<(DocId, f64)>> {
-    declarations_from_pairs(
-        order.len(),
-        pairs,
-        order,
-        n_seeds,
-        params.threshold,
-        params.guess,
-        true,
-        params.link_share,
-    )
 }
 
 /// The pairs at or above the threshold among `d`'s collisions (document, intersection), added
@@ -207,8 +183,8 @@ fn decide(
 /// all-pairs walk, which bounds a pair by the larger page's size and so meets half the
 /// documents the loop does (at a million generated pages 44.4 G colliding documents instead
 /// of 93.7 G; matching 527 s instead of 1,082 s), and the declarations are made from them in
-/// the processing order as the loop makes them ([`declarations_from_pairs`]). The pairs and
-/// declarations are the loop's (a test compares them); the trace is the all-pairs walk's work,
+/// the processing order as the loop makes them ([`declarations_from_pairs`]). The pairs and,
+/// without a link share, the declarations are the loop's (a test compares them); the trace is the all-pairs walk's work,
 /// each document's entry in processing order.
 fn from_all_pairs(
     sets: &[SignatureSet],
@@ -227,7 +203,16 @@ fn from_all_pairs(
         }
         pairs.retain(|p| !(seed[p.a.index()] && seed[p.b.index()]));
     }
-    let matched = declare_indexing_all(&pairs, &order, n_seeds, params);
+    let matched = declarations_from_pairs(
+        n,
+        &pairs,
+        &order,
+        n_seeds,
+        params.threshold,
+        params.guess,
+        true,
+        params.link_share,
+    );
     let mut traces: Vec<Option<DocTrace>> = vec![None; n];
     for t in walked {
         traces[t.doc.index()] = Some(t);
@@ -464,13 +449,12 @@ mod tests {
         let original = (0..sets.len()).find(|&i| sets[i].total >= 5).unwrap();
         sets.push(sets[original].clone());
         seeds.extend([DocId(original as u32), DocId(sets.len() as u32 - 1)]);
-        for (i, (mode, guess, t, min_shared, length_bound, link_share)) in [
-            (Mode::Incremental, Guess::Best, 0.3, 1, true, 0.0),
-            (Mode::Incremental, Guess::First, 0.12, 1, true, 0.0),
-            (Mode::Incremental, Guess::Best, 0.12, 1, true, 0.5),
-            (Mode::Incremental, Guess::Best, 0.5, 3, false, 0.2),
-            (Mode::Seeded, Guess::Best, 0.25, 1, true, 0.0),
-            (Mode::Seeded, Guess::First, 0.7, 2, true, 0.2),
+        for (i, (mode, guess, t, min_shared, length_bound)) in [
+            (Mode::Incremental, Guess::Best, 0.3, 1, true),
+            (Mode::Incremental, Guess::First, 0.12, 1, true),
+            (Mode::Incremental, Guess::Best, 0.5, 3, false),
+            (Mode::Seeded, Guess::Best, 0.25, 1, true),
+            (Mode::Seeded, Guess::First, 0.7, 2, true),
         ]
         .into_iter()
         .enumerate()
@@ -481,7 +465,6 @@ mod tests {
                 guess,
                 min_shared,
                 length_bound,
-                link_share,
                 seed: i as u64,
                 seeds: seeds.clone(),
                 index_every: 17,

@@ -126,8 +126,9 @@ impl std::str::FromStr for Guess {
 pub const DEFAULT_MIN_SHARED: u32 = 2;
 
 /// Share of their best links a declared link must reach in SpotSigs' default run
-/// ([`MatchParams::link_share`]; `MatchParams::default()` keeps the paper's 0): 0.2. A page is declared a duplicate of a partner only if their score is at least a fifth of
-/// the best score either of the two has. Measured on goldset-dev (README "Same core, not same
+/// ([`MatchParams::link_share`]; `MatchParams::default()` keeps the paper's 0): 0.2. A page is
+/// declared a duplicate of a partner only if their score is at least a fifth of the best score
+/// either of the two has. Measured on goldset-dev (README "Same core, not same
 /// frame", two-fold cross-validation, 10 deals of the folds × 10 seeds): document-level
 /// precision 0.978 → 0.993, pairwise F1 0.982 → 0.975, impure clusters 2.7 → 1.1 per deal, and
 /// the quality no longer depends on the threshold between 0.04 and 0.18, so a threshold chosen
@@ -519,8 +520,8 @@ mod tests {
     #[test]
     fn a_link_far_below_both_pages_best_is_not_declared() {
         let d = |i| DocId(i);
-        // 0 and 1 are copies (0.9), 2 and 3 copies (0.8); 1 - 2 share a frame (0.15); 4 has
-        // nothing better than 0.15 with 3.
+        // 0 and 1 are copies (0.9), 2 and 3 copies (0.8); 1 - 2 share a frame (0.15); 4's
+        // best and only pair is 0.15 with 3.
         let pairs = [
             ScoredPair::new(d(0), d(1), 0.9),
             ScoredPair::new(d(2), d(3), 0.8),
@@ -532,7 +533,7 @@ mod tests {
             |share| declarations_from_pairs(5, &pairs, &order, 0, 0.1, Guess::Best, true, share);
         // The paper: 2 joins 1 through the frame.
         assert_eq!(decl(0.0)[2], Some((d(1), 0.15)));
-        // A fifth of 0.9 is 0.18: the frame link goes, the copies and 4's only link stay.
+        // A fifth of 0.9 is 0.18: the frame link goes, the copies stay.
         let shared = decl(0.2);
         assert_eq!(shared[2], None);
         assert_eq!(shared[0], Some((d(1), 0.9)));
