@@ -72,9 +72,7 @@ fn the_link_share_keeps_cross_validated_precision_where_the_threshold_is_chosen_
             &spec,
             &thresholds,
             &seeds,
-            2,
-            0,
-            samecore::eval::cv::Objective::PairF1,
+            &samecore::eval::cv::CvPlan::new(2),
             &Progress::new(),
         )
         .unwrap();
@@ -269,5 +267,97 @@ fn help_says_what_each_detector_finds_and_its_default() {
             line.contains(info.finds) && line.contains("default threshold"),
             "{line}"
         );
+    }
+}
+
+#[test]
+fn cross_validation_chooses_the_link_share_with_the_threshold_over_several_deals() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives/news-sample.warc.gz");
+    let sample = sample.to_str().unwrap();
+    let cv = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            sample,
+            "--cv",
+            "2",
+            "--cv-deals",
+            "2",
+            "--thresholds",
+            "0.1:0.7:0.1",
+            "--runs",
+            "2",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let (ok, out, err) = common::samecore_with_input(&args, "");
+        assert!(ok, "{err}");
+        let folds: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+        folds
+    };
+    let grid = cv(&["--cv-link-shares", "0,0.2,0.5"]);
+    let alone: Vec<Vec<serde_json::Value>> = ["0", "0.2", "0.5"]
+        .iter()
+        .map(|s| cv(&["--link-share", s]))
+        .collect();
+    let f1 = |f: &serde_json::Value| f["train"]["mean"]["pairwise"]["f1"].as_f64().unwrap();
+    assert_eq!(grid.len(), 4, "two deals of two folds");
+    let deals: Vec<u64> = grid.iter().map(|f| f["deal"].as_u64().unwrap()).collect();
+    assert_eq!(deals, [0, 0, 1, 1]);
+    for (i, f) in grid.iter().enumerate() {
+        let share = f["link_share"].as_f64().unwrap();
+        assert!([0.0, 0.2, 0.5].contains(&share), "{share}");
+        // The training folds' best over the grid is at least as good as each share alone,
+        // and the share alone that chose the same (share, threshold) tests the same.
+        for a in &alone {
+            assert!(f1(f) >= f1(&a[i]) - 1e-12, "{f} against {}", a[i]);
+            if a[i]["link_share"] == f["link_share"]
+                && a[i]["train"]["threshold"] == f["train"]["threshold"]
+            {
+                assert_eq!(a[i]["test"]["mean"], f["test"]["mean"]);
+            }
+        }
+    }
+    // The text report gives one line per deal and the spread over deals.
+    let (ok, out, err) = common::samecore_with_input(
+        &[
+            "eval",
+            sample,
+            "--cv",
+            "2",
+            "--cv-deals",
+            "3",
+            "--thresholds",
+            "0.2,0.4",
+            "--runs",
+            "1",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("deal ")).count(),
+        3,
+        "{out}"
+    );
+    assert!(out.contains("mean ± sd over 3 deals"), "{out}");
+    // Refused: a grid where the paper's loop runs, both flags, a share outside [0, 1].
+    for (extra, says) in [
+        (
+            &["--cv-link-shares", "0,0.2", "--mode", "full"][..],
+            "full mode",
+        ),
+        (
+            &["--cv-link-shares", "0.2", "--link-share", "0.1"][..],
+            "not both",
+        ),
+        (
+            &["--cv-link-shares", "0.2,1.5"][..],
+            "not a number in [0, 1]",
+        ),
+    ] {
+        let mut args = vec!["eval", sample, "--cv", "2", "--thresholds", "0.2"];
+        args.extend_from_slice(extra);
+        let (ok, _, err) = common::samecore_with_input(&args, "");
+        assert!(!ok && err.contains(says), "{extra:?}: {err}");
     }
 }

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use clap::Args;
 use samecore::detectors::{self, Algo};
-use samecore::eval::cv::{FoldResult, Objective, cross_validate};
+use samecore::eval::cv::{CvPlan, FoldResult, Objective, cross_validate};
 use samecore::eval::{SweepRow, parse_thresholds, sweep};
 use samecore::progress::Progress;
 
@@ -48,9 +48,17 @@ pub struct EvalArgs {
     /// report the metrics on the held-out one, for every fold.
     #[arg(long, value_name = "K")]
     pub cv: Option<usize>,
-    /// Seed of the deal of gold clusters into folds.
+    /// Seed of the deal of gold clusters into folds (the first deal with --cv-deals).
     #[arg(long, default_value_t = 0)]
     pub cv_seed: u64,
+    /// Cross-validate over this many deals of the gold clusters (seeds --cv-seed, --cv-seed+1,
+    /// …) and report mean ± sd over the deals: one deal can be lucky or unlucky.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub cv_deals: u64,
+    /// Link shares to choose from with the threshold on the training folds, as a comma list
+    /// (e.g. 0,0.1,0.2,0.3); default: --link-share (or the detector's default) alone.
+    #[arg(long, value_name = "LIST")]
+    pub cv_link_shares: Option<String>,
     /// What the threshold is chosen for in cross-validation: pair-f1, b3-f1 or doc-f1.
     #[arg(long, default_value = "pair-f1")]
     pub objective: Objective,
@@ -209,7 +217,8 @@ fn table<'a>(
     Ok(())
 }
 
-/// `samecore eval --cv K`: the threshold chosen on the other folds, the metrics on each fold.
+/// `samecore eval --cv K`: the threshold (and link share) chosen on the other folds, the metrics
+/// on each fold; over `--cv-deals` deals, a line per deal and mean ± sd over them.
 fn cross_validation(
     args: &EvalArgs,
     folds: usize,
@@ -222,6 +231,7 @@ fn cross_validation(
         args.matching.seeds.is_none(),
         "--seeds names documents of the whole archive; cross-validation picks seeds per fold"
     );
+    anyhow::ensure!(args.cv_deals >= 1, "--cv-deals must be at least 1");
     let mut base = run_spec(
         args.algo,
         &args.matching,
@@ -231,78 +241,185 @@ fn cross_validation(
         gold,
     )?;
     base.matching.seeds.clear();
+    let link_shares = match &args.cv_link_shares {
+        None => Vec::new(),
+        Some(list) => {
+            anyhow::ensure!(
+                args.matching.link_share.is_none(),
+                "give --link-share (one share) or --cv-link-shares (shares to choose from), \
+                 not both"
+            );
+            let shares = parse_shares(list)?;
+            anyhow::ensure!(
+                base.matching.link_share_applies() || shares.iter().all(|&s| s == 0.0),
+                "--cv-link-shares needs every pair scored before declaring: not in {} mode{}",
+                args.matching.mode.name(),
+                if args.matching.add_duplicates {
+                    ""
+                } else {
+                    " with --add-duplicates false"
+                }
+            );
+            shares
+        }
+    };
     let seeds: Vec<u64> = (args.seed..args.seed + args.runs).collect();
     let progress = Progress::new();
-    let results: Vec<FoldResult> = with_progress_bar(&progress, COUNT, || {
-        cross_validate(
-            detector,
-            docs,
-            &gold.cluster_of,
-            &gold.names,
-            &base,
-            thresholds,
-            &seeds,
+    let mut deals: Vec<Vec<FoldResult>> = Vec::new();
+    for deal in args.cv_seed..args.cv_seed + args.cv_deals {
+        let plan = CvPlan {
             folds,
-            args.cv_seed,
-            args.objective,
-            &progress,
-        )
-    })?;
+            deal,
+            objective: args.objective,
+            link_shares: link_shares.clone(),
+        };
+        deals.push(with_progress_bar(&progress, COUNT, || {
+            cross_validate(
+                detector,
+                docs,
+                &gold.cluster_of,
+                &gold.names,
+                &base,
+                thresholds,
+                &seeds,
+                &plan,
+                &progress,
+            )
+        })?);
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &results)?;
+        let all: Vec<&FoldResult> = deals.iter().flatten().collect();
+        serde_json::to_writer_pretty(&mut out, &all)?;
         writeln!(out)?;
         return Ok(());
     }
-    for f in &results {
+    if let [results] = &deals[..] {
+        return one_deal(&mut out, args.objective, results);
+    }
+    many_deals(&mut out, &deals)
+}
+
+/// Link shares as a comma list of numbers in [0, 1].
+fn parse_shares(list: &str) -> anyhow::Result<Vec<f64>> {
+    let shares = list
+        .split(',')
+        .map(|x| {
+            let s: f64 = x
+                .trim()
+                .parse()
+                .ok()
+                .filter(|s| (0.0..=1.0).contains(s))
+                .ok_or_else(|| {
+                    anyhow::anyhow!("--cv-link-shares {list:?}: {x:?} is not a number in [0, 1]")
+                })?;
+            Ok(s)
+        })
+        .collect::<anyhow::Result<Vec<f64>>>()?;
+    Ok(shares)
+}
+
+/// The mean of each metric (`Metrics::columns`) over `folds`' test folds, and their impure
+/// clusters summed.
+fn test_means(folds: &[FoldResult]) -> ([f64; 9], f64) {
+    let mut v = [0.0; 9];
+    for f in folds {
+        for (x, (_, m)) in v.iter_mut().zip(f.test.mean.columns()) {
+            *x += m / folds.len() as f64;
+        }
+    }
+    (v, folds.iter().map(|f| f.test.impure.mean).sum())
+}
+
+/// One deal: a line per fold with what it chose, the test table, the mean of the test folds.
+fn one_deal(
+    out: &mut impl Write,
+    objective: Objective,
+    results: &[FoldResult],
+) -> anyhow::Result<()> {
+    for f in results {
         writeln!(
             out,
-            "fold {}: train {} documents, test {} documents ({} clusters); threshold {:.3} \
-             chosen for {:?} {:.3} on the training folds",
+            "fold {}: train {} documents, test {} documents ({} clusters); threshold {:.3}, link \
+             share {:.2} chosen for {:?} {:.3} on the training folds",
             f.fold + 1,
             f.documents.0,
             f.documents.1,
             f.test_clusters.len(),
             f.train.threshold,
-            args.objective,
-            args.objective.of(&f.train.mean)
+            f.link_share,
+            objective,
+            objective.of(&f.train.mean)
         )?;
     }
     table(
-        &mut out,
+        out,
         "fold",
         results
             .iter()
             .map(|f| (format!("{} test", f.fold + 1), &f.test)),
     )?;
-    let means: Vec<[f64; 9]> = results
-        .iter()
-        .map(|f| {
-            let mut v = [0.0; 9];
-            for (x, (_, m)) in v.iter_mut().zip(f.test.mean.columns()) {
-                *x = m;
-            }
-            v
-        })
-        .collect();
+    let (means, impure) = test_means(results);
     let names = results[0].test.mean.columns();
-    let line: Vec<String> = (0..9)
-        .map(|k| {
-            let vals: Vec<f64> = means.iter().map(|m| m[k]).collect();
-            format!(
-                "{} {:.3}",
-                names[k].0,
-                vals.iter().sum::<f64>() / vals.len() as f64
-            )
-        })
+    let line: Vec<String> = names
+        .iter()
+        .zip(means)
+        .map(|((name, _), m)| format!("{name} {m:.3}"))
         .collect();
-    let impure: f64 = results.iter().map(|f| f.test.impure.mean).sum();
     writeln!(
         out,
         "mean of the {} test folds: {}; impure clusters (>= 5 pages, gold purity < 0.9) {impure:.1} \
          in all test folds",
         results.len(),
         line.join(", ")
+    )?;
+    Ok(())
+}
+
+/// Several deals: a line per deal (what its folds chose, the mean of its test folds), then
+/// mean ± sd over the deals.
+fn many_deals(out: &mut impl Write, deals: &[Vec<FoldResult>]) -> anyhow::Result<()> {
+    let names = deals[0][0].test.mean.columns();
+    let shown = [2, 3, 4, 8]; // pair F1, doc P, doc R, B3 F1
+    let per_deal: Vec<([f64; 9], f64)> = deals.iter().map(|d| test_means(d)).collect();
+    for (folds, (means, impure)) in deals.iter().zip(&per_deal) {
+        let chose =
+            |f: fn(&FoldResult) -> String| folds.iter().map(f).collect::<Vec<_>>().join("/");
+        let cells: Vec<String> = shown
+            .iter()
+            .map(|&k| format!("{} {:.3}", names[k].0, means[k]))
+            .collect();
+        writeln!(
+            out,
+            "deal {}: thresholds {}, link shares {}; test {}, impure {impure:.1}",
+            folds[0].deal,
+            chose(|f| format!("{:.2}", f.train.threshold)),
+            chose(|f| format!("{:.2}", f.link_share)),
+            cells.join(", ")
+        )?;
+    }
+    let stat = |xs: Vec<f64>| {
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        format!("{mean:.3} ± {:.3}", var.sqrt())
+    };
+    let cells: Vec<String> = (0..9)
+        .map(|k| {
+            format!(
+                "{} {}",
+                names[k].0,
+                stat(per_deal.iter().map(|(m, _)| m[k]).collect())
+            )
+        })
+        .collect();
+    writeln!(
+        out,
+        "mean ± sd over {} deals (each the mean of its test folds): {}; impure clusters per deal \
+         (all its test folds) {}",
+        deals.len(),
+        cells.join(", "),
+        stat(per_deal.iter().map(|(_, i)| *i).collect())
     )?;
     Ok(())
 }

@@ -8,6 +8,13 @@
 //! threshold with the best mean objective over the seeds is chosen on them, and the *test*
 //! documents are then signed and matched alone at that threshold. Documents without a gold
 //! cluster take no part. Report both folds: an in-sample best does not generalise.
+//!
+//! The link share ([`crate::matching::MatchParams::link_share`]) can be chosen with the
+//! threshold: [`CvPlan::link_shares`] lists the shares tried, and each training sweep runs at
+//! every one of them, so the test figure is a nested estimate of the pair (share, threshold),
+//! not of a share picked by looking at the test folds. One deal of clusters into halves can be
+//! lucky or unlucky (a deal that puts all the easy stories in one half chooses low), so
+//! [`CvPlan`] is run for several deal seeds and reported as mean ± sd over the deals.
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -65,11 +72,43 @@ impl std::str::FromStr for Objective {
     }
 }
 
+/// How the gold clusters are dealt and what is chosen on the training folds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CvPlan {
+    /// Number of folds (2 to the number of gold clusters).
+    pub folds: usize,
+    /// Seed of the deal of gold clusters into folds.
+    pub deal: u64,
+    /// What the training folds maximise.
+    pub objective: Objective,
+    /// Link shares tried with every threshold on the training folds; empty: the base run's
+    /// share alone.
+    pub link_shares: Vec<f64>,
+}
+
+impl CvPlan {
+    /// `folds` folds of deal 0 for pair F1, the base run's link share.
+    pub fn new(folds: usize) -> Self {
+        CvPlan {
+            folds,
+            deal: 0,
+            objective: Objective::PairF1,
+            link_shares: Vec::new(),
+        }
+    }
+}
+
 /// One fold's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FoldResult {
+    /// Seed of the deal of clusters into folds this fold belongs to.
+    #[serde(default)]
+    pub deal: u64,
     /// The fold (0-based).
     pub fold: usize,
+    /// The link share chosen on the training folds (with `train.threshold`).
+    #[serde(default)]
+    pub link_share: f64,
     /// Gold clusters held out (tested on).
     pub test_clusters: Vec<String>,
     /// Training and test documents.
@@ -103,8 +142,9 @@ fn subset(
         .unzip()
 }
 
-/// `k`-fold cross-validation of `detector` with the run `base` over `thresholds` × `seeds`.
-/// `names` are the gold cluster names, `gold` the cluster of each document.
+/// `plan.folds`-fold cross-validation of `detector` with the run `base` over `thresholds` ×
+/// `plan.link_shares` × `seeds`. `names` are the gold cluster names, `gold` the cluster of each
+/// document.
 #[allow(clippy::too_many_arguments)]
 pub fn cross_validate(
     detector: &dyn Detector,
@@ -114,40 +154,61 @@ pub fn cross_validate(
     base: &RunSpec,
     thresholds: &[f64],
     seeds: &[u64],
-    folds: usize,
-    fold_seed: u64,
-    objective: Objective,
+    plan: &CvPlan,
     progress: &Progress,
 ) -> Result<Vec<FoldResult>> {
+    let folds = plan.folds;
     if folds < 2 || folds > names.len() {
         return Err(Error::InvalidParameter(format!(
             "cross-validation needs 2 to {} folds (one gold cluster each at least), got {folds}",
             names.len()
         )));
     }
-    let fold_of = fold_of_clusters(names.len(), folds, fold_seed);
+    if let Some(s) = plan.link_shares.iter().find(|s| !(0.0..=1.0).contains(*s)) {
+        return Err(Error::InvalidParameter(format!(
+            "link share {s} is not in [0, 1]"
+        )));
+    }
+    let shares: Vec<f64> = if plan.link_shares.is_empty() {
+        vec![base.matching.link_share]
+    } else {
+        plan.link_shares.clone()
+    };
+    let fold_of = fold_of_clusters(names.len(), folds, plan.deal);
     let mut out = Vec::with_capacity(folds);
     for k in 0..folds {
         let (train_docs, train_gold) = subset(docs, gold, |c| fold_of[c as usize] != k);
         let (test_docs, test_gold) = subset(docs, gold, |c| fold_of[c as usize] == k);
         let prepared = detector.prepare(&train_docs, progress)?;
-        let rows = sweep(
-            prepared.as_ref(),
-            base,
-            thresholds,
-            seeds,
-            &train_gold,
-            progress,
-        )?;
-        let best = rows
-            .iter()
-            .max_by(|a, b| objective.of(&a.mean).total_cmp(&objective.of(&b.mean)))
-            .cloned()
-            .ok_or_else(|| Error::InvalidParameter("no threshold to choose from".into()))?;
+        // Ties go to the later candidate: within a share the higher threshold (as with one
+        // share alone), across shares the higher share.
+        let mut best: Option<(RunSpec, SweepRow)> = None;
+        for &share in &shares {
+            let mut spec = base.clone();
+            spec.matching.link_share = share;
+            let rows = sweep(
+                prepared.as_ref(),
+                &spec,
+                thresholds,
+                seeds,
+                &train_gold,
+                progress,
+            )?;
+            for row in rows {
+                if best
+                    .as_ref()
+                    .is_none_or(|(_, b)| objective_cmp(plan.objective, &row, b).is_ge())
+                {
+                    best = Some((spec.clone(), row));
+                }
+            }
+        }
+        let (spec, best) =
+            best.ok_or_else(|| Error::InvalidParameter("no threshold to choose from".into()))?;
         let prepared = detector.prepare(&test_docs, progress)?;
         let test = sweep(
             prepared.as_ref(),
-            base,
+            &spec,
             &[best.threshold],
             seeds,
             &test_gold,
@@ -160,7 +221,9 @@ pub fn cross_validate(
             .collect();
         test_clusters.sort();
         out.push(FoldResult {
+            deal: plan.deal,
             fold: k,
+            link_share: spec.matching.link_share,
             test_clusters,
             documents: (train_docs.len(), test_docs.len()),
             train: best,
@@ -168,6 +231,10 @@ pub fn cross_validate(
         });
     }
     Ok(out)
+}
+
+fn objective_cmp(objective: Objective, a: &SweepRow, b: &SweepRow) -> std::cmp::Ordering {
+    objective.of(&a.mean).total_cmp(&objective.of(&b.mean))
 }
 
 #[cfg(test)]
