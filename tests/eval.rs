@@ -64,6 +64,7 @@ fn the_link_share_keeps_cross_validated_precision_where_the_threshold_is_chosen_
     let cv = |share: f64| {
         let mut spec = RunSpec::default_for(Algo::SpotSigs);
         spec.matching.link_share = share;
+        spec.matching.cross_links = 0.0;
         let folds = samecore::eval::cv::cross_validate(
             det.as_ref(),
             &coll.docs,
@@ -101,6 +102,61 @@ fn the_link_share_keeps_cross_validated_precision_where_the_threshold_is_chosen_
     assert_eq!(RunSpec::default_for(Algo::MinHash).matching.link_share, 0.0);
 }
 
+/// Cross links (issue: a member must be similar to enough of its cluster): on the whole of
+/// goldset-dev at a low and the default threshold over 10 seeds, the default fraction leaves
+/// no more clusters of 5+ pages below 0.9 gold purity at either and fewer in all (1.9 → 1.5
+/// at 0.04; at 0.12 the hidden-element rule of the content blocks already took the case it
+/// cut there), losing at most 0.001 of document precision and 0.002 of pair F1.
+#[test]
+fn cross_links_cut_clusters_where_a_story_rode_in_on_one_page() {
+    let Some(coll) = common::goldset_collection() else {
+        return;
+    };
+    let gold = GoldStandard::from_documents(&coll.docs);
+    let det = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+    let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
+    let seeds: Vec<u64> = (0..10).collect();
+    let rows = |cross: f64| {
+        let mut spec = RunSpec::default_for(Algo::SpotSigs);
+        spec.matching.cross_links = cross;
+        sweep(
+            &*prep,
+            &spec,
+            &[0.04, Algo::SpotSigs.default_threshold()],
+            &seeds,
+            &gold.cluster_of,
+            &Progress::new(),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        RunSpec::default_for(Algo::SpotSigs).matching.cross_links,
+        samecore::matching::DEFAULT_CROSS_LINKS
+    );
+    let (with, without) = (rows(samecore::matching::DEFAULT_CROSS_LINKS), rows(0.0));
+    let total = |rows: &[samecore::eval::SweepRow]| rows.iter().map(|r| r.impure.mean).sum::<f64>();
+    assert!(total(&with) < total(&without));
+    for (w, o) in with.iter().zip(&without) {
+        eprintln!(
+            "t {}: impure {} against {}, doc P {:.3} against {:.3}, pair F1 {:.3} against {:.3}",
+            w.threshold,
+            w.impure.mean,
+            o.impure.mean,
+            w.mean.document.precision,
+            o.mean.document.precision,
+            w.mean.pairwise.f1,
+            o.mean.pairwise.f1
+        );
+        assert!(w.impure.mean <= o.impure.mean, "{w:?} against {o:?}");
+        assert!(w.mean.document.precision >= o.mean.document.precision - 0.001);
+        assert!(w.mean.pairwise.f1 >= o.mean.pairwise.f1 - 0.002);
+    }
+    assert_eq!(
+        RunSpec::default_for(Algo::MinHash).matching.cross_links,
+        0.0
+    );
+}
+
 #[test]
 fn a_link_share_the_paper_loop_cannot_apply_is_refused_with_a_reason() {
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives/news-sample.warc.gz");
@@ -116,6 +172,22 @@ fn a_link_share_the_paper_loop_cannot_apply_is_refused_with_a_reason() {
     );
     let (ok, _, err) = common::samecore_with_input(&["run", sample, "--link-share", "1.5"], "");
     assert!(!ok && err.contains("not in [0, 1]"), "{err}");
+    let (ok, _, err) = common::samecore_with_input(
+        &[
+            "run",
+            sample,
+            "--add-duplicates",
+            "false",
+            "--cross-links",
+            "0.1",
+        ],
+        "",
+    );
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains("--cross-links") && err.contains("--add-duplicates false"),
+        "{err}"
+    );
     // Without the flag, full mode runs as the paper's loop.
     let (ok, out, err) =
         common::samecore_with_input(&["run", sample, "--mode", "full", "--json"], "");

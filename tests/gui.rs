@@ -154,6 +154,28 @@ fn run_button_and_detector_choice_work_from_the_side_panel() {
     tick_and_run(&mut h, "simhash64");
     let algos: Vec<&str> = h.state().runs().iter().map(|r| r.algo.name()).collect();
     assert_eq!(algos, ["spotsigs", "simhash64"]);
+    // The Run panel's link rules reach SpotSigs' run; the other detectors run without them.
+    h.get_by_label("Link share");
+    h.get_by_label("Cross links");
+    let rules: Vec<(f64, f64)> = h
+        .state()
+        .runs()
+        .iter()
+        .map(|r| {
+            let m = &r.detection.spec.matching;
+            (m.link_share, m.cross_links)
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (
+                samecore::matching::DEFAULT_LINK_SHARE,
+                samecore::matching::DEFAULT_CROSS_LINKS
+            ),
+            (0.0, 0.0)
+        ]
+    );
     // What SpotSigs scored before this run is kept to show the effect of a change.
     assert!(
         h.state()

@@ -62,6 +62,12 @@ pub struct MatchArgs {
     /// Not in full mode nor with --add-duplicates false (the paper's loop).
     #[arg(long, value_name = "SHARE")]
     pub link_share: Option<f64>,
+    /// A declared link holds only if at least this fraction of the page pairs across it (the
+    /// pages linked through it against the rest of its cluster, two or more each side) are
+    /// links too (default 0.1 for spotsigs, 0 for the other detectors; 0: the paper). Cuts a
+    /// cluster where a second story rode in on one page. Where --link-share applies.
+    #[arg(long, value_name = "FRACTION")]
+    pub cross_links: Option<f64>,
     /// Seeded mode: a file of document keys (one per line) indexed first; without it, one
     /// document per gold cluster.
     #[arg(long)]
@@ -297,6 +303,7 @@ pub fn run_spec(
         length_bound: !args.no_length_bound,
         min_shared: args.min_shared,
         link_share: args.link_share.unwrap_or(algo.default_link_share()),
+        cross_links: args.cross_links.unwrap_or(algo.default_cross_links()),
         seed,
         seeds,
         index_every: 100,
@@ -306,18 +313,29 @@ pub fn run_spec(
         "--link-share {} is not in [0, 1]",
         matching.link_share
     );
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&matching.cross_links),
+        "--cross-links {} is not in [0, 1]",
+        matching.cross_links
+    );
     if !matching.link_share_applies() {
-        anyhow::ensure!(
-            args.link_share.is_none_or(|s| s == 0.0),
-            "--link-share needs every pair scored before declaring: not in {} mode{}",
-            args.mode.name(),
-            if args.add_duplicates {
-                ""
-            } else {
-                " with --add-duplicates false"
-            }
-        );
+        for (flag, given) in [
+            ("--link-share", args.link_share),
+            ("--cross-links", args.cross_links),
+        ] {
+            anyhow::ensure!(
+                given.is_none_or(|s| s == 0.0),
+                "{flag} needs every pair scored before declaring: not in {} mode{}",
+                args.mode.name(),
+                if args.add_duplicates {
+                    ""
+                } else {
+                    " with --add-duplicates false"
+                }
+            );
+        }
         matching.link_share = 0.0;
+        matching.cross_links = 0.0;
     }
     Ok(RunSpec {
         matching,

@@ -39,6 +39,7 @@ impl RunSpec {
             matching: MatchParams {
                 threshold: algo.default_threshold(),
                 link_share: algo.default_link_share(),
+                cross_links: algo.default_cross_links(),
                 ..MatchParams::default()
             },
             rule: ClusterRule::default(),
@@ -57,6 +58,12 @@ impl RunSpec {
         if !(0.0..=1.0).contains(&share) {
             return Err(Error::InvalidParameter(format!(
                 "link share {share} is not in [0, 1]"
+            )));
+        }
+        let cross = self.matching.cross_links;
+        if !(0.0..=1.0).contains(&cross) {
+            return Err(Error::InvalidParameter(format!(
+                "cross links {cross} is not in [0, 1]"
             )));
         }
         let mode = self.matching.mode;

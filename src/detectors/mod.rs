@@ -156,6 +156,17 @@ impl Algo {
         }
     }
 
+    /// The default [`crate::matching::MatchParams::cross_links`]: measured for SpotSigs
+    /// ([`crate::matching::DEFAULT_CROSS_LINKS`]); 0 for the others and for the published
+    /// SpotSigs code.
+    pub fn default_cross_links(self) -> f64 {
+        if self == Algo::SpotSigs {
+            crate::matching::DEFAULT_CROSS_LINKS
+        } else {
+            0.0
+        }
+    }
+
     /// The threshold of the algorithm's paper, on this detector's scale.
     pub fn paper_threshold(self) -> f64 {
         self.info().paper_threshold

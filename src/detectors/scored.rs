@@ -66,7 +66,7 @@ pub fn detection_from_pairs(
         m.threshold,
         m.guess,
         m.add_duplicates,
-        m.link_share,
+        m.link_rules(),
     );
     let trace = Trace {
         docs: order

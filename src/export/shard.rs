@@ -324,6 +324,7 @@ impl SparkRun {
                 seed,
                 min_shared,
                 link_share: Algo::SpotSigs.default_link_share(),
+                cross_links: Algo::SpotSigs.default_cross_links(),
                 ..MatchParams::default()
             },
             rule,

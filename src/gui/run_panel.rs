@@ -34,6 +34,9 @@ pub struct RunSettings {
     /// Share of the pages' best scores a declared link must reach
     /// ([`crate::matching::MatchParams::link_share`]).
     pub link_share: f64,
+    /// Fraction of the page pairs across a declared link that must be links
+    /// ([`crate::matching::MatchParams::cross_links`]).
+    pub cross_links: f64,
     /// Seeds averaged in the precision/recall sweep.
     pub runs: usize,
     /// Run SpotSigs as soon as an archive is open.
@@ -60,6 +63,7 @@ impl Default for RunSettings {
             seed: 0,
             min_shared: crate::matching::DEFAULT_MIN_SHARED,
             link_share: crate::matching::DEFAULT_LINK_SHARE,
+            cross_links: crate::matching::DEFAULT_CROSS_LINKS,
             runs: 3,
             run_on_open: true,
             reference_stopwords: String::new(),
@@ -102,8 +106,14 @@ impl RunSettings {
         base.matching.guess = self.guess;
         base.matching.seed = self.seed;
         base.matching.min_shared = self.min_shared;
-        base.matching.link_share = if base.matching.link_share_applies() {
+        let applies = base.matching.link_share_applies();
+        base.matching.link_share = if applies {
             self.link_share.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        base.matching.cross_links = if applies {
+            self.cross_links.clamp(0.0, 1.0)
         } else {
             0.0
         };
@@ -327,6 +337,20 @@ impl RunSettings {
             );
             ui.add(
                 egui::DragValue::new(&mut self.link_share)
+                    .range(0.0..=1.0)
+                    .speed(0.01)
+                    .fixed_decimals(2),
+            )
+            .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Cross links").on_hover_text(
+                "SpotSigs: a link holds only if at least this fraction of the page pairs across \
+                 it (the pages linked through it against the rest of the cluster) are links \
+                 too (0: the paper). Cuts a cluster where a second story rode in on one page. \
+                 Not used in full mode (the paper's loop).",
+            );
+            ui.add(
+                egui::DragValue::new(&mut self.cross_links)
                     .range(0.0..=1.0)
                     .speed(0.01)
                     .fixed_decimals(2),

@@ -235,7 +235,7 @@ pub fn outcome_from_pairs(
         params.threshold,
         params.guess,
         params.add_duplicates,
-        params.link_share,
+        params.link_rules(),
     );
     let index_size = index_sizes(&order, params.index_every, |_, d| {
         signed[d.index()] && (matched[d.index()].is_none() || params.add_duplicates)

@@ -211,7 +211,7 @@ fn from_all_pairs(
         params.threshold,
         params.guess,
         true,
-        params.link_share,
+        params.link_rules(),
     );
     let mut traces: Vec<Option<DocTrace>> = vec![None; n];
     for t in walked {

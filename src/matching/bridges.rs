@@ -1,0 +1,309 @@
+//! Thin bridges: a declared link that is nearly all that joins two groups of pages.
+//!
+//! Declarations form a forest: each declared duplicate points at an earlier page. A link
+//! `d → p` splits its tree in two — the pages linked through `d` (its subtree, `A`) and the
+//! rest (`B`). When the two are one story, many of the `|A|·|B|` page pairs across are links
+//! themselves (copies of a story resemble each other); when a story rode in on one page that
+//! shares a frame, a follow-up's quotes or a network's boilerplate with the other, almost none
+//! are. [`cut_thin_bridges`] un-declares every link across which fewer than a given fraction of
+//! the page pairs are linked — the check the issue of chained clusters asks for: a member must
+//! be similar to enough of its cluster, not only to one member of it.
+//!
+//! Both sides must have at least [`MIN_SIDE`] pages: whether one page belongs with a group is
+//! what the link share ([`super::MatchParams::link_share`]) judges. Every link is judged on the
+//! forest as declared, all at once, in `O((n + links) log n)`: an Euler tour numbers each
+//! subtree as one range, so the links inside a subtree are counted with a Fenwick tree over the
+//! links sorted by their lower end.
+
+use crate::DocId;
+
+/// Pages each side of a link must have for the link to be judged.
+pub const MIN_SIDE: usize = 2;
+
+/// Un-declare (`matched[d] = None`) every link `d → p` of `matched` across which fewer than
+/// `fraction` of the page pairs of its two sides are linked in `links` (an adjacency list,
+/// both directions). The page `d` then represents the pages linked through it.
+pub fn cut_thin_bridges(
+    matched: &mut [Option<(DocId, f64)>],
+    links: &[Vec<(DocId, f64)>],
+    fraction: f64,
+) {
+    let n = matched.len();
+    if fraction <= 0.0 || n == 0 {
+        return;
+    }
+    let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    let mut is_root = vec![false; n];
+    for (d, m) in matched.iter().enumerate() {
+        match m {
+            Some((p, _)) if p.index() < n && p.index() != d => children[p.index()].push(d as u32),
+            _ => {
+                roots.push(d as u32);
+                is_root[d] = true;
+            }
+        }
+    }
+    let tour = Tour::new(&children, &roots, n);
+    // Links inside one tree, as Euler positions (lo <= hi), and each page's count of them.
+    let mut inside: Vec<(u32, u32)> = Vec::new();
+    let mut degree_at = vec![0u64; tour.len as usize + 1];
+    for (d, adjacent) in links.iter().enumerate().take(n) {
+        for &(x, _) in adjacent {
+            let x = x.index();
+            if x <= d || x >= n || !tour.visited(d) || tour.tree[d] != tour.tree[x] {
+                continue;
+            }
+            let (a, b) = (tour.tin[d], tour.tin[x]);
+            inside.push((a.min(b), a.max(b)));
+            degree_at[a as usize + 1] += 1;
+            degree_at[b as usize + 1] += 1;
+        }
+    }
+    for i in 1..degree_at.len() {
+        degree_at[i] += degree_at[i - 1];
+    }
+    // Judged links, deepest-numbered first, against links sorted by lower end, descending.
+    let mut judged: Vec<u32> = (0..n as u32)
+        .filter(|&d| tour.visited(d as usize) && !is_root[d as usize])
+        .collect();
+    judged.sort_unstable_by_key(|&d| std::cmp::Reverse(tour.tin[d as usize]));
+    inside.sort_unstable_by_key(|&(lo, _)| std::cmp::Reverse(lo));
+    let mut fenwick = Fenwick::new(tour.len as usize);
+    let mut next = 0;
+    let mut cut = Vec::new();
+    for d in judged {
+        let d = d as usize;
+        let (tin, tout) = (tour.tin[d], tour.tout[d]);
+        while next < inside.len() && inside[next].0 >= tin {
+            fenwick.add(inside[next].1 as usize);
+            next += 1;
+        }
+        let within = fenwick.count_below(tout as usize);
+        let degrees = degree_at[tout as usize] - degree_at[tin as usize];
+        let across = degrees - 2 * within;
+        let root = tour.tree[d] as usize;
+        let a = u64::from(tout - tin);
+        let b = u64::from(tour.tout[root] - tour.tin[root]) - a;
+        if a >= MIN_SIDE as u64
+            && b >= MIN_SIDE as u64
+            && (across as f64) < fraction * (a * b) as f64
+        {
+            cut.push(d);
+        }
+    }
+    for d in cut {
+        matched[d] = None;
+    }
+}
+
+/// An Euler tour of a forest: the subtree of `d` is the positions `tin[d]..tout[d]`.
+struct Tour {
+    tin: Vec<u32>,
+    tout: Vec<u32>,
+    /// The root of each page's tree (`u32::MAX`: not reached from a root).
+    tree: Vec<u32>,
+    len: u32,
+}
+
+impl Tour {
+    fn new(children: &[Vec<u32>], roots: &[u32], n: usize) -> Self {
+        let mut tour = Tour {
+            tin: vec![0; n],
+            tout: vec![0; n],
+            tree: vec![u32::MAX; n],
+            len: 0,
+        };
+        let mut stack: Vec<(u32, usize)> = Vec::new();
+        for &r in roots {
+            tour.enter(r, r);
+            stack.push((r, 0));
+            while let Some((x, i)) = stack.last_mut() {
+                let x = *x as usize;
+                if let Some(&c) = children[x].get(*i) {
+                    *i += 1;
+                    tour.enter(c, r);
+                    stack.push((c, 0));
+                } else {
+                    tour.tout[x] = tour.len;
+                    stack.pop();
+                }
+            }
+        }
+        tour
+    }
+
+    fn enter(&mut self, d: u32, root: u32) {
+        self.tin[d as usize] = self.len;
+        self.tree[d as usize] = root;
+        self.len += 1;
+    }
+
+    fn visited(&self, d: usize) -> bool {
+        self.tree[d] != u32::MAX
+    }
+}
+
+/// Counts of positions, with the count of those below a bound in `O(log n)`.
+struct Fenwick(Vec<u32>);
+
+impl Fenwick {
+    fn new(n: usize) -> Self {
+        Fenwick(vec![0; n + 1])
+    }
+
+    fn add(&mut self, pos: usize) {
+        let mut i = pos + 1;
+        while i < self.0.len() {
+            self.0[i] += 1;
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// How many added positions are `< bound`.
+    fn count_below(&self, bound: usize) -> u64 {
+        let mut i = bound.min(self.0.len() - 1);
+        let mut sum = 0u64;
+        while i > 0 {
+            sum += u64::from(self.0[i]);
+            i -= i & i.wrapping_neg();
+        }
+        sum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    fn d(i: u32) -> DocId {
+        DocId(i)
+    }
+
+    fn adjacency(n: usize, pairs: &[(u32, u32)]) -> Vec<Vec<(DocId, f64)>> {
+        let mut adj = vec![Vec::new(); n];
+        for &(a, b) in pairs {
+            adj[a as usize].push((d(b), 0.5));
+            adj[b as usize].push((d(a), 0.5));
+        }
+        adj
+    }
+
+    #[test]
+    fn a_story_that_rode_in_on_one_link_is_cut_off_and_a_story_is_not() {
+        // Story {0, 1, 2} all linked; story {3, 4, 5} all linked; 3 declared a duplicate of 2
+        // through their one shared link: 1 of the 9 pairs across is linked.
+        let links = adjacency(6, &[(0, 1), (0, 2), (1, 2), (3, 4), (3, 5), (4, 5), (2, 3)]);
+        let declared = || {
+            vec![
+                None,
+                Some((d(0), 0.9)),
+                Some((d(1), 0.9)),
+                Some((d(2), 0.2)),
+                Some((d(3), 0.9)),
+                Some((d(4), 0.9)),
+            ]
+        };
+        let mut m = declared();
+        cut_thin_bridges(&mut m, &links, 0.2);
+        assert_eq!(m[3], None, "1/9 of the pairs across is below 0.2");
+        assert_eq!(m[1], Some((d(0), 0.9)));
+        assert_eq!(m[2], Some((d(1), 0.9)));
+        assert_eq!(m[4], Some((d(3), 0.9)));
+        // 1/9 is not below 0.1: the link holds.
+        let mut m = declared();
+        cut_thin_bridges(&mut m, &links, 0.1);
+        assert_eq!(m, declared());
+        // Off.
+        let mut m = declared();
+        cut_thin_bridges(&mut m, &links, 0.0);
+        assert_eq!(m, declared());
+        // A single page on one side is not judged: 5 hangs on 4 alone.
+        let links = adjacency(6, &[(0, 1), (0, 2), (1, 2), (2, 3), (3, 4), (4, 5)]);
+        let mut m = declared();
+        cut_thin_bridges(&mut m, &links, 0.5);
+        assert_eq!(m[5], Some((d(4), 0.9)));
+    }
+
+    /// The count of linked pairs across every link, by brute force.
+    fn brute(matched: &[Option<(DocId, f64)>], links: &[Vec<(DocId, f64)>], f: f64) -> Vec<bool> {
+        let n = matched.len();
+        let parent = |x: usize| matched[x].map(|(p, _)| p.index());
+        let root = |mut x: usize| {
+            while let Some(p) = parent(x) {
+                x = p;
+            }
+            x
+        };
+        let under = |x: usize, top: usize| {
+            let mut y = x;
+            loop {
+                if y == top {
+                    return true;
+                }
+                match parent(y) {
+                    Some(p) => y = p,
+                    None => return false,
+                }
+            }
+        };
+        (0..n)
+            .map(|x| {
+                if parent(x).is_none() {
+                    return false;
+                }
+                let r = root(x);
+                let a: Vec<usize> = (0..n).filter(|&y| under(y, x)).collect();
+                let b: Vec<usize> = (0..n).filter(|&y| root(y) == r && !under(y, x)).collect();
+                if a.len() < MIN_SIDE || b.len() < MIN_SIDE {
+                    return false;
+                }
+                let across = a
+                    .iter()
+                    .map(|&u| {
+                        links[u]
+                            .iter()
+                            .filter(|(v, _)| b.contains(&v.index()))
+                            .count()
+                    })
+                    .sum::<usize>();
+                (across as f64) < f * (a.len() * b.len()) as f64
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_link_is_judged_as_a_brute_force_count_judges_it() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for round in 0..200 {
+            let n = rng.random_range(1..40usize);
+            // A random forest: each page links to an earlier one, or to none.
+            let matched: Vec<Option<(DocId, f64)>> = (0..n)
+                .map(|x| {
+                    (x > 0 && rng.random_bool(0.7)).then(|| (d(rng.random_range(0..x as u32)), 0.3))
+                })
+                .collect();
+            let mut pairs = Vec::new();
+            for a in 0..n as u32 {
+                for b in a + 1..n as u32 {
+                    if rng.random_bool(0.2) {
+                        pairs.push((a, b));
+                    }
+                }
+            }
+            let links = adjacency(n, &pairs);
+            let f = [0.05, 0.1, 0.3, 0.6][round % 4];
+            let want = brute(&matched, &links, f);
+            let mut got = matched.clone();
+            cut_thin_bridges(&mut got, &links, f);
+            for x in 0..n {
+                assert_eq!(
+                    got[x].is_none() && matched[x].is_some(),
+                    want[x],
+                    "round {round} page {x}"
+                );
+            }
+        }
+    }
+}
