@@ -51,6 +51,8 @@ fn tag(html: &str, start: usize, out: &mut String) -> usize {
 
 /// A tag found at a `<`.
 pub(super) struct Tag<'a> {
+    /// Where it starts (its `<`).
+    pub start: usize,
     /// Its element name as written (empty for comments, `<!…>` and `<?…>`).
     pub name: &'a str,
     /// Whether it is a closing tag (`</p>`).
@@ -67,6 +69,7 @@ impl<'a> Tag<'a> {
         if rest.starts_with(b"<!--") {
             let end = memmem::find(&rest[4..], b"-->").map_or(bytes.len(), |e| start + 4 + e + 3);
             return Some(Tag {
+                start,
                 name: "",
                 closing: false,
                 end,
@@ -83,6 +86,7 @@ impl<'a> Tag<'a> {
         }
         let end = memchr(b'>', &bytes[name_start..]).map_or(bytes.len(), |e| name_start + e + 1);
         Some(Tag {
+            start,
             name: &html[name_start..name_start + name_len],
             closing: first == b'/',
             end,
