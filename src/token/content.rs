@@ -125,15 +125,21 @@ fn blocks(html: &str) -> Vec<Block> {
         }
         if t.opens_hidden() {
             i = skip_to_close(bytes, i, t.name);
-        } else if !t.closing
+            continue;
+        }
+        if t.name.eq_ignore_ascii_case("a") {
+            in_link = !t.closing;
+            continue;
+        }
+        // A hidden container is skipped whole and, unless inline, still ends the block.
+        if !t.closing
             && CONTAINERS.iter().any(|c| c.eq_ignore_ascii_case(t.name))
             && styled_invisible(&bytes[t.start..t.end])
             && let Some(end) = skip_element(bytes, i, t.name)
         {
             i = end;
-        } else if t.name.eq_ignore_ascii_case("a") {
-            in_link = !t.closing;
-        } else if !INLINE.iter().any(|n| n.eq_ignore_ascii_case(t.name)) {
+        }
+        if !INLINE.iter().any(|n| n.eq_ignore_ascii_case(t.name)) {
             // A block-level tag ends the block (a block of white space only is dropped).
             if cur.words > 0 {
                 blocks.push(std::mem::take(&mut cur));
@@ -280,6 +286,15 @@ mod tests {
         assert!(content_text(&open).contains("council voted"));
         let p = format!("<p style='display:none'>{STORY}<p>{STORY}");
         assert!(content_text(&p).contains("council voted"));
+        // A hidden div still ends a block; a hidden span does not.
+        let b = blocks("one <div style='display:none'>hidden</div> two");
+        assert_eq!(
+            b.iter().map(|b| words(&b.text)).collect::<Vec<_>>(),
+            [["one"], ["two"]]
+        );
+        let b = blocks("one <span style='display:none'>hidden</span> two");
+        assert_eq!(b.len(), 1);
+        assert_eq!(words(&b[0].text), ["one", "two"]);
         // Nested and self-closed elements of the same name are counted.
         assert_eq!(skip_element(b"<div/>x</div>", 0, "div"), Some(13));
         assert_eq!(skip_element(b"a<div>b</div>c</div>d", 0, "div"), Some(20));
