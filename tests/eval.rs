@@ -412,14 +412,34 @@ fn cross_validation_chooses_the_link_share_with_the_threshold_over_several_deals
         "{out}"
     );
     assert!(out.contains("mean ± sd over 3 deals"), "{out}");
-    // Refused: a grid where the paper's loop runs, both flags, a share outside [0, 1].
+    // Both rules at once: every fold chose from the grid, and the best is at least as good as
+    // the defaults alone.
+    let both = cv(&["--cv-link-shares", "0,0.2", "--cv-cross-links", "0,0.1"]);
+    let defaults = cv(&[]);
+    for (f, d) in both.iter().zip(&defaults) {
+        assert!(
+            [0.0, 0.1].contains(&f["cross_links"].as_f64().unwrap()),
+            "{f}"
+        );
+        assert!(f1(f) >= f1(d) - 1e-12, "{f} against {d}");
+    }
+    // Refused: a grid where the paper's loop runs, both flags, a value outside [0, 1], a grid
+    // without --cv.
     for (extra, says) in [
         (
             &["--cv-link-shares", "0,0.2", "--mode", "full"][..],
             "full mode",
         ),
         (
+            &["--cv-cross-links", "0.1", "--mode", "full"][..],
+            "full mode",
+        ),
+        (
             &["--cv-link-shares", "0.2", "--link-share", "0.1"][..],
+            "not both",
+        ),
+        (
+            &["--cv-cross-links", "0.2", "--cross-links", "0.1"][..],
             "not both",
         ),
         (
@@ -431,5 +451,10 @@ fn cross_validation_chooses_the_link_share_with_the_threshold_over_several_deals
         args.extend_from_slice(extra);
         let (ok, _, err) = common::samecore_with_input(&args, "");
         assert!(!ok && err.contains(says), "{extra:?}: {err}");
+    }
+    for flag in ["--cv-deals", "--cv-link-shares", "--cv-cross-links"] {
+        let (ok, _, err) =
+            common::samecore_with_input(&["eval", sample, flag, "1", "--thresholds", "0.2"], "");
+        assert!(!ok && err.contains("--cv"), "{flag}: {err}");
     }
 }

@@ -53,12 +53,16 @@ pub struct EvalArgs {
     pub cv_seed: u64,
     /// Cross-validate over this many deals of the gold clusters (seeds --cv-seed, --cv-seed+1,
     /// …) and report mean ± sd over the deals: one deal can be lucky or unlucky.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", requires = "cv")]
     pub cv_deals: u64,
     /// Link shares to choose from with the threshold on the training folds, as a comma list
     /// (e.g. 0,0.1,0.2,0.3); default: --link-share (or the detector's default) alone.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", requires = "cv")]
     pub cv_link_shares: Option<String>,
+    /// Cross-link fractions to choose from likewise (e.g. 0,0.1,0.2); default: --cross-links
+    /// (or the detector's default) alone.
+    #[arg(long, value_name = "LIST", requires = "cv")]
+    pub cv_cross_links: Option<String>,
     /// What the threshold is chosen for in cross-validation: pair-f1, b3-f1 or doc-f1.
     #[arg(long, default_value = "pair-f1")]
     pub objective: Objective,
@@ -232,6 +236,10 @@ fn cross_validation(
         "--seeds names documents of the whole archive; cross-validation picks seeds per fold"
     );
     anyhow::ensure!(args.cv_deals >= 1, "--cv-deals must be at least 1");
+    let last_deal = args
+        .cv_seed
+        .checked_add(args.cv_deals)
+        .ok_or_else(|| anyhow::anyhow!("--cv-seed + --cv-deals is past the largest seed"))?;
     let mut base = run_spec(
         args.algo,
         &args.matching,
@@ -241,37 +249,32 @@ fn cross_validation(
         gold,
     )?;
     base.matching.seeds.clear();
-    let link_shares = match &args.cv_link_shares {
-        None => Vec::new(),
-        Some(list) => {
-            anyhow::ensure!(
-                args.matching.link_share.is_none(),
-                "give --link-share (one share) or --cv-link-shares (shares to choose from), \
-                 not both"
-            );
-            let shares = parse_shares(list)?;
-            anyhow::ensure!(
-                base.matching.link_share_applies() || shares.iter().all(|&s| s == 0.0),
-                "--cv-link-shares needs every pair scored before declaring: not in {} mode{}",
-                args.matching.mode.name(),
-                if args.matching.add_duplicates {
-                    ""
-                } else {
-                    " with --add-duplicates false"
-                }
-            );
-            shares
-        }
-    };
+    let link_shares = grid(
+        "--cv-link-shares",
+        args.cv_link_shares.as_deref(),
+        "--link-share",
+        args.matching.link_share.is_some(),
+        &args.matching,
+        &base,
+    )?;
+    let cross_links = grid(
+        "--cv-cross-links",
+        args.cv_cross_links.as_deref(),
+        "--cross-links",
+        args.matching.cross_links.is_some(),
+        &args.matching,
+        &base,
+    )?;
     let seeds: Vec<u64> = (args.seed..args.seed + args.runs).collect();
     let progress = Progress::new();
     let mut deals: Vec<Vec<FoldResult>> = Vec::new();
-    for deal in args.cv_seed..args.cv_seed + args.cv_deals {
+    for deal in args.cv_seed..last_deal {
         let plan = CvPlan {
             folds,
             deal,
             objective: args.objective,
             link_shares: link_shares.clone(),
+            cross_links: cross_links.clone(),
         };
         deals.push(with_progress_bar(&progress, COUNT, || {
             cross_validate(
@@ -300,23 +303,45 @@ fn cross_validation(
     many_deals(&mut out, &deals)
 }
 
-/// Link shares as a comma list of numbers in [0, 1].
-fn parse_shares(list: &str) -> anyhow::Result<Vec<f64>> {
-    let shares = list
+/// The values of a link rule to choose from (`flag`, a comma list of numbers in [0, 1]); empty
+/// without the flag. Refused together with the rule's own flag `single`, and where the paper's
+/// loop runs (the link rules need every pair scored before declaring).
+fn grid(
+    flag: &str,
+    list: Option<&str>,
+    single: &str,
+    single_given: bool,
+    matching: &super::run::MatchArgs,
+    base: &samecore::detectors::RunSpec,
+) -> anyhow::Result<Vec<f64>> {
+    let Some(list) = list else {
+        return Ok(Vec::new());
+    };
+    anyhow::ensure!(
+        !single_given,
+        "give {single} (one value) or {flag} (values to choose from), not both"
+    );
+    let values = list
         .split(',')
         .map(|x| {
-            let s: f64 = x
-                .trim()
-                .parse()
+            x.trim()
+                .parse::<f64>()
                 .ok()
-                .filter(|s| (0.0..=1.0).contains(s))
-                .ok_or_else(|| {
-                    anyhow::anyhow!("--cv-link-shares {list:?}: {x:?} is not a number in [0, 1]")
-                })?;
-            Ok(s)
+                .filter(|v| (0.0..=1.0).contains(v))
+                .ok_or_else(|| anyhow::anyhow!("{flag} {list:?}: {x:?} is not a number in [0, 1]"))
         })
         .collect::<anyhow::Result<Vec<f64>>>()?;
-    Ok(shares)
+    anyhow::ensure!(
+        base.matching.link_share_applies() || values.iter().all(|&v| v == 0.0),
+        "{flag} needs every pair scored before declaring: not in {} mode{}",
+        matching.mode.name(),
+        if matching.add_duplicates {
+            ""
+        } else {
+            " with --add-duplicates false"
+        }
+    );
+    Ok(values)
 }
 
 /// The mean of each metric (`Metrics::columns`) over `folds`' test folds, and their impure
@@ -341,13 +366,14 @@ fn one_deal(
         writeln!(
             out,
             "fold {}: train {} documents, test {} documents ({} clusters); threshold {:.3}, link \
-             share {:.2} chosen for {:?} {:.3} on the training folds",
+             share {:.2}, cross links {:.2} chosen for {:?} {:.3} on the training folds",
             f.fold + 1,
             f.documents.0,
             f.documents.1,
             f.test_clusters.len(),
             f.train.threshold,
             f.link_share,
+            f.cross_links,
             objective,
             objective.of(&f.train.mean)
         )?;
@@ -391,10 +417,11 @@ fn many_deals(out: &mut impl Write, deals: &[Vec<FoldResult>]) -> anyhow::Result
             .collect();
         writeln!(
             out,
-            "deal {}: thresholds {}, link shares {}; test {}, impure {impure:.1}",
+            "deal {}: thresholds {}, link shares {}, cross links {}; test {}, impure {impure:.1}",
             folds[0].deal,
             chose(|f| format!("{:.2}", f.train.threshold)),
             chose(|f| format!("{:.2}", f.link_share)),
+            chose(|f| format!("{:.2}", f.cross_links)),
             cells.join(", ")
         )?;
     }

@@ -65,7 +65,8 @@ pub struct MatchArgs {
     /// A declared link holds only if at least this fraction of the page pairs across it (the
     /// pages linked through it against the rest of its cluster, two or more each side) are
     /// links too (default 0.1 for spotsigs, 0 for the other detectors; 0: the paper). Cuts a
-    /// cluster where a second story rode in on one page. Where --link-share applies.
+    /// cluster where a second story rode in on one page. Where --link-share applies; it cuts
+    /// only with duplicates indexed (--add-duplicates, the default).
     #[arg(long, value_name = "FRACTION")]
     pub cross_links: Option<f64>,
     /// Seeded mode: a file of document keys (one per line) indexed first; without it, one

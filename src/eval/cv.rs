@@ -9,10 +9,11 @@
 //! documents are then signed and matched alone at that threshold. Documents without a gold
 //! cluster take no part. Report both folds: an in-sample best does not generalise.
 //!
-//! The link share ([`crate::matching::MatchParams::link_share`]) can be chosen with the
-//! threshold: [`CvPlan::link_shares`] lists the shares tried, and each training sweep runs at
-//! every one of them, so the test figure is a nested estimate of the pair (share, threshold),
-//! not of a share picked by looking at the test folds. One deal of clusters into halves can be
+//! The link rules ([`crate::matching::MatchParams::link_share`] and
+//! [`crate::matching::MatchParams::cross_links`]) can be chosen with the threshold:
+//! [`CvPlan::link_shares`] and [`CvPlan::cross_links`] list the values tried, and each training
+//! sweep runs at every combination, so the test figure is a nested estimate of what was chosen,
+//! not of values picked by looking at the test folds. One deal of clusters into halves can be
 //! lucky or unlucky (a deal that puts all the easy stories in one half chooses low), so
 //! [`CvPlan`] is run for several deal seeds and reported as mean ± sd over the deals.
 
@@ -84,6 +85,8 @@ pub struct CvPlan {
     /// Link shares tried with every threshold on the training folds; empty: the base run's
     /// share alone.
     pub link_shares: Vec<f64>,
+    /// Cross-link fractions tried likewise; empty: the base run's alone.
+    pub cross_links: Vec<f64>,
 }
 
 impl CvPlan {
@@ -94,6 +97,7 @@ impl CvPlan {
             deal: 0,
             objective: Objective::PairF1,
             link_shares: Vec::new(),
+            cross_links: Vec::new(),
         }
     }
 }
@@ -109,6 +113,9 @@ pub struct FoldResult {
     /// The link share chosen on the training folds (with `train.threshold`).
     #[serde(default)]
     pub link_share: f64,
+    /// The cross-link fraction chosen on the training folds.
+    #[serde(default)]
+    pub cross_links: f64,
     /// Gold clusters held out (tested on).
     pub test_clusters: Vec<String>,
     /// Training and test documents.
@@ -164,42 +171,50 @@ pub fn cross_validate(
             names.len()
         )));
     }
-    if let Some(s) = plan.link_shares.iter().find(|s| !(0.0..=1.0).contains(*s)) {
-        return Err(Error::InvalidParameter(format!(
-            "link share {s} is not in [0, 1]"
-        )));
-    }
-    let shares: Vec<f64> = if plan.link_shares.is_empty() {
-        vec![base.matching.link_share]
-    } else {
-        plan.link_shares.clone()
+    let grid = |values: &[f64], what: &str, base: f64| {
+        if let Some(v) = values.iter().find(|v| !(0.0..=1.0).contains(*v)) {
+            return Err(Error::InvalidParameter(format!(
+                "{what} {v} is not in [0, 1]"
+            )));
+        }
+        Ok(if values.is_empty() {
+            vec![base]
+        } else {
+            values.to_vec()
+        })
     };
+    let shares = grid(&plan.link_shares, "link share", base.matching.link_share)?;
+    let crosses = grid(&plan.cross_links, "cross links", base.matching.cross_links)?;
     let fold_of = fold_of_clusters(names.len(), folds, plan.deal);
     let mut out = Vec::with_capacity(folds);
     for k in 0..folds {
         let (train_docs, train_gold) = subset(docs, gold, |c| fold_of[c as usize] != k);
         let (test_docs, test_gold) = subset(docs, gold, |c| fold_of[c as usize] == k);
         let prepared = detector.prepare(&train_docs, progress)?;
-        // Ties go to the later candidate: within a share the higher threshold (as with one
-        // share alone), across shares the higher share.
+        // Ties go to the later candidate: within one setting of the link rules the higher
+        // threshold (as with one setting alone), across settings the later share of the list,
+        // then the later cross-link fraction.
         let mut best: Option<(RunSpec, SweepRow)> = None;
         for &share in &shares {
-            let mut spec = base.clone();
-            spec.matching.link_share = share;
-            let rows = sweep(
-                prepared.as_ref(),
-                &spec,
-                thresholds,
-                seeds,
-                &train_gold,
-                progress,
-            )?;
-            for row in rows {
-                if best
-                    .as_ref()
-                    .is_none_or(|(_, b)| objective_cmp(plan.objective, &row, b).is_ge())
-                {
-                    best = Some((spec.clone(), row));
+            for &cross in &crosses {
+                let mut spec = base.clone();
+                spec.matching.link_share = share;
+                spec.matching.cross_links = cross;
+                let rows = sweep(
+                    prepared.as_ref(),
+                    &spec,
+                    thresholds,
+                    seeds,
+                    &train_gold,
+                    progress,
+                )?;
+                for row in rows {
+                    if best
+                        .as_ref()
+                        .is_none_or(|(_, b)| objective_cmp(plan.objective, &row, b).is_ge())
+                    {
+                        best = Some((spec.clone(), row));
+                    }
                 }
             }
         }
@@ -224,6 +239,7 @@ pub fn cross_validate(
             deal: plan.deal,
             fold: k,
             link_share: spec.matching.link_share,
+            cross_links: spec.matching.cross_links,
             test_clusters,
             documents: (train_docs.len(), test_docs.len()),
             train: best,

@@ -247,7 +247,8 @@ pub struct MatchParams {
     /// Fraction of the page pairs across a declared link (the pages linked through it against
     /// the rest of its cluster, two or more on each side) that must be links themselves for it
     /// to hold (0: the paper, any declared link holds). Cuts a cluster where a second story
-    /// rode in on one page ([`bridges`]). Applies where [`MatchParams::link_share`] does.
+    /// rode in on one page ([`bridges`]). Applies where [`MatchParams::link_share`] does, and
+    /// cuts only with `add_duplicates` (without it no page is linked through another).
     #[serde(default)]
     pub cross_links: f64,
     /// Seed of the random document order.
