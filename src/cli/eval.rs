@@ -254,7 +254,6 @@ fn cross_validation(
         args.cv_link_shares.as_deref(),
         "--link-share",
         args.matching.link_share.is_some(),
-        &args.matching,
         &base,
     )?;
     let cross_links = grid(
@@ -262,7 +261,6 @@ fn cross_validation(
         args.cv_cross_links.as_deref(),
         "--cross-links",
         args.matching.cross_links.is_some(),
-        &args.matching,
         &base,
     )?;
     let seeds: Vec<u64> = (args.seed..args.seed + args.runs).collect();
@@ -311,7 +309,6 @@ fn grid(
     list: Option<&str>,
     single: &str,
     single_given: bool,
-    matching: &super::run::MatchArgs,
     base: &samecore::detectors::RunSpec,
 ) -> anyhow::Result<Vec<f64>> {
     let Some(list) = list else {
@@ -331,16 +328,7 @@ fn grid(
                 .ok_or_else(|| anyhow::anyhow!("{flag} {list:?}: {x:?} is not a number in [0, 1]"))
         })
         .collect::<anyhow::Result<Vec<f64>>>()?;
-    anyhow::ensure!(
-        base.matching.link_share_applies() || values.iter().all(|&v| v == 0.0),
-        "{flag} needs every pair scored before declaring: not in {} mode{}",
-        matching.mode.name(),
-        if matching.add_duplicates {
-            ""
-        } else {
-            " with --add-duplicates false"
-        }
-    );
+    super::run::refuse_where_the_loop_runs(flag, values.iter().any(|&v| v != 0.0), &base.matching)?;
     Ok(values)
 }
 

@@ -319,22 +319,17 @@ pub fn run_spec(
         "--cross-links {} is not in [0, 1]",
         matching.cross_links
     );
-    if !matching.link_share_applies() {
-        for (flag, given) in [
-            ("--link-share", args.link_share),
-            ("--cross-links", args.cross_links),
-        ] {
-            anyhow::ensure!(
-                given.is_none_or(|s| s == 0.0),
-                "{flag} needs every pair scored before declaring: not in {} mode{}",
-                args.mode.name(),
-                if args.add_duplicates {
-                    ""
-                } else {
-                    " with --add-duplicates false"
-                }
-            );
-        }
+    if !matching.link_rules_apply() {
+        refuse_where_the_loop_runs(
+            "--link-share",
+            args.link_share.is_some_and(|s| s != 0.0),
+            &matching,
+        )?;
+        refuse_where_the_loop_runs(
+            "--cross-links",
+            args.cross_links.is_some_and(|s| s != 0.0),
+            &matching,
+        )?;
         matching.link_share = 0.0;
         matching.cross_links = 0.0;
     }
@@ -342,6 +337,26 @@ pub fn run_spec(
         matching,
         rule: args.rule,
     })
+}
+
+/// Refuse a nonzero value of a link rule (`flag`) where the paper's loop runs: the link rules
+/// need every pair of a page scored before it is declared ([`MatchParams::link_rules_apply`]).
+pub(super) fn refuse_where_the_loop_runs(
+    flag: &str,
+    nonzero: bool,
+    matching: &MatchParams,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        matching.link_rules_apply() || !nonzero,
+        "{flag} needs every pair scored before declaring: not in {} mode{}",
+        matching.mode.name(),
+        if matching.add_duplicates {
+            ""
+        } else {
+            " with --add-duplicates false"
+        }
+    );
+    Ok(())
 }
 
 /// Run `samecore run`.

@@ -91,6 +91,19 @@ pub fn sweep_plan(documents: usize, seeds: usize) -> (Vec<f64>, usize) {
     }
 }
 
+/// A grid row: a labelled fraction in [0, 1] with its hover text.
+fn fraction_row(ui: &mut egui::Ui, label: &str, hover: &str, value: &mut f64) {
+    let label = ui.label(label).on_hover_text(hover);
+    ui.add(
+        egui::DragValue::new(value)
+            .range(0.0..=1.0)
+            .speed(0.01)
+            .fixed_decimals(2),
+    )
+    .labelled_by(label.id);
+    ui.end_row();
+}
+
 fn guess_name(g: Guess) -> &'static str {
     match g {
         Guess::First => "first",
@@ -106,7 +119,7 @@ impl RunSettings {
         base.matching.guess = self.guess;
         base.matching.seed = self.seed;
         base.matching.min_shared = self.min_shared;
-        let applies = base.matching.link_share_applies();
+        let applies = base.matching.link_rules_apply();
         base.matching.link_share = if applies {
             self.link_share.clamp(0.0, 1.0)
         } else {
@@ -329,34 +342,24 @@ impl RunSettings {
             ui.add(egui::DragValue::new(&mut self.min_shared).range(1..=20))
                 .labelled_by(label.id);
             ui.end_row();
-            let label = ui.label("Link share").on_hover_text(
+            fraction_row(
+                ui,
+                "Link share",
                 "SpotSigs: a page joins a partner's cluster only if their score is at least this share \
                  of the best score either page has (0: the paper). Keeps a page that has a \
                  copy of its story from joining another story through a follow-up or a \
                  network's boilerplate. Not used in full mode (the paper's loop).",
+                &mut self.link_share,
             );
-            ui.add(
-                egui::DragValue::new(&mut self.link_share)
-                    .range(0.0..=1.0)
-                    .speed(0.01)
-                    .fixed_decimals(2),
-            )
-            .labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label("Cross links").on_hover_text(
+            fraction_row(
+                ui,
+                "Cross links",
                 "SpotSigs: a link holds only if at least this fraction of the page pairs across \
                  it (the pages linked through it against the rest of the cluster) are links \
                  too (0: the paper). Cuts a cluster where a second story rode in on one page. \
                  Not used in full mode (the paper's loop).",
+                &mut self.cross_links,
             );
-            ui.add(
-                egui::DragValue::new(&mut self.cross_links)
-                    .range(0.0..=1.0)
-                    .speed(0.01)
-                    .fixed_decimals(2),
-            )
-            .labelled_by(label.id);
-            ui.end_row();
             let label = ui
                 .label("Runs (sweep)")
                 .on_hover_text("Seeds averaged in the P/R curves (one above 20,000 pages)");

@@ -241,7 +241,7 @@ pub struct MatchParams {
     /// follow-up's wording or a network's boilerplate with it; a page whose best partner scores
     /// 0.15 still links at 0.15. Applies where declarations are made from scored pairs (every
     /// mode but the paper's loop: Full, and Incremental or Seeded without `add_duplicates`,
-    /// which declare as they walk; [`MatchParams::link_share_applies`]).
+    /// which declare as they walk; [`MatchParams::link_rules_apply`]).
     #[serde(default)]
     pub link_share: f64,
     /// Fraction of the page pairs across a declared link (the pages linked through it against
@@ -305,7 +305,7 @@ impl MatchParams {
     /// [`MatchParams::cross_links`] apply:
     /// not in Full mode, nor in Incremental or Seeded mode without `add_duplicates` (the
     /// paper's loop, which declares while it walks the index).
-    pub fn link_share_applies(&self) -> bool {
+    pub fn link_rules_apply(&self) -> bool {
         match self.mode {
             Mode::Full => false,
             Mode::Incremental | Mode::Seeded => self.add_duplicates,
@@ -615,27 +615,27 @@ mod tests {
         assert_eq!(shared[4], None);
         assert_eq!(decl(0.18)[4], Some((d(3), 0.15)));
         let params = MatchParams::default();
-        assert!(params.link_share_applies());
+        assert!(params.link_rules_apply());
         assert!(
             !MatchParams {
                 mode: Mode::Full,
                 ..params.clone()
             }
-            .link_share_applies()
+            .link_rules_apply()
         );
         assert!(
             !MatchParams {
                 add_duplicates: false,
                 ..params.clone()
             }
-            .link_share_applies()
+            .link_rules_apply()
         );
         let all = MatchParams {
             mode: Mode::AllPairs,
             add_duplicates: false,
             ..params
         };
-        assert!(all.link_share_applies());
+        assert!(all.link_rules_apply());
     }
 
     #[test]
