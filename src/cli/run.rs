@@ -296,6 +296,7 @@ pub fn run_spec(
         (None, Mode::Seeded) => anyhow::bail!("seeded mode needs --seeds FILE or gold clusters"),
         (None, _) => Vec::new(),
     };
+    let defaults = algo.default_link_rules();
     let mut matching = MatchParams {
         threshold,
         mode: args.mode,
@@ -303,8 +304,8 @@ pub fn run_spec(
         add_duplicates: args.add_duplicates,
         length_bound: !args.no_length_bound,
         min_shared: args.min_shared,
-        link_share: args.link_share.unwrap_or(algo.default_link_share()),
-        cross_links: args.cross_links.unwrap_or(algo.default_cross_links()),
+        link_share: args.link_share.unwrap_or(defaults.share),
+        cross_links: args.cross_links.unwrap_or(defaults.cross_links),
         seed,
         seeds,
         index_every: 100,

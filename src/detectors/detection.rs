@@ -32,16 +32,16 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
-    /// The default run of `algo`: its default threshold and link share, incremental best
+    /// The default run of `algo`: its default threshold and link rules, incremental best
     /// guess, seed 0, representative clusters.
     pub fn default_for(algo: Algo) -> Self {
+        let mut matching = MatchParams {
+            threshold: algo.default_threshold(),
+            ..MatchParams::default()
+        };
+        matching.set_link_rules(algo.default_link_rules());
         RunSpec {
-            matching: MatchParams {
-                threshold: algo.default_threshold(),
-                link_share: algo.default_link_share(),
-                cross_links: algo.default_cross_links(),
-                ..MatchParams::default()
-            },
+            matching,
             rule: ClusterRule::default(),
         }
     }

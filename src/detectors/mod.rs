@@ -145,25 +145,19 @@ impl Algo {
         self.info().default_threshold
     }
 
-    /// The default [`crate::matching::MatchParams::link_share`]: measured for SpotSigs
-    /// ([`crate::matching::DEFAULT_LINK_SHARE`]); 0 (every pair at the threshold links) for the
-    /// others, whose scores run on other scales, and for the published SpotSigs code.
-    pub fn default_link_share(self) -> f64 {
+    /// The default link rules ([`crate::matching::MatchParams::link_share`] and
+    /// [`crate::matching::MatchParams::cross_links`]): measured for SpotSigs
+    /// ([`crate::matching::DEFAULT_LINK_SHARE`], [`crate::matching::DEFAULT_CROSS_LINKS`]);
+    /// none (the paper: every pair at the threshold links, every link holds) for the others,
+    /// whose scores run on other scales, and for the published SpotSigs code.
+    pub fn default_link_rules(self) -> crate::matching::LinkRules {
         if self == Algo::SpotSigs {
-            crate::matching::DEFAULT_LINK_SHARE
+            crate::matching::LinkRules {
+                share: crate::matching::DEFAULT_LINK_SHARE,
+                cross_links: crate::matching::DEFAULT_CROSS_LINKS,
+            }
         } else {
-            0.0
-        }
-    }
-
-    /// The default [`crate::matching::MatchParams::cross_links`]: measured for SpotSigs
-    /// ([`crate::matching::DEFAULT_CROSS_LINKS`]); 0 for the others and for the published
-    /// SpotSigs code.
-    pub fn default_cross_links(self) -> f64 {
-        if self == Algo::SpotSigs {
-            crate::matching::DEFAULT_CROSS_LINKS
-        } else {
-            0.0
+            crate::matching::LinkRules::default()
         }
     }
 

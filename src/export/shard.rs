@@ -317,18 +317,15 @@ impl SparkRun {
             .get("min_shared")
             .and_then(serde_json::Value::as_u64)
             .map_or(1, |m| m.clamp(1, u64::from(u32::MAX)) as u32);
-        let spec = RunSpec {
-            matching: MatchParams {
-                threshold,
-                mode: Mode::AllPairs,
-                seed,
-                min_shared,
-                link_share: Algo::SpotSigs.default_link_share(),
-                cross_links: Algo::SpotSigs.default_cross_links(),
-                ..MatchParams::default()
-            },
-            rule,
+        let mut matching = MatchParams {
+            threshold,
+            mode: Mode::AllPairs,
+            seed,
+            min_shared,
+            ..MatchParams::default()
         };
+        matching.set_link_rules(Algo::SpotSigs.default_link_rules());
+        let spec = RunSpec { matching, rule };
         let outcome = allpairs::outcome_from_pairs(&signed, pairs, Vec::new(), &spec.matching);
         let detection = Detection::new(Algo::SpotSigs, spec, outcome);
         if rule == crate::cluster::ClusterRule::Transitive {

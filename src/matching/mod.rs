@@ -301,6 +301,12 @@ impl MatchParams {
         }
     }
 
+    /// Run with `rules`.
+    pub fn set_link_rules(&mut self, rules: LinkRules) {
+        self.link_share = rules.share;
+        self.cross_links = rules.cross_links;
+    }
+
     /// Whether declarations are made from scored pairs, so [`MatchParams::link_share`] and
     /// [`MatchParams::cross_links`] apply:
     /// not in Full mode, nor in Incremental or Seeded mode without `add_duplicates` (the

@@ -398,8 +398,7 @@ pub fn run_detectors(
             .unwrap_or_else(|| algo.default_threshold());
         if algo != Algo::SpotSigs {
             // The link rules were measured for SpotSigs; the others' scores run on other scales.
-            spec.matching.link_share = algo.default_link_share();
-            spec.matching.cross_links = algo.default_cross_links();
+            spec.matching.set_link_rules(algo.default_link_rules());
         }
         if spec.matching.mode == crate::matching::Mode::Seeded && spec.matching.seeds.is_empty() {
             spec.matching.seeds =
