@@ -12,7 +12,10 @@ OUT/pairs.parquet, OUT/clusters.parquet and OUT/run.json.
 The steps, each the one samecore takes on one machine (see spark/README.md):
 
 1. Site frame (src/signature/frame.rs): on a site of P >= max(min_pages, 2) pages, a signature
-   held by more than max_share * P of them is dropped from them.
+   held by more than max_share * P of them is dropped from them. With `copies` (a Jaccard), the
+   site's pages at that similarity or more (transitively) are one group of copies; such a
+   signature then goes only if the site has at least max(min_pages, 2) groups and it is on more
+   than max_share of them.
 2. IDF band (Theobald, Siddharth, Paepcke, "SpotSigs", SIGIR 2008, section 5): a signature whose
    normalised IDF ln(N/df)/ln(N) lies outside [lo, hi] is dropped.
 3. Pages left with fewer than min_signatures occurrences take no part in matching.
@@ -247,7 +250,9 @@ def distinct_pages(raw):
 def drop_site_frame(signatures, pages, frame):
     """Step 1 (src/signature/frame.rs): on each site of P >= max(min_pages, 2) pages (every page
     of the site counts, signed or not), drop the signatures held by more than max_share * P of
-    its pages. Pages of no site are left alone."""
+    its pages and, when frame["copies"] is set, by more than max_share of its groups of copies
+    too (none when the site has fewer than max(min_pages, 2) groups). Pages of no site are left
+    alone."""
     max_share, min_pages = float(frame["max_share"]), max(int(frame["min_pages"]), 2)
     sites = (
         pages.where(F.col("site").isNotNull())
@@ -264,7 +269,111 @@ def drop_site_frame(signatures, pages, frame):
         .where(F.col("df").cast("double") > F.lit(max_share) * F.col("site_pages").cast("double"))
         .select("site", "signature")
     )
+    if frame.get("copies") is not None:
+        frame_rows = frame_of_groups(located, pages, frame_rows, max_share, min_pages, float(frame["copies"]))
     return located.join(frame_rows, ["site", "signature"], "left_anti").select("page", "signature", "count")
+
+
+def frame_of_groups(located, pages, candidates, max_share, min_pages, t):
+    """The candidates (site, signature) on more than max_share of their site's groups of copies,
+    in sites of at least min_pages groups. Groups are found per site in a Python worker
+    (copy_groups), only for sites with a candidate."""
+    candidate_sites = candidates.select("site").distinct()
+    members = pages.select("page", "site").join(candidate_sites, "site")
+    sets = (
+        located.join(candidate_sites, "site")
+        .groupBy("page")
+        .agg(F.sort_array(F.collect_set("signature")).alias("signatures"))
+    )
+    site_pages = members.join(sets, "page", "left").select("site", "page", "signatures")
+    schema = T.StructType(
+        [
+            T.StructField("page", T.LongType(), False),
+            T.StructField("group", T.LongType(), False),
+            T.StructField("groups", T.LongType(), False),
+        ]
+    )
+
+    def groups_of_site(rows):
+        rows = sorted(rows, key=lambda r: r[0])
+        group, n = copy_groups([r[1] or [] for r in rows], t)
+        return [(page, g, n) for (page, _), g in zip(rows, group)]
+
+    grouped = site_pages.sparkSession.createDataFrame(
+        site_pages.rdd.map(lambda r: (r["site"], (r["page"], r["signatures"])))
+        .groupByKey()
+        .flatMap(lambda kv: groups_of_site(kv[1])),
+        schema,
+    )
+    return (
+        located.join(candidates, ["site", "signature"])
+        .join(grouped, "page")
+        .where(F.col("groups") >= min_pages)
+        .groupBy("site", "signature")
+        .agg(F.countDistinct("group").alias("gdf"), F.max("groups").alias("groups"))
+        .where(F.col("gdf").cast("double") > F.lit(max_share) * F.col("groups").cast("double"))
+        .select("site", "signature")
+    )
+
+
+def copy_groups(sets, t):
+    """Groups of copies among one site's pages (`sets`: each page's distinct signatures): pages
+    at Jaccard >= t joined, transitively; identical sets (empty ones among them) are one group.
+    Returns each page's group number (0.. in page order) and the number of groups: the
+    components src/signature/frame.rs copy_groups finds, by the same prefix filtering."""
+    parent = list(range(len(sets)))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a, b):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+
+    first = {}
+    reps = []
+    for i, sigs in enumerate(sets):
+        key = tuple(sorted(set(sigs)))
+        if key in first:
+            union(i, first[key])
+        else:
+            first[key] = i
+            reps.append(i)
+    df = {}
+    for sigs in sets:
+        for h in set(sigs):
+            df[h] = df.get(h, 0) + 1
+    reps.sort(key=lambda i: (len(set(sets[i])), i))
+    ordered = [sorted((df[h], h) for h in set(sets[i])) for i in reps]
+
+    def prefix_len(n, share):
+        return min(max(n + 2 - math.ceil(share * n), 0), n)
+
+    def at_least(x, y):
+        small, big = min(len(x), len(y)), max(len(x), len(y))
+        if big == 0 or small < t * big:
+            return big == 0
+        shared = len(set(x) & set(y))
+        return shared / (len(x) + len(y) - shared) >= t
+
+    index = {}
+    asked = [-1] * len(reps)
+    for r, x in enumerate(ordered):
+        for _, h in x[: prefix_len(len(x), t)]:
+            for o in index.get(h, ()):
+                if asked[o] != r:
+                    asked[o] = r
+                    if at_least(x, ordered[o]):
+                        union(reps[r], reps[o])
+        for _, h in x[: prefix_len(len(x), 2.0 * t / (1.0 + t))]:
+            index.setdefault(h, []).append(r)
+    number = {}
+    group = [number.setdefault(find(i), len(number)) for i in range(len(sets))]
+    return group, len(number)
 
 
 def idf_df_range(n_pages, lo, hi):

@@ -30,10 +30,12 @@ import samecore_pairs as job  # noqa: E402
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samecore_pairs.py")
 FRAME = {"max_share": 0.9, "min_pages": 3}
+COPIES = {"max_share": 0.9, "min_pages": 3, "copies": 0.8}
 BAND = [0.2, 0.9]
 CONFIGS = {
     "plain": (None, None),
     "frame": (FRAME, None),
+    "copies": (COPIES, None),
     "idf": (None, BAND),
     "frame+idf": (FRAME, BAND),
 }
@@ -116,6 +118,18 @@ def random_collection(seed=7):
         core = dict(base) if i % 2 else story(5)
         multisets.append(("ten.example", {nine: 1, **core, fresh(): 1}))
     multisets.append(("ten.example", {}))
+    # Sites of copies: twenty near-copies of one story and two other pages, a frame signature on
+    # all (the story is on more than 0.9 of the pages, on one of three groups of copies); four
+    # copies of one story and nothing else (one group).
+    base, framed = story(30), fresh()
+    for i in range(22):
+        core = dict(base) if i < 20 else story(30)
+        if i % 3 == 1:
+            core.pop(next(iter(core)))
+        multisets.append(("copies.example", {framed: 1, **core}))
+    base = story(25)
+    for i in range(4):
+        multisets.append(("recaptures.example", {**base, fresh(): 1} if i else dict(base)))
     # A site of two pages sharing everything: too small for the frame.
     multisets += [("tiny.example", {common[0]: 1, **story(8)}), ("tiny.example", {common[0]: 1, **story(8)})]
 
@@ -212,6 +226,35 @@ def write_shards(directory, pages, signatures, site_frame, idf_band, algo="spots
 # The reference: samecore's steps one page and one pair at a time.
 
 
+def confirmed_by_groups(members, sets, candidates, site_frame):
+    """The candidates on more than max_share of the site's groups of copies (pages at Jaccard >=
+    copies of their distinct signatures, every pair compared, joined transitively)."""
+    group = {page: page for page in members}
+
+    def root(x):
+        while group[x] != x:
+            x = group[x]
+        return x
+
+    for i, a in enumerate(members):
+        for b in members[i + 1 :]:
+            x, y = set(sets[a]), set(sets[b])
+            union = len(x | y)
+            if union == 0 or len(x & y) / union >= site_frame["copies"]:
+                ra, rb = root(a), root(b)
+                if ra != rb:
+                    group[ra] = rb
+    groups = {root(page) for page in members}
+    if len(groups) < max(site_frame["min_pages"], 2):
+        return set()
+    held = defaultdict(set)
+    for page in members:
+        for s in sets[page]:
+            held[s].add(root(page))
+    return {s for s in candidates if len(held[s]) > site_frame["max_share"] * len(groups)}
+
+
+
 def reference(pages, signatures, site_frame, idf_band, threshold, min_signatures=4, min_shared=None):
     if min_shared is None:
         min_shared = job.DEFAULT_MIN_SHARED
@@ -236,8 +279,11 @@ def reference(pages, signatures, site_frame, idf_band, threshold, min_signatures
                 for s in sets[page]:
                     df[s] += 1
             limit = site_frame["max_share"] * len(members)
+            frame = {s for s, n in df.items() if n > limit}
+            if site_frame.get("copies") is not None:
+                frame = confirmed_by_groups(members, sets, frame, site_frame)
             for page in members:
-                sets[page] = {s: c for s, c in sets[page].items() if df[s] <= limit}
+                sets[page] = {s: c for s, c in sets[page].items() if s not in frame}
     if idf_band is not None:
         n = float(max(len(rows), 2))
         df = defaultdict(int)
@@ -392,6 +438,7 @@ class JobEqualsReference(unittest.TestCase):
         # The data exercise what they should: pairs at every threshold, and filters that change them.
         self.assertTrue(all(n > 0 for n in counts.values()), counts)
         self.assertNotEqual(counts[("plain", 0.12)], counts[("frame", 0.12)])
+        self.assertNotEqual(counts[("frame", 0.12)], counts[("copies", 0.12)])
         self.assertNotEqual(counts[("plain", 0.12)], counts[("idf", 0.12)])
 
     def test_pairs_must_share_min_shared_signatures(self):

@@ -32,6 +32,7 @@ pub mod signature;
 pub mod store;
 pub mod synth;
 pub mod token;
+pub mod union_find;
 
 pub use document::{DocId, Document};
 pub use error::{Error, Result};

@@ -3,7 +3,7 @@
 
 use samecore::cluster::ClusterRule;
 use samecore::detectors::spotsigs::SpotSigsDetector;
-use samecore::detectors::{self, Algo, DetectorOptions, Prepared, RunSpec};
+use samecore::detectors::{self, Algo, Detector, DetectorOptions, Prepared, RunSpec};
 use samecore::eval::{evaluate, sweep};
 use samecore::matching::{Guess, Mode};
 use samecore::progress::Progress;
@@ -231,4 +231,52 @@ fn goldset_dev_is_deterministic_across_pools() {
         })
     };
     assert_eq!(run_in(1), run_in(2));
+}
+
+#[test]
+fn a_sites_copies_of_one_story_keep_it_on_goldset_dev() {
+    let Some(coll) = common::goldset_collection() else {
+        return;
+    };
+    // webmd.com's four pages in goldset-dev are copies of the caffeine story: counted page by
+    // page, the story is on all of them and went as the site's frame.
+    let cluster_of = |copies: Option<f64>| {
+        let mut params = SpotSigsParams::default();
+        let frame = params.site_frame.as_mut().unwrap();
+        frame.copies = copies;
+        let det = SpotSigsDetector::new(&params).unwrap();
+        let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
+        let d = prep
+            .detect(&RunSpec::default_for(Algo::SpotSigs), &Progress::new())
+            .unwrap();
+        let of = |key: &str| {
+            let i = coll.docs.iter().position(|d| d.key == key).unwrap();
+            d.clustering.cluster_of[i]
+        };
+        let story = of("Caffeine/c3.htm");
+        ["c2", "c5", "c6", "c9"].map(|c| of(&format!("Caffeine/{c}.htm")) == story)
+    };
+    assert_eq!(cluster_of(Some(0.8)), [true; 4]);
+    assert_eq!(cluster_of(None), [false; 4]);
+}
+
+#[test]
+fn the_site_frame_option_takes_copies_and_refuses_what_is_not_a_similarity() {
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample_archives/news-sample.warc.gz"
+    );
+    for spec in ["0.9", "0.9:3", "0.9:3:0.8", "0.9:3:all", "off"] {
+        let out = common::samecore(["run", sample, "--site-frame", spec]);
+        assert!(out.contains("clusters"), "{spec}: {out}");
+    }
+    for (spec, says) in [
+        ("0.9:3:1.5", "COPIES must be in (0, 1]"),
+        ("0.9:3:0", "COPIES must be in (0, 1]"),
+        ("0.9:3:some", "--site-frame SHARE[:MIN[:COPIES]]"),
+        ("0.9:3:0.8:1", "at most three parts"),
+    ] {
+        let (ok, _, err) = common::samecore_with_input(&["run", sample, "--site-frame", spec], "");
+        assert!(!ok && err.contains(says), "{spec}: {err}");
+    }
 }

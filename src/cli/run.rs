@@ -105,7 +105,9 @@ pub struct SpotSigsArgs {
     #[arg(long, default_value = "content")]
     pub tokens: TokenSource,
     /// Drop signatures found on more than SHARE of their site's pages (a site's frame), in
-    /// sites of at least MIN pages (default 3): SHARE[:MIN], or "off" (the paper).
+    /// sites of at least MIN pages (default 3), pages at Jaccard COPIES or more counting as one
+    /// page (copies of one story; default 0.8, "all" counts every page): SHARE[:MIN[:COPIES]],
+    /// or "off" (the paper).
     #[arg(long, default_value = "0.9")]
     pub site_frame: String,
 }
@@ -139,14 +141,28 @@ impl SpotSigsArgs {
         let site_frame = match self.site_frame.trim() {
             "off" | "" => None,
             spec => {
-                let (share, min) = spec.split_once(':').unwrap_or((spec, "3"));
+                const USE: &str = "--site-frame SHARE[:MIN[:COPIES]]";
+                let mut parts = spec.split(':').map(str::trim);
+                let share = parts.next().unwrap_or_default();
+                let min = parts.next().unwrap_or("3");
+                let copies = match parts.next() {
+                    None => Some(samecore::signature::frame::DEFAULT_COPIES),
+                    Some("all") => None,
+                    Some(c) => Some(c.parse::<f64>().context(USE)?),
+                };
+                anyhow::ensure!(parts.next().is_none(), "{USE}: at most three parts");
                 let frame = samecore::signature::frame::SiteFrame {
-                    max_share: share.trim().parse().context("--site-frame SHARE[:MIN]")?,
-                    min_pages: min.trim().parse().context("--site-frame SHARE[:MIN]")?,
+                    max_share: share.parse().context(USE)?,
+                    min_pages: min.parse().context(USE)?,
+                    copies,
                 };
                 anyhow::ensure!(
                     (0.0..=1.0).contains(&frame.max_share),
                     "--site-frame SHARE must be in [0, 1]"
+                );
+                anyhow::ensure!(
+                    copies.is_none_or(|c| c > 0.0 && c <= 1.0),
+                    "--site-frame COPIES must be in (0, 1] or \"all\""
                 );
                 Some(frame)
             }

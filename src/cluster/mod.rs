@@ -21,6 +21,7 @@ pub mod average;
 use serde::{Deserialize, Serialize};
 
 use crate::DocId;
+pub use crate::union_find::UnionFind;
 
 /// How matches become clusters.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -82,58 +83,6 @@ pub struct Clustering {
     pub cluster_of: Vec<u32>,
     /// The representative document of each cluster.
     pub representatives: Vec<DocId>,
-}
-
-/// Union-find with path halving and union by size.
-#[derive(Debug, Clone)]
-pub struct UnionFind {
-    parent: Vec<u32>,
-    size: Vec<u32>,
-}
-
-impl UnionFind {
-    /// `n` singletons.
-    pub fn new(n: usize) -> Self {
-        UnionFind {
-            parent: (0..n as u32).collect(),
-            size: vec![1; n],
-        }
-    }
-
-    /// The root of `x`'s set.
-    pub fn find(&mut self, mut x: u32) -> u32 {
-        while self.parent[x as usize] != x {
-            let p = self.parent[x as usize];
-            self.parent[x as usize] = self.parent[p as usize];
-            x = self.parent[x as usize];
-        }
-        x
-    }
-
-    /// Make root `child` a child of root `root` (both must be roots), so `root` stays the
-    /// root of the union.
-    pub fn union_into(&mut self, child: u32, root: u32) {
-        debug_assert!(self.parent[child as usize] == child && self.parent[root as usize] == root);
-        if child != root {
-            self.parent[child as usize] = root;
-            self.size[root as usize] += self.size[child as usize];
-        }
-    }
-
-    /// Join the sets of `a` and `b`.
-    pub fn union(&mut self, a: u32, b: u32) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return;
-        }
-        let (big, small) = if self.size[ra as usize] >= self.size[rb as usize] {
-            (ra, rb)
-        } else {
-            (rb, ra)
-        };
-        self.parent[small as usize] = big;
-        self.size[big as usize] += self.size[small as usize];
-    }
 }
 
 impl Clustering {
@@ -232,7 +181,7 @@ impl Clustering {
     /// Number the sets of `uf` by smallest member and pick the member with the smallest `key`
     /// as representative.
     fn from_union_find<K: Ord>(uf: &mut UnionFind, key: impl Fn(usize) -> K) -> Self {
-        let n = uf.parent.len();
+        let n = uf.len();
         let mut id_of_root = vec![u32::MAX; n];
         let mut cluster_of = Vec::with_capacity(n);
         let mut representatives: Vec<DocId> = Vec::new();
