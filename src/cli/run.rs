@@ -62,6 +62,11 @@ pub struct MatchArgs {
     /// Not in full mode nor with --add-duplicates false (the paper's loop).
     #[arg(long, value_name = "SHARE")]
     pub link_share: Option<f64>,
+    /// With --link-share: a page whose best pair the share refuses stays alone instead of
+    /// joining a weaker partner's story (default true for spotsigs, false for the others).
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set, num_args = 0..=1,
+          default_missing_value = "true")]
+    pub refused_stays_alone: Option<bool>,
     /// A declared link holds only if at least this fraction of the page pairs across it (the
     /// pages linked through it against the rest of its cluster, two or more each side) are
     /// links too (default 0.1 for spotsigs, 0 for the other detectors; 0: the paper). Cuts a
@@ -321,6 +326,9 @@ pub fn run_spec(
         length_bound: !args.no_length_bound,
         min_shared: args.min_shared,
         link_share: args.link_share.unwrap_or(defaults.share),
+        refused_stays_alone: args
+            .refused_stays_alone
+            .unwrap_or(defaults.refused_stays_alone),
         cross_links: args.cross_links.unwrap_or(defaults.cross_links),
         seed,
         seeds,
@@ -347,7 +355,13 @@ pub fn run_spec(
             args.cross_links.is_some_and(|s| s != 0.0),
             &matching,
         )?;
+        refuse_where_the_loop_runs(
+            "--refused-stays-alone",
+            args.refused_stays_alone == Some(true),
+            &matching,
+        )?;
         matching.link_share = 0.0;
+        matching.refused_stays_alone = false;
         matching.cross_links = 0.0;
     }
     Ok(RunSpec {

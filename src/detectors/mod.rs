@@ -154,6 +154,7 @@ impl Algo {
         if self == Algo::SpotSigs {
             crate::matching::LinkRules {
                 share: crate::matching::DEFAULT_LINK_SHARE,
+                refused_stays_alone: true,
                 cross_links: crate::matching::DEFAULT_CROSS_LINKS,
             }
         } else {

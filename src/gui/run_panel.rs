@@ -130,6 +130,7 @@ impl RunSettings {
         } else {
             0.0
         };
+        base.matching.refused_stays_alone &= applies;
         base.rule = self.rule;
         let mut options = DetectorOptions {
             spotsigs: tuning.params.clone(),

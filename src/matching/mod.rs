@@ -244,6 +244,14 @@ pub struct MatchParams {
     /// which declare as they walk; [`MatchParams::link_rules_apply`]).
     #[serde(default)]
     pub link_share: f64,
+    /// With [`MatchParams::link_share`]: a page whose best pair the share refuses is declared
+    /// no link at all, rather than a link to a weaker partner (false: such a page links to the
+    /// best partner that takes it). A page of one wire's text that meets its own story's tight
+    /// copies at 0.17 (refused) and another wire's looser copies at 0.15 (taken) stays alone
+    /// instead of joining the other wire's story. Runs stored before this option read as
+    /// false, what they were run with.
+    #[serde(default)]
+    pub refused_stays_alone: bool,
     /// Fraction of the page pairs across a declared link (the pages linked through it against
     /// the rest of its cluster, two or more on each side) that must be links themselves for it
     /// to hold (0: the paper, any declared link holds). Cuts a cluster where a second story
@@ -273,6 +281,7 @@ impl Default for MatchParams {
             length_bound: true,
             min_shared: DEFAULT_MIN_SHARED,
             link_share: 0.0,
+            refused_stays_alone: false,
             cross_links: 0.0,
             seed: 0,
             seeds: Vec::new(),
@@ -288,6 +297,8 @@ impl Default for MatchParams {
 pub struct LinkRules {
     /// [`MatchParams::link_share`].
     pub share: f64,
+    /// [`MatchParams::refused_stays_alone`].
+    pub refused_stays_alone: bool,
     /// [`MatchParams::cross_links`].
     pub cross_links: f64,
 }
@@ -297,6 +308,7 @@ impl MatchParams {
     pub fn link_rules(&self) -> LinkRules {
         LinkRules {
             share: self.link_share,
+            refused_stays_alone: self.refused_stays_alone,
             cross_links: self.cross_links,
         }
     }
@@ -304,6 +316,7 @@ impl MatchParams {
     /// Run with `rules`.
     pub fn set_link_rules(&mut self, rules: LinkRules) {
         self.link_share = rules.share;
+        self.refused_stays_alone = rules.refused_stays_alone;
         self.cross_links = rules.cross_links;
     }
 
@@ -450,7 +463,8 @@ pub(crate) fn index_sizes(
 /// least `threshold` (first partner in order, or best), else indexed. `index_first` documents
 /// are indexed without matching. With `rules.share` > 0 a pair is a possible match only if its
 /// score is at least that share of the best score of each of its two documents
-/// ([`MatchParams::link_share`]); with `rules.cross_links` > 0 a declared link across which
+/// ([`MatchParams::link_share`]), and with `rules.refused_stays_alone` a document whose best
+/// pair that refuses has no possible match; with `rules.cross_links` > 0 a declared link across which
 /// too few page pairs are links is cut afterwards ([`bridges::cut_thin_bridges`]).
 #[allow(clippy::too_many_arguments)]
 pub fn declarations_from_pairs(
@@ -480,8 +494,25 @@ pub fn declarations_from_pairs(
             && p.score >= link_share * best[p.a.index()]
             && p.score >= link_share * best[p.b.index()]
     };
+    // A page whose best pair the share refuses takes no link at all: it does not settle for a
+    // weaker story when its strongest partner's story has no room for it.
+    let mut alone = vec![false; n];
+    if link_share > 0.0 && rules.refused_stays_alone {
+        let mut best_link = vec![0.0f64; n];
+        for p in pairs.iter().filter(links) {
+            best_link[p.a.index()] = best_link[p.a.index()].max(p.score);
+            best_link[p.b.index()] = best_link[p.b.index()].max(p.score);
+        }
+        for (d, a) in alone.iter_mut().enumerate() {
+            *a = best_link[d] < best[d];
+        }
+    }
     let mut adjacent: Vec<Vec<(DocId, f64)>> = vec![Vec::new(); n];
-    for p in pairs.iter().filter(links) {
+    for p in pairs
+        .iter()
+        .filter(links)
+        .filter(|p| !alone[p.a.index()] && !alone[p.b.index()])
+    {
         adjacent[p.a.index()].push((p.b, p.score));
         adjacent[p.b.index()].push((p.a, p.score));
     }
@@ -606,6 +637,7 @@ mod tests {
         let decl = |share| {
             let rules = LinkRules {
                 share,
+                refused_stays_alone: false,
                 cross_links: 0.0,
             };
             declarations_from_pairs(5, &pairs, &order, 0, 0.1, Guess::Best, true, rules)
@@ -620,6 +652,48 @@ mod tests {
         // 0.15 is below a fifth of 3's best (0.16): 4 stays alone.
         assert_eq!(shared[4], None);
         assert_eq!(decl(0.18)[4], Some((d(3), 0.15)));
+        let params = MatchParams::default();
+        assert!(params.link_rules_apply());
+    }
+
+    #[test]
+    fn a_page_refused_by_its_best_partner_does_not_settle_for_a_weaker_story() {
+        let d = DocId;
+        // Story {0, 1} tight (0.98), story {2, 3} loose (0.6); page 4 meets 0 at 0.17 (below a
+        // fifth of 0.98) and 2 at 0.15 (above a fifth of 0.6).
+        let pairs = [
+            ScoredPair::new(d(0), d(1), 0.98),
+            ScoredPair::new(d(2), d(3), 0.6),
+            ScoredPair::new(d(4), d(0), 0.17),
+            ScoredPair::new(d(4), d(2), 0.15),
+        ];
+        for order in [[0, 1, 2, 3, 4], [3, 2, 1, 0, 4], [2, 4, 0, 3, 1]] {
+            let order = order.map(d);
+            let decl = |refused_stays_alone| {
+                let rules = LinkRules {
+                    share: 0.2,
+                    refused_stays_alone,
+                    cross_links: 0.0,
+                };
+                declarations_from_pairs(5, &pairs, &order, 0, 0.1, Guess::Best, true, rules)
+            };
+            let settles = decl(false);
+            let alone = decl(true);
+            // Without the rule 4 joins story {2, 3}, which comes before it.
+            assert!(
+                settles[4] == Some((d(2), 0.15)) || settles[2] == Some((d(4), 0.15)),
+                "{order:?}: {settles:?}"
+            );
+            // With it 4 takes no link and nothing links to it; the stories keep theirs.
+            assert_eq!(alone[4], None, "{order:?}");
+            assert!(alone.iter().all(|m| m.is_none_or(|(p, _)| p != d(4))));
+            assert!(alone[0].is_some() != alone[1].is_some());
+            assert!(alone[2].is_some() != alone[3].is_some());
+        }
+    }
+
+    #[test]
+    fn link_rules_apply_only_where_every_pair_is_scored_first() {
         let params = MatchParams::default();
         assert!(params.link_rules_apply());
         assert!(
