@@ -321,6 +321,7 @@ def copy_groups(sets, t):
     at Jaccard >= t joined, transitively; identical sets (empty ones among them) are one group.
     Returns each page's group number (0.. in page order) and the number of groups: the
     components src/signature/frame.rs copy_groups finds, by the same prefix filtering."""
+    sets = [sorted(set(sigs)) for sigs in sets]
     parent = list(range(len(sets)))
 
     def find(x):
@@ -337,7 +338,7 @@ def copy_groups(sets, t):
     first = {}
     reps = []
     for i, sigs in enumerate(sets):
-        key = tuple(sorted(set(sigs)))
+        key = tuple(sigs)
         if key in first:
             union(i, first[key])
         else:
@@ -345,19 +346,21 @@ def copy_groups(sets, t):
             reps.append(i)
     df = {}
     for sigs in sets:
-        for h in set(sigs):
+        for h in sigs:
             df[h] = df.get(h, 0) + 1
-    reps.sort(key=lambda i: (len(set(sets[i])), i))
-    ordered = [sorted((df[h], h) for h in set(sets[i])) for i in reps]
+    reps.sort(key=lambda i: (len(sets[i]), i))
+    ordered = [sorted((df[h], h) for h in sets[i]) for i in reps]
+    held = [set(sets[i]) for i in reps]
 
     def prefix_len(n, share):
         return min(max(n + 2 - math.ceil(share * n), 0), n)
 
-    def at_least(x, y):
+    def at_least(r, o):
+        x, y = held[r], held[o]
         small, big = min(len(x), len(y)), max(len(x), len(y))
         if big == 0 or small < t * big:
             return big == 0
-        shared = len(set(x) & set(y))
+        shared = len(x & y)
         return shared / (len(x) + len(y) - shared) >= t
 
     index = {}
@@ -367,7 +370,7 @@ def copy_groups(sets, t):
             for o in index.get(h, ()):
                 if asked[o] != r:
                     asked[o] = r
-                    if at_least(x, ordered[o]):
+                    if at_least(r, o):
                         union(reps[r], reps[o])
         for _, h in x[: prefix_len(len(x), 2.0 * t / (1.0 + t))]:
             index.setdefault(h, []).append(r)

@@ -464,8 +464,9 @@ pub(crate) fn index_sizes(
 /// are indexed without matching. With `rules.share` > 0 a pair is a possible match only if its
 /// score is at least that share of the best score of each of its two documents
 /// ([`MatchParams::link_share`]), and with `rules.refused_stays_alone` a document whose best
-/// pair that refuses has no possible match; with `rules.cross_links` > 0 a declared link across which
-/// too few page pairs are links is cut afterwards ([`bridges::cut_thin_bridges`]).
+/// pair that refuses has no possible match; with `rules.cross_links` > 0 a declared link
+/// across which too few page pairs are links is cut afterwards
+/// ([`bridges::cut_thin_bridges`]).
 #[allow(clippy::too_many_arguments)]
 pub fn declarations_from_pairs(
     n: usize,
