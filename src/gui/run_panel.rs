@@ -37,6 +37,9 @@ pub struct RunSettings {
     /// Fraction of the page pairs across a declared link that must be links
     /// ([`crate::matching::MatchParams::cross_links`]).
     pub cross_links: f64,
+    /// With the link share, a page whose best pair the share refuses stays alone
+    /// ([`crate::matching::MatchParams::refused_stays_alone`]).
+    pub refused_stays_alone: bool,
     /// Seeds averaged in the precision/recall sweep.
     pub runs: usize,
     /// Run SpotSigs as soon as an archive is open.
@@ -64,6 +67,7 @@ impl Default for RunSettings {
             min_shared: crate::matching::DEFAULT_MIN_SHARED,
             link_share: crate::matching::DEFAULT_LINK_SHARE,
             cross_links: crate::matching::DEFAULT_CROSS_LINKS,
+            refused_stays_alone: Algo::SpotSigs.default_link_rules().refused_stays_alone,
             runs: 3,
             run_on_open: true,
             reference_stopwords: String::new(),
@@ -91,16 +95,18 @@ pub fn sweep_plan(documents: usize, seeds: usize) -> (Vec<f64>, usize) {
     }
 }
 
+/// An editor of a fraction from `min` to 1, in hundredths (thresholds, shares).
+pub(super) fn fraction(value: &mut f64, min: f64) -> egui::DragValue<'_> {
+    egui::DragValue::new(value)
+        .range(min..=1.0)
+        .speed(0.01)
+        .fixed_decimals(2)
+}
+
 /// A grid row: a labelled fraction in [0, 1] with its hover text.
 fn fraction_row(ui: &mut egui::Ui, label: &str, hover: &str, value: &mut f64) {
     let label = ui.label(label).on_hover_text(hover);
-    ui.add(
-        egui::DragValue::new(value)
-            .range(0.0..=1.0)
-            .speed(0.01)
-            .fixed_decimals(2),
-    )
-    .labelled_by(label.id);
+    ui.add(fraction(value, 0.0)).labelled_by(label.id);
     ui.end_row();
 }
 
@@ -130,7 +136,7 @@ impl RunSettings {
         } else {
             0.0
         };
-        base.matching.refused_stays_alone &= applies;
+        base.matching.refused_stays_alone = applies && self.refused_stays_alone;
         base.rule = self.rule;
         let mut options = DetectorOptions {
             spotsigs: tuning.params.clone(),
@@ -280,14 +286,7 @@ impl RunSettings {
                     .thresholds
                     .entry(algo)
                     .or_insert(algo.default_threshold());
-                ui.add_enabled(
-                    on,
-                    egui::DragValue::new(t)
-                        .range(0.0..=1.0)
-                        .speed(0.01)
-                        .fixed_decimals(2),
-                )
-                .on_hover_text(format!(
+                ui.add_enabled(on, fraction(t, 0.0)).on_hover_text(format!(
                     "Threshold of {} (default {:.2})",
                     algo.name(),
                     algo.default_threshold()
@@ -361,6 +360,14 @@ impl RunSettings {
                  Not used in full mode (the paper's loop).",
                 &mut self.cross_links,
             );
+            let label = ui.label("Refused page").on_hover_text(
+                "SpotSigs, with a link share: a page whose best pair the share refuses takes no \
+                 link at all, instead of joining a weaker partner's story (off: it joins the best \
+                 partner that takes it). Not used in full mode (the paper's loop).",
+            );
+            ui.checkbox(&mut self.refused_stays_alone, "stays alone")
+                .labelled_by(label.id);
+            ui.end_row();
             let label = ui
                 .label("Runs (sweep)")
                 .on_hover_text("Seeds averaged in the P/R curves (one above 20,000 pages)");

@@ -1,6 +1,6 @@
 //! Antecedent tuning (Workbench paper §5.1–5.2, §6): the current antecedents with their spot
 //! distances and chains, edited in place; the signature options (tokenizer, antecedent in the
-//! signature, minimum signatures, IDF band); and the corpus's frequent words with their
+//! signature, minimum signatures, IDF band, site frame); and the corpus's frequent words with their
 //! coverage and spread to choose new antecedents from. Running again re-signs SpotSigs only.
 
 use crate::gui::model::vocabulary::WordStat;
@@ -10,6 +10,7 @@ use crate::token::TokenSource;
 
 use super::action::Action;
 use super::jobs::JobKind;
+use super::run_panel::fraction;
 use super::view::{View, ViewContext};
 
 /// State of the tuning view; `params` is what the next run signs with.
@@ -156,7 +157,7 @@ impl TuningView {
         }
     }
 
-    /// Tokens, antecedent in signature, minimum signatures, IDF band.
+    /// Tokens, antecedent in signature, minimum signatures, IDF band, site frame.
     fn signature_options(&mut self, ui: &mut egui::Ui) {
         egui::Grid::new("sig_options")
             .num_columns(2)
@@ -198,7 +199,52 @@ impl TuningView {
                     }
                 });
                 ui.end_row();
+                self.site_frame_rows(ui);
             });
+    }
+
+    /// The site frame (signatures on nearly every page of a site are dropped) and how a site's
+    /// copies of one page count: two grid rows.
+    fn site_frame_rows(&mut self, ui: &mut egui::Ui) {
+        use crate::signature::frame::{DEFAULT_COPIES, SiteFrame};
+        ui.label("Site frame").on_hover_text(
+            "Drop the signatures found on more than this share of a site's pages (its navigation, \
+             teasers and footers), in sites of at least this many pages; off: the paper",
+        );
+        let mut on = self.params.site_frame.is_some();
+        ui.horizontal(|ui| {
+            if ui.checkbox(&mut on, "drop").changed() {
+                self.params.site_frame = on.then(SiteFrame::default);
+            }
+            if let Some(frame) = &mut self.params.site_frame {
+                let l = ui.label("above share");
+                ui.add(fraction(&mut frame.max_share, 0.0))
+                    .labelled_by(l.id);
+                let l = ui.label("in sites of");
+                ui.add(egui::DragValue::new(&mut frame.min_pages).range(1..=1000))
+                    .labelled_by(l.id);
+                ui.label("pages or more");
+            }
+        });
+        ui.end_row();
+        let Some(frame) = &mut self.params.site_frame else {
+            return;
+        };
+        ui.label("Site's copies").on_hover_text(
+            "Pages of one site whose signatures are this similar (Jaccard) count as one page, so a \
+             site whose pages are copies of one story keeps that story; off: every page counts",
+        );
+        ui.horizontal(|ui| {
+            let mut once = frame.copies.is_some();
+            if ui.checkbox(&mut once, "count once").changed() {
+                frame.copies = once.then_some(DEFAULT_COPIES);
+            }
+            if let Some(copies) = &mut frame.copies {
+                let l = ui.label("from Jaccard");
+                ui.add(fraction(copies, 0.01)).labelled_by(l.id);
+            }
+        });
+        ui.end_row();
     }
 
     /// Run with these antecedents, or reset them.
