@@ -214,27 +214,22 @@ fn site_frame_and_refused_page_controls_reach_the_run() {
     assert!(h.state().spotsigs_params().site_frame.is_some());
 
     // Refused page: stays alone, unticked, reaches the next run.
-    h.get_by_label("Refused page").click();
-    h.run();
-    h.get_by_label("Run detectors").click();
-    h.run();
+    click(&mut h, "Refused page");
+    click(&mut h, "Run detectors");
     assert!(
         !spotsigs(&h).0,
         "unticking \"stays alone\" did not reach the run"
     );
 
     // The site frame's copies, then the frame itself, from the Antecedents tab.
-    h.get_by_label("Antecedents").click();
-    h.run();
-    h.get_by_label("count once").click();
-    h.run();
+    click(&mut h, "Antecedents");
+    click(&mut h, "count once");
     let frame = h.state().spotsigs_params().site_frame.unwrap();
     assert_eq!(
         frame.copies, None,
         "\"count once\" unticked still counts copies once"
     );
-    h.get_by_label("drop").click();
-    h.run();
+    click(&mut h, "drop");
     assert_eq!(h.state().spotsigs_params().site_frame, None);
     h.key_press(Key::F5);
     h.run();
@@ -244,8 +239,7 @@ fn site_frame_and_refused_page_controls_reach_the_run() {
         "without the site frame pair F1 {bare_f1}, with it {framed_f1}"
     );
     // Ticked again, the frame comes back with its defaults, copies counted once.
-    h.get_by_label("drop").click();
-    h.run();
+    click(&mut h, "drop");
     assert_eq!(
         h.state().spotsigs_params().site_frame,
         Some(samecore::signature::frame::SiteFrame::default())
@@ -275,12 +269,16 @@ fn open_project_by_typing(h: &mut Harness<'_, Workbench>, path: &std::path::Path
     );
 }
 
+/// A click on the widget of this label, and a frame.
+fn click(h: &mut Harness<'_, Workbench>, label: &str) {
+    h.get_by_label(label).click();
+    h.run();
+}
+
 /// Tick one more detector in the side panel and press Run detectors.
 fn tick_and_run(h: &mut Harness<'_, Workbench>, detector: &str) {
-    h.get_by_label(detector).click();
-    h.run();
-    h.get_by_label("Run detectors").click();
-    h.run();
+    click(h, detector);
+    click(h, "Run detectors");
 }
 
 /// N, J, Enter: the first cluster's second member compared with its representative.
@@ -693,6 +691,32 @@ fn the_published_spotsigs_is_a_preset_of_the_run_panel_and_the_antecedents_tab()
     h.run();
     h.get_by_label("Antecedents (24)");
     h.get_by_label("une");
+}
+
+/// The Antecedents tab's published preset sets the paper's matching too: the next SpotSigs run
+/// shares one signature, has no link rule and no site frame.
+#[test]
+fn the_published_preset_runs_the_papers_matching() {
+    let mut h = opened_sample();
+    let m = &h.state().runs()[0].detection.spec.matching;
+    assert!(m.link_share > 0.0 && m.cross_links > 0.0 && m.refused_stays_alone);
+    click(&mut h, "Antecedents");
+    click(&mut h, "Published preset");
+    h.key_press(Key::F5);
+    h.run();
+    let run = &h.state().runs()[0];
+    assert_eq!(run.algo, samecore::detectors::Algo::SpotSigs);
+    let m = &run.detection.spec.matching;
+    assert_eq!(
+        (
+            m.min_shared,
+            m.link_share,
+            m.cross_links,
+            m.refused_stays_alone
+        ),
+        (1, 0.0, 0.0, false)
+    );
+    assert_eq!(h.state().spotsigs_params().site_frame, None);
 }
 
 #[test]

@@ -75,6 +75,9 @@ pub enum Action {
     OpenReplay(DocId),
     /// Export this (asks where in a save dialog).
     Export(super::export::ExportWhat),
+    /// Set the Run panel's matching rules to the paper's (one shared signature, no link share,
+    /// no cross links), with the published preset of the signatures.
+    PaperMatching,
 }
 
 /// What the labelling and coding views ask of the project.

@@ -525,6 +525,7 @@ impl Workbench {
     fn apply(&mut self, action: Action) {
         match action {
             Action::Run => self.run_detectors(),
+            Action::PaperMatching => self.settings.paper_matching(),
             Action::SetThreshold(t) => self.set_threshold(t),
             Action::SetActive(i) => {
                 if i < self.runs.len() && i != self.active {

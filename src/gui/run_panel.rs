@@ -154,6 +154,15 @@ impl RunSettings {
         }
     }
 
+    /// The paper's matching rules: one shared signature, no link share, no cross links (so no
+    /// refused page either).
+    pub fn paper_matching(&mut self) {
+        self.min_shared = 1;
+        self.link_share = 0.0;
+        self.cross_links = 0.0;
+        self.refused_stays_alone = false;
+    }
+
     /// The ticked detectors that do not run in the chosen mode (Run is refused while any is).
     pub fn refused(&self) -> Vec<&'static str> {
         self.algos

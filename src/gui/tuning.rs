@@ -265,12 +265,15 @@ impl TuningView {
                 .button("Published preset")
                 .on_hover_text(
                     "The published code's antecedents, raw markup, the antecedent left out of the \
-                     signature, IDF band 0.2–0.8, at least 4 signatures — in samecore's engine. \
-                     For the published code's exact pairs run spotsigs-reference.",
+                     signature, IDF band 0.2–0.8, at least 4 signatures, no site frame, and the \
+                     paper's matching in the Run panel (one shared signature, no link share, no \
+                     cross links) — in samecore's engine. For the published code's exact pairs \
+                     run spotsigs-reference.",
                 )
                 .clicked()
             {
                 self.published_preset();
+                action = Some(Action::PaperMatching);
             }
         });
 
