@@ -119,7 +119,12 @@ impl ListColumn {
 
     fn column(self) -> Column {
         match self {
-            ListColumn::Title => Column::remainder().at_least(Self::TITLE_MIN).clip(true),
+            // Not resizable, so that it follows the window: egui_extras keeps a resizable
+            // column's width when the window grows or shrinks.
+            ListColumn::Title => Column::remainder()
+                .at_least(Self::TITLE_MIN)
+                .clip(true)
+                .resizable(false),
             other => Column::initial(other.width()).clip(true),
         }
     }
