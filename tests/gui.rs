@@ -1123,6 +1123,35 @@ fn plots_compare_fairly_and_the_legend_never_moves_the_threshold() {
     assert_eq!(threshold(&h), before);
 }
 
+/// The cluster list follows the window: grown from 1400×900 to 1920×1080 the title column
+/// takes the new width; shrunk to 1024×700, the columns fit again.
+#[test]
+fn the_cluster_list_follows_the_window_size() {
+    // 1400 wide: every column shows, so growing keeps the same columns.
+    let mut h = opened_sample();
+    let header = |h: &Harness<'_, Workbench>, label: &str| h.get_by_label(label).rect();
+    let small = header(&h, "Representative title");
+    h.set_size(egui::vec2(1920.0, 1080.0));
+    h.run();
+    let large = header(&h, "Representative title");
+    let weakest = header(&h, "Weakest link");
+    assert!(
+        weakest.right() > 1800.0 && weakest.right() <= 1920.0,
+        "the last column ends at {} of 1920",
+        weakest.right()
+    );
+    assert!(
+        weakest.left() - large.left() > 1000.0,
+        "the title column did not grow: {large:?} (at 1400: {small:?}), weakest link at {weakest:?}"
+    );
+    h.set_size(egui::vec2(1024.0, 700.0));
+    h.run();
+    for label in ["#", "Pages", "Representative title", "Gold purity"] {
+        let r = header(&h, label);
+        assert!(r.right() <= 1024.0, "{label} is cut at 1024: {r:?}");
+    }
+}
+
 /// Every tab at 1024×700 (the smallest window the workbench supports): what a person needs on
 /// each is inside the window, and the tables' columns are not under the codebook.
 #[test]
