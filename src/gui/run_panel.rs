@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::cluster::ClusterRule;
 use crate::detectors::{Algo, DetectorOptions, RunSpec};
 use crate::gui::model::workspace::{AlgoRun, RunRequest};
-use crate::matching::{Guess, Mode};
+use crate::matching::{Guess, LinkRules, Mode};
 
 use super::action::{Action, PreviousRun};
 use super::tuning::TuningView;
@@ -54,6 +54,7 @@ pub struct RunSettings {
 
 impl Default for RunSettings {
     fn default() -> Self {
+        let rules = Algo::SpotSigs.default_link_rules();
         RunSettings {
             algos: BTreeSet::from([Algo::SpotSigs]),
             thresholds: Algo::ALL
@@ -65,9 +66,9 @@ impl Default for RunSettings {
             rule: ClusterRule::default(),
             seed: 0,
             min_shared: crate::matching::DEFAULT_MIN_SHARED,
-            link_share: crate::matching::DEFAULT_LINK_SHARE,
-            cross_links: crate::matching::DEFAULT_CROSS_LINKS,
-            refused_stays_alone: Algo::SpotSigs.default_link_rules().refused_stays_alone,
+            link_share: rules.share,
+            cross_links: rules.cross_links,
+            refused_stays_alone: rules.refused_stays_alone,
             runs: 3,
             run_on_open: true,
             reference_stopwords: String::new(),
@@ -125,18 +126,17 @@ impl RunSettings {
         base.matching.guess = self.guess;
         base.matching.seed = self.seed;
         base.matching.min_shared = self.min_shared;
-        let applies = base.matching.link_rules_apply();
-        base.matching.link_share = if applies {
-            self.link_share.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        base.matching.cross_links = if applies {
-            self.cross_links.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        base.matching.refused_stays_alone = applies && self.refused_stays_alone;
+        // Where the paper's loop runs, no link rule applies.
+        base.matching
+            .set_link_rules(if base.matching.link_rules_apply() {
+                LinkRules {
+                    share: self.link_share.clamp(0.0, 1.0),
+                    refused_stays_alone: self.refused_stays_alone,
+                    cross_links: self.cross_links.clamp(0.0, 1.0),
+                }
+            } else {
+                LinkRules::default()
+            });
         base.rule = self.rule;
         let mut options = DetectorOptions {
             spotsigs: tuning.params.clone(),

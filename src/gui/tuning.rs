@@ -1,7 +1,8 @@
 //! Antecedent tuning (Workbench paper §5.1–5.2, §6): the current antecedents with their spot
 //! distances and chains, edited in place; the signature options (tokenizer, antecedent in the
-//! signature, minimum signatures, IDF band, site frame); and the corpus's frequent words with their
-//! coverage and spread to choose new antecedents from. Running again re-signs SpotSigs only.
+//! signature, minimum signatures, IDF band, site frame); and the corpus's frequent words with
+//! their coverage and spread to choose new antecedents from. Running again re-signs SpotSigs
+//! only.
 
 use crate::gui::model::vocabulary::WordStat;
 use crate::signature::SpotSigsParams;
