@@ -995,6 +995,8 @@ def run(
     clusters_path = out.rstrip("/") + "/clusters.parquet"
     clusters.write.mode("overwrite" if overwrite else "errorifexists").parquet(clusters_path)
     log(f"clusters: {n_clusters} of 2+ pages after {rounds} round(s) -> {clusters_path}")
+    log("clusters are connected components, which chain at low thresholds; "
+        "`samecore import-pairs` clusters the pairs without chaining")
     pages.unpersist()
     held.unpersist()
 

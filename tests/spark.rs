@@ -2,7 +2,8 @@
 //! and on goldset-dev, `samecore sign` + the job in Spark's local mode give the same pairs as
 //! `samecore run --mode allpairs --pairs` at the same threshold (scores equal to 1e-9) and the
 //! same clusters as `--rule transitive`; `samecore import-pairs` turns the job's output into a
-//! project run with those clusters.
+//! project run with those clusters (`--rule transitive`) or, by default, with the clusters of
+//! `samecore run --mode allpairs`.
 //!
 //! The job needs python3 with pyspark, pyarrow and numpy, and a Java runtime. Without
 //! them the test says SKIPPED on standard error; `SAMECORE_REQUIRE_SPARK=1` (as `.ci/run` sets) makes that an error.
@@ -199,37 +200,70 @@ fn job_equals_single_machine(
         archive.display()
     );
 
-    // Back into a project: the run's clusters are the job's.
-    let project = dir.path().join("p.samecore");
-    let stdout = common::samecore([
-        "import-pairs".as_ref(),
-        "--project".as_ref(),
-        project.as_os_str(),
-        out.join("pairs.parquet").as_os_str(),
-    ]);
-    assert!(
-        stdout.contains(&format!("imported {} pairs", spark.pairs.len())),
-        "{stdout}"
+    // Back into a project under the transitive rule: the run's clusters are the job's.
+    let imported = |rule: Option<&str>| {
+        let project = dir
+            .path()
+            .join(format!("{}.samecore", rule.unwrap_or("default")));
+        let mut args: Vec<OsString> = vec![
+            "import-pairs".into(),
+            "--project".into(),
+            project.clone().into(),
+            out.join("pairs.parquet").into(),
+        ];
+        if let Some(rule) = rule {
+            args.extend(["--rule".into(), rule.into()]);
+        }
+        let stdout = common::samecore(&args);
+        assert!(
+            stdout.contains(&format!("imported {} pairs", spark.pairs.len())),
+            "{stdout}"
+        );
+        let pages_path = project.with_extension("pages.tsv");
+        common::samecore([
+            "export".as_ref(),
+            "--project".as_ref(),
+            project.as_os_str(),
+            "pages".as_ref(),
+            "--out".as_ref(),
+            pages_path.as_os_str(),
+        ]);
+        let pages: Vec<PageRow> = read_rows(&pages_path, None).unwrap();
+        partition(
+            pages
+                .iter()
+                .map(|p| (p.key.clone(), p.cluster.expect("every page has a cluster"))),
+        )
+    };
+    assert_eq!(
+        imported(Some("transitive")),
+        there,
+        "the imported run's clusters"
     );
-    let pages_path = dir.path().join("pages.tsv");
-    common::samecore([
-        "export".as_ref(),
-        "--project".as_ref(),
-        project.as_os_str(),
-        "pages".as_ref(),
-        "--out".as_ref(),
-        pages_path.as_os_str(),
-    ]);
-    let pages: Vec<PageRow> = read_rows(&pages_path, None).unwrap();
-    let stored = partition(
-        pages
-            .iter()
-            .map(|p| (p.key.clone(), p.cluster.expect("every page has a cluster"))),
-    );
-    assert_eq!(stored, there, "the imported run's clusters");
     assert!(
         !there.is_empty(),
         "{}: no cluster to compare",
+        archive.display()
+    );
+
+    // By default the pairs are clustered as `samecore run --mode allpairs` clusters them
+    // (representative, SpotSigs' link rules), not as the job's components.
+    let representative_path = dir.path().join("clusters-representative.tsv");
+    let mut run: Vec<OsString> = vec!["run".into(), archive.into()];
+    run.extend(["--mode", "allpairs", "--threshold", &t].map(OsString::from));
+    run.extend(["--clusters".into(), representative_path.clone().into()]);
+    run.extend(options.iter().map(OsString::from));
+    common::samecore(&run);
+    let local_clusters: Vec<ClusterFileRow> = read_rows(&representative_path, None).unwrap();
+    let representative = partition(
+        local_clusters
+            .iter()
+            .map(|r| (r.key.clone(), r.cluster as i64)),
+    );
+    assert_eq!(
+        imported(None),
+        representative,
+        "{}: the imported run's default clusters",
         archive.display()
     );
     local.len()

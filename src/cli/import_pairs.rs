@@ -25,9 +25,10 @@ pub struct ImportPairsArgs {
     /// says.
     #[arg(long, num_args = 1..)]
     pub archives: Vec<PathBuf>,
-    /// Clusters from the pairs: transitive (what the job computed), representative, average
-    /// or centre.
-    #[arg(long, default_value = "transitive")]
+    /// Clusters from the pairs: representative (the default, as `samecore run`: SpotSigs' link
+    /// rules, no chains through a site's frame), transitive (the job's own clusters: connected
+    /// components, which chain at low thresholds), average or centre.
+    #[arg(long, default_value = "representative")]
     pub rule: ClusterRule,
     /// Seed of the document order the representative rule walks.
     #[arg(long, default_value_t = 0)]

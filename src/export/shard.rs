@@ -258,8 +258,8 @@ impl SparkRun {
     /// pairs as all-pairs matching's outcome
     /// ([`crate::matching::allpairs::outcome_from_pairs`]), clustered by `rule` (the
     /// representative rule walks the order of `seed`). Every page of the job must be in `docs`
-    /// and every page of `docs` in the job; under the transitive rule the job's own clusters
-    /// must be the ones rebuilt here.
+    /// and every page of `docs` in the job, and the job's own clusters must be the connected
+    /// components of its pairs (`--rule transitive` here), whatever `rule` is.
     pub fn detection(
         &self,
         docs: &[crate::Document],
@@ -325,22 +325,27 @@ impl SparkRun {
             ..MatchParams::default()
         };
         matching.set_link_rules(Algo::SpotSigs.default_link_rules());
+        // The job's clusters must be the connected components of its pairs, whatever rule
+        // clusters them here: a job whose two files disagree is refused.
+        let components = crate::cluster::Clustering::transitive(
+            pairs.iter().map(|p| (p.a, p.b)),
+            &vec![None; docs.len()],
+            &[],
+        );
+        let mut same = std::collections::HashMap::new();
+        let agree = cluster
+            .iter()
+            .zip(&components.cluster_of)
+            .all(|(s, &c)| *same.entry(*s).or_insert(c) == c)
+            && same.len() == components.representatives.len();
+        if !agree {
+            return Err(bad(
+                "its clusters are not the connected components of its pairs".into(),
+            ));
+        }
         let spec = RunSpec { matching, rule };
         let outcome = allpairs::outcome_from_pairs(&signed, pairs, Vec::new(), &spec.matching);
         let detection = Detection::new(Algo::SpotSigs, spec, outcome);
-        if rule == crate::cluster::ClusterRule::Transitive {
-            let mut same = std::collections::HashMap::new();
-            let agree = cluster
-                .iter()
-                .zip(&detection.clustering.cluster_of)
-                .all(|(s, &c)| *same.entry(*s).or_insert(c) == c)
-                && same.len() == detection.clustering.representatives.len();
-            if !agree {
-                return Err(bad(
-                    "its clusters are not the connected components of its pairs".into(),
-                ));
-            }
-        }
         Ok(detection)
     }
 }

@@ -437,8 +437,10 @@ pub fn spark_pairs_path(path: &std::path::Path) -> Option<PathBuf> {
 
 /// The Spark job's pairs (`pairs.parquet`, [`crate::export::shard::read_spark_run`]) as a
 /// SpotSigs run of the open workspace, whose archives must be the ones the shards were signed
-/// from: the pairs and their transitive clusters are the job's; the pages are signed here with
-/// the job's parameters, so the pair view shows shared signatures and the threshold can move.
+/// from: the pairs are the job's, clustered by the default rule (representative, with SpotSigs'
+/// link rules) rather than the job's connected components, which chain through a site's frame
+/// at low thresholds; the pages are signed here with the job's parameters, so the pair view
+/// shows shared signatures and the threshold can move.
 pub fn import_spark_run(
     ws: &Workspace,
     pairs_path: &std::path::Path,
@@ -459,7 +461,7 @@ pub fn import_spark_run(
     })?;
     let detection = spark.detection(
         &ws.collection.docs,
-        crate::cluster::ClusterRule::Transitive,
+        crate::cluster::ClusterRule::default(),
         0,
     )?;
     let options = DetectorOptions {
@@ -649,13 +651,38 @@ mod tests {
             .unwrap();
         let mut spec = RunSpec::default_for(Algo::SpotSigs);
         spec.matching.mode = crate::matching::Mode::AllPairs;
-        spec.rule = crate::cluster::ClusterRule::Transitive;
         let local = prepared.detect(&spec, &progress).unwrap();
         assert!(local.pairs().len() > 100);
 
-        let dir = tempfile::tempdir().unwrap();
-        let pairs: Vec<SparkPair> = local
+        // The job's pairs, with one more at the threshold between two stories whose pages
+        // are copies (0.9 or more): the job's connected components join the two stories.
+        let tight: Vec<DocId> = local
             .pairs()
+            .iter()
+            .filter(|p| p.score >= 0.9)
+            .map(|p| p.a)
+            .collect();
+        let (a, b) = tight
+            .iter()
+            .flat_map(|&a| tight.iter().map(move |&b| (a, b)))
+            .find(|&(a, b)| {
+                local.clustering.cluster_of[a.index()] != local.clustering.cluster_of[b.index()]
+            })
+            .unwrap();
+        let mut scored = local.pairs().to_vec();
+        scored.push(crate::matching::ScoredPair::new(
+            a,
+            b,
+            spec.matching.threshold,
+        ));
+        let components = crate::cluster::Clustering::transitive(
+            scored.iter().map(|p| (p.a, p.b)),
+            &vec![None; docs.len()],
+            &[],
+        );
+        assert!(components.groups().len() < local.clustering.groups().len());
+        let dir = tempfile::tempdir().unwrap();
+        let pairs: Vec<SparkPair> = scored
             .iter()
             .map(|p| SparkPair {
                 a_key: docs[p.a.index()].capture(),
@@ -669,7 +696,7 @@ mod tests {
             .map(|(i, d)| SparkPage {
                 key: d.capture(),
                 file: d.location.file.display().to_string(),
-                cluster: i64::from(local.clustering.cluster_of[i]),
+                cluster: i64::from(components.cluster_of[i]),
                 signatures_kept: 10,
             })
             .collect();
@@ -689,9 +716,22 @@ mod tests {
         assert_eq!(spark_pairs_path(&dir.path().join("clusters.parquet")), None);
         let report = import_spark_run(&ws, &pairs_path, &PreparedCache::new(), &progress).unwrap();
         let imported = &report.runs[0].detection;
-        assert_eq!(imported.pairs(), local.pairs());
+        assert_eq!(imported.pairs().len(), local.pairs().len() + 1);
+        // Clustered by the default rule, whose link share refuses the weak pair: the stories
+        // of a local run, not the job's components.
         assert_eq!(imported.clustering.groups(), local.clustering.groups());
         assert_eq!(report.runs[0].clusters.len(), summarize(&ws, &local).len());
+
+        // A job whose clusters are not the components of its pairs is refused.
+        let mut merged = pages.clone();
+        merged.iter_mut().for_each(|p| p.cluster = 0);
+        crate::export::write_file(&merged, &dir.path().join("clusters.parquet"), None).unwrap();
+        let err = import_spark_run(&ws, &pairs_path, &PreparedCache::new(), &progress)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("not the connected components"), "{err}");
+        crate::export::write_file(&pages, &dir.path().join("clusters.parquet"), None).unwrap();
 
         // A run of other archives is refused, naming the page it cannot find.
         let other = Workspace::open(&[], &progress).unwrap();
