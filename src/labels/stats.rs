@@ -7,12 +7,15 @@
 //! - [`wilson`]: the Wilson score interval, which behaves at 0 / n and n / n where the normal
 //!   interval collapses.
 //! - [`stratified_precision`]: per stratum a Wilson interval; overall the stratum precisions
-//!   weighted by each stratum's share of the run's pairs (`N_h / N`), variance
-//!   `Σ W_h² v_h (1 − n_h / N_h)` where `v_h` is the stratum's variance read off its Wilson
-//!   interval (`((hi − lo) / 2z)²`, so a stratum judged all correct on three pairs still counts
-//!   as uncertain, which `p_h (1 − p_h) / n_h = 0` would not), and a Wilson interval at the
-//!   effective sample size `p (1 − p) / var`. Strata with no judged pair are left out of the weights and
-//!   listed, so the estimate says what it covers.
+//!   weighted by each stratum's share of the run's pairs (`N_h / N`), that is each judged pair
+//!   weighted by its inverse inclusion probability `N_h / n_h`, and a Wilson interval at Kish's
+//!   effective sample size `(Σw)² / Σw²` (Kish 1965, the design effect of weighting). That is
+//!   the threshold curve's interval too, so the headline and the curve agree on the same pairs,
+//!   and a sample of one stratum gets exactly that stratum's Wilson interval. Wilson rather than
+//!   a normal interval on `Σ W_h² p_h (1 − p_h) / n_h`, which is 0 for strata judged all
+//!   correct. Kish's size ignores what stratification gains, so the interval errs wide; no
+//!   finite-population correction is made. Strata with no judged pair are left out of the
+//!   weights and listed, so the estimate says what it covers.
 //! - [`threshold_curve`]: precision and relative recall against the threshold, for the P/R plot
 //!   when an archive has no gold clusters (henzinger §3.5's R, Figure 7 and Table 11).
 //! - [`cohen_kappa`]: agreement of two annotators beyond chance, and the pairs to settle.
@@ -150,7 +153,11 @@ pub fn stratified_precision(
         .filter(|(n, _)| counts.get(*n).is_some_and(|c| c.judged() > 0))
         .map(|(_, p)| *p)
         .sum();
-    let (mut p, mut var) = (0.0, 0.0);
+    // Each judged pair stands for `population / judged` pairs of its stratum; the interval is
+    // Wilson's at Kish's effective sample size (Σw)² / Σw², as the threshold curve's
+    // ([`threshold_curve`]), so one stratum gets exactly its own Wilson interval and the
+    // headline equals the curve's point that holds every judged pair.
+    let (mut w_all, mut w_correct, mut w_sq) = (0.0, 0.0, 0.0);
     for (name, population) in &populations {
         let c = counts.get(name).copied().unwrap_or_default();
         let n = c.judged();
@@ -159,19 +166,10 @@ pub fn stratified_precision(
                 uncovered.push(name.to_string());
             }
         } else if covered > 0 {
-            let w = *population as f64 / covered as f64;
-            let ph = c.correct as f64 / n as f64;
-            let fpc = if *population > 0 {
-                (1.0 - n as f64 / *population as f64).max(0.0)
-            } else {
-                0.0
-            };
-            // The stratum's variance from its Wilson interval rather than p(1-p)/n: a stratum
-            // judged all correct (or all wrong) on a few pairs is not certain.
-            let var_h =
-                wilson(c.correct, n, z).map_or(0.0, |i| ((i.hi - i.lo) / (2.0 * z)).powi(2));
-            p += w * ph;
-            var += w * w * var_h * fpc;
+            let w = *population as f64 / n as f64;
+            w_all += w * n as f64;
+            w_sq += w * w * n as f64;
+            w_correct += w * c.correct as f64;
         }
         out.push(StratumEstimate {
             name: name.to_string(),
@@ -180,20 +178,9 @@ pub fn stratified_precision(
             precision: wilson(c.correct, n, z),
         });
     }
-    let p = p.clamp(0.0, 1.0);
-    let overall = (all.judged() > 0).then(|| {
-        if var > 0.0 && p > 0.0 && p < 1.0 {
-            wilson_p(p, (p * (1.0 - p) / var).max(1.0), z)
-        } else {
-            // At p = 0 or 1 there is no effective sample size; a normal interval on the
-            // (Wilson-based, so non-zero) variance still says how sure we are.
-            let half = z * var.sqrt();
-            Interval {
-                estimate: p,
-                lo: (p - half).max(0.0),
-                hi: (p + half).min(1.0),
-            }
-        }
+    let overall = (all.judged() > 0 && w_all > 0.0).then(|| {
+        let n_eff = (w_all * w_all / w_sq).max(1.0);
+        wilson_p((w_correct / w_all).clamp(0.0, 1.0), n_eff, z)
     });
     PrecisionEstimate {
         strata: out,
@@ -543,6 +530,63 @@ mod tests {
         assert_eq!(curve[1].precision.unwrap().estimate, 1.0);
         assert!((curve[1].relative_recall.unwrap() - 20.0 / 60.0).abs() < 1e-12);
         assert_eq!((curve[2].judged, curve[2].precision), (0, None));
+    }
+
+    #[test]
+    fn the_headline_interval_is_the_strata_and_the_curves() {
+        let stratum = |name: &str, population| Stratum {
+            name: name.into(),
+            lo: None,
+            hi: None,
+            same_site: None,
+            population,
+            drawn: 10,
+        };
+        // One stratum, 7 of 10 correct: the headline is that stratum's Wilson interval.
+        let judged: Vec<(String, Verdict)> = (0..10)
+            .map(|i| {
+                (
+                    "all".into(),
+                    if i < 7 {
+                        Verdict::Correct
+                    } else {
+                        Verdict::Incorrect
+                    },
+                )
+            })
+            .collect();
+        let one = stratified_precision(&[stratum("all", 592)], &judged, Z95);
+        let wilson_7_10 = wilson(7, 10, Z95).unwrap();
+        let overall = one.overall.unwrap();
+        assert!((overall.lo - wilson_7_10.lo).abs() < 1e-12, "{overall:?}");
+        assert!((overall.hi - wilson_7_10.hi).abs() < 1e-12, "{overall:?}");
+        assert_eq!(one.strata[0].precision, Some(wilson_7_10));
+
+        // Two strata of unequal weight, every pair correct: the headline is the curve's point
+        // that holds every judged pair, and a stratum judged all correct is not certain.
+        let strata = [stratum("low", 500), stratum("high", 20)];
+        let mut scored: Vec<(f64, String, Verdict)> = Vec::new();
+        for i in 0..6 {
+            scored.push((0.2 + i as f64 * 0.01, "low".into(), Verdict::Correct));
+        }
+        for i in 0..15 {
+            scored.push((0.8 + i as f64 * 0.01, "high".into(), Verdict::Correct));
+        }
+        let judged: Vec<(String, Verdict)> =
+            scored.iter().map(|(_, s, v)| (s.clone(), *v)).collect();
+        let headline = stratified_precision(&strata, &judged, Z95).overall.unwrap();
+        let curve = threshold_curve(&strata, &scored, &[0.0], Z95);
+        let point = curve[0].precision.unwrap();
+        assert_eq!(curve[0].judged, 21);
+        assert!(
+            (headline.lo - point.lo).abs() < 1e-12,
+            "{headline:?} {point:?}"
+        );
+        assert_eq!((headline.estimate, headline.hi), (1.0, 1.0));
+        assert!(
+            headline.lo < wilson(21, 21, Z95).unwrap().lo,
+            "{headline:?}"
+        );
     }
 
     #[test]
