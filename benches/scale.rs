@@ -76,6 +76,7 @@ fn generated(binary: &str, pages: u64) -> PathBuf {
             "7",
             "--pages",
             &pages.to_string(),
+            "--overwrite",
             "--out",
         ])
         .arg(&part)

@@ -561,3 +561,70 @@ fn real_calibration_constants_match_goldset_dev() {
         }
     }
 }
+
+/// `samecore synth` writes over nothing by accident: an existing archive or gold file needs
+/// `--overwrite`, a folder must be new or empty (another archive's pages would join its story
+/// folders), and a `.warc` name is refused for the gzipped WARC.
+#[test]
+fn synth_does_not_write_over_what_is_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let synth = |args: &[&std::ffi::OsStr]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_samecore"))
+            .arg("synth")
+            .args(["--pages", "5"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let refused = |args: &[&std::ffi::OsStr], says: &str| {
+        let out = synth(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains(says),
+            "{args:?}: {stderr}"
+        );
+    };
+    let keep = dir.path().join("keep.csv");
+    std::fs::write(&keep, "a,b\n").unwrap();
+    refused(&["--out".as_ref(), keep.as_os_str()], "exists");
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "a,b\n");
+    let gold = dir.path().join("g.tsv");
+    std::fs::write(&gold, "x\n").unwrap();
+    let archive = dir.path().join("new.warc.gz");
+    refused(
+        &[
+            "--out".as_ref(),
+            archive.as_os_str(),
+            "--gold".as_ref(),
+            gold.as_os_str(),
+        ],
+        "exists",
+    );
+    assert!(!archive.exists());
+    assert_eq!(std::fs::read_to_string(&gold).unwrap(), "x\n");
+    refused(
+        &["--out".as_ref(), dir.path().join("plain.warc").as_os_str()],
+        ".warc.gz",
+    );
+
+    let pages = dir.path().join("pages");
+    let folder = [
+        "--format".as_ref(),
+        "folder".as_ref(),
+        "--out".as_ref(),
+        pages.as_os_str(),
+    ];
+    assert!(synth(&folder).status.success());
+    refused(&folder, "not empty");
+
+    let over = [
+        "--out".as_ref(),
+        keep.as_os_str(),
+        "--gold".as_ref(),
+        gold.as_os_str(),
+        "--overwrite".as_ref(),
+    ];
+    assert!(synth(&over).status.success());
+    assert!(std::fs::read(&keep).unwrap().starts_with(&[0x1f, 0x8b]));
+    assert!(std::fs::read_to_string(&gold).unwrap().starts_with("doc\t"));
+}

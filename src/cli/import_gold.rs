@@ -40,5 +40,12 @@ pub fn run(args: ImportGoldArgs) -> anyhow::Result<()> {
         args.gold.display(),
         matched
     );
+    if matched < gold.len() {
+        eprintln!(
+            "warning: {} of them name no page of the project (a page is named by its key, as \
+             `export pages` writes it, or its record id); they are kept for pages added later",
+            gold.len() - matched
+        );
+    }
     Ok(())
 }

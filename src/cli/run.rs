@@ -241,7 +241,15 @@ pub fn load(
     let (collection, _) = read(archives, &options, &|_, _| ())?;
     let docs = collection.docs;
     let (gold, source) = samecore::eval::gold::find(archives, &docs, gold)?;
+    warn_about_gold(&gold, source.as_deref());
     Ok((docs, gold, source))
+}
+
+/// [`GoldStandard::coverage_warning`] on standard error.
+pub fn warn_about_gold(gold: &GoldStandard, source: Option<&str>) {
+    if let Some(warning) = source.and_then(|s| gold.coverage_warning(s)) {
+        eprintln!("warning: {warning}");
+    }
 }
 
 /// The collection of `archives` read without keeping page text, and what `page` made of each
@@ -406,6 +414,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         let sign_secs = t0.elapsed().as_secs_f64();
         let (gold, source) =
             samecore::eval::gold::find(&args.archives, &docs, args.gold.as_deref())?;
+        warn_about_gold(&gold, source.as_deref());
         (docs, gold, source, prepared, load_secs, sign_secs)
     } else {
         let (docs, gold, source) = load(&args.archives, args.gold.as_deref())?;

@@ -52,6 +52,68 @@ pub struct SynthArgs {
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Replace an existing output file and gold file (a folder must be new or empty anyway:
+    /// pages of another archive would join its story folders).
+    #[arg(long)]
+    pub overwrite: bool,
+}
+
+/// Refuse to write over what is there: an existing file unless `overwrite`, a folder that is
+/// not empty always, and a `.warc` name for the gzipped WARC.
+fn check_outputs(args: &SynthArgs) -> anyhow::Result<()> {
+    let out = &args.out;
+    match args.format {
+        SynthFormat::Warc => {
+            let name = out.file_name().map(|n| n.to_string_lossy().into_owned());
+            if name.as_deref().is_some_and(|n| n.ends_with(".warc")) {
+                bail!(
+                    "{} would hold a gzipped WARC: name it .warc.gz",
+                    out.display()
+                );
+            }
+            if out.is_dir() {
+                bail!(
+                    "{} is a folder: give a file name, or --format folder",
+                    out.display()
+                );
+            }
+            if out.exists() && !args.overwrite {
+                bail!(
+                    "{} exists: give another name, or --overwrite",
+                    out.display()
+                );
+            }
+        }
+        SynthFormat::Folder => {
+            if out.is_file() {
+                bail!(
+                    "{} is a file: give a folder for --format folder",
+                    out.display()
+                );
+            }
+            let empty = !out.exists()
+                || std::fs::read_dir(out)
+                    .with_context(|| format!("cannot read {}", out.display()))?
+                    .next()
+                    .is_none();
+            if !empty {
+                bail!(
+                    "{} is not empty: give a new or empty folder (another archive's pages would \
+                     join its story folders)",
+                    out.display()
+                );
+            }
+        }
+    }
+    if let Some(gold) = &args.gold {
+        if gold.exists() && !args.overwrite {
+            bail!(
+                "{} exists: give another name, or --overwrite",
+                gold.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Parse `1G`, `250M`, `64k`, `123` (powers of 1024) into bytes.
@@ -84,6 +146,7 @@ pub fn run(args: SynthArgs) -> anyhow::Result<()> {
     if args.level > 9 {
         bail!("--level must be 0..=9, not {}", args.level);
     }
+    check_outputs(&args)?;
     let options = SynthOptions {
         seed: args.seed,
         pages: args.pages.or(if args.target_bytes.is_some() {

@@ -37,10 +37,16 @@ pub fn find(
     file: Option<&Path>,
 ) -> Result<(GoldStandard, Option<String>)> {
     if let Some(path) = file {
-        return Ok((
-            GoldStandard::read(path, docs)?,
-            Some(path.display().to_string()),
-        ));
+        let gold = GoldStandard::read(path, docs)?;
+        if !docs.is_empty() && !gold.is_known() {
+            return Err(Error::InvalidParameter(format!(
+                "gold file {}: none of its {} line(s) names a page of these archives (`doc` is \
+                 a page's key, as `run --clusters` writes it, or its URL)",
+                path.display(),
+                gold.unknown_keys
+            )));
+        }
+        return Ok((gold, Some(path.display().to_string())));
     }
     let gold = GoldStandard::from_documents(docs);
     if gold.is_known() {
@@ -156,6 +162,28 @@ impl GoldStandard {
     pub fn labelled(&self) -> usize {
         self.cluster_of.iter().filter(|c| c.is_some()).count()
     }
+
+    /// What a user should know before trusting metrics against this gold from `source`: pages
+    /// it leaves out (each scored as a story of its own, so their pairs count as false) and
+    /// lines that name no page. `None` when it covers every page and every line is used.
+    pub fn coverage_warning(&self, source: &str) -> Option<String> {
+        let (n, labelled) = (self.cluster_of.len(), self.labelled());
+        let mut parts = Vec::new();
+        if self.is_known() && labelled < n {
+            parts.push(format!(
+                "it gives a cluster to {labelled} of {n} pages; the other {} count as stories \
+                 of one page each, so pairs with them count as false",
+                n - labelled
+            ));
+        }
+        if self.unknown_keys > 0 {
+            parts.push(format!(
+                "{} of its lines name no page of these archives",
+                self.unknown_keys
+            ));
+        }
+        (!parts.is_empty()).then(|| format!("gold from {source}: {}", parts.join("; ")))
+    }
 }
 
 #[cfg(test)]
@@ -201,5 +229,24 @@ mod tests {
         assert_eq!(g.cluster_of, [Some(0), Some(1), Some(0)]);
         assert_eq!(g.unknown_keys, 1);
         assert!(GoldStandard::parse("no separator here\n", &docs).is_err());
+    }
+
+    #[test]
+    fn gold_that_misses_pages_is_named_and_gold_that_misses_all_is_refused() {
+        let docs = [doc("k1", None), doc("k2", None), doc("k3", None)];
+        let whole = GoldStandard::parse("k1,A\nk2,A\nk3,B\n", &docs).unwrap();
+        assert_eq!(whole.coverage_warning("g.tsv"), None);
+        let part = GoldStandard::parse("k1,A\nk2,A\nnope,B\n", &docs).unwrap();
+        let w = part.coverage_warning("g.tsv").unwrap();
+        assert!(w.contains("2 of 3 pages; the other 1 count"), "{w}");
+        assert!(w.contains("1 of its lines name no page"), "{w}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("other.tsv");
+        std::fs::write(&other, "doc\tcluster\nx\tA\ny\tA\n").unwrap();
+        let e = find(&[], &docs, Some(&other)).unwrap_err().to_string();
+        assert!(e.contains("none of its 2 line(s) names a page"), "{e}");
+        // No pages at all is not the gold file's fault.
+        assert!(find(&[], &[], Some(&other)).is_ok());
     }
 }
