@@ -105,13 +105,11 @@ fn check_outputs(args: &SynthArgs) -> anyhow::Result<()> {
             }
         }
     }
-    if let Some(gold) = &args.gold {
-        if gold.exists() && !args.overwrite {
-            bail!(
-                "{} exists: give another name, or --overwrite",
-                gold.display()
-            );
-        }
+    if let Some(gold) = args.gold.as_ref().filter(|g| g.exists() && !args.overwrite) {
+        bail!(
+            "{} exists: give another name, or --overwrite",
+            gold.display()
+        );
     }
     Ok(())
 }
