@@ -247,6 +247,34 @@ fn coding_from_the_command_line_with_undo_and_reconcile_after_a_rerun() {
         !ok && err.contains("no code named \"nope\"") && err.contains("affair"),
         "{err}"
     );
+    // A name not in the codebook is not applied (a typo would start a code of its own)
+    // unless --new says it is meant.
+    let apply_new = |extra: &[&str]| {
+        let mut args = vec![
+            "code",
+            "--project",
+            "c.samecore",
+            "--by",
+            "ann",
+            "apply",
+            "afair",
+            "--cluster",
+        ];
+        args.push(&cluster);
+        args.extend_from_slice(extra);
+        samecore_in(d, &args)
+    };
+    let (ok, _, err) = apply_new(&[]);
+    assert!(
+        !ok && err.contains("no code named \"afair\"") && err.contains("--new"),
+        "{err}"
+    );
+    assert!(!code(&["list"]).contains("afair"));
+    let (ok, out, err) = apply_new(&["--new"]);
+    assert!(ok && out.contains("added code \"afair\""), "{err}");
+    let undone = code(&["undo"]);
+    assert!(undone.contains("apply \"afair\""), "{undone}");
+    assert!(code(&["undo"]).contains("add code"));
 
     // A stricter re-run splits the coded cluster; reconcile says so and extends on request.
     ok_in(

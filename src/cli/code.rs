@@ -61,8 +61,12 @@ pub enum CodeAction {
     },
     /// Apply a code to every page of a cluster (pages with their own decision keep it).
     Apply {
-        /// The code (added to the codebook when new).
+        /// The code, from the codebook (or a new one with --new).
         code: String,
+        /// Add the code to the codebook if it is not there (without it, a name not in the
+        /// codebook is an error, so a typo does not start a code of its own).
+        #[arg(long)]
+        new: bool,
         /// The cluster, as exports and the workbench number it.
         #[arg(long)]
         cluster: i64,
@@ -85,8 +89,11 @@ pub enum CodeAction {
     Page {
         /// The page: its key, WARC-Record-ID or URL.
         page: String,
-        /// The code.
+        /// The code, from the codebook (or a new one with --new).
         code: String,
+        /// Add the code to the codebook if it is not there.
+        #[arg(long, conflicts_with_all = ["clear", "remove"])]
+        new: bool,
         /// Decide that the page does not carry the code (default: it does).
         #[arg(long, conflicts_with = "clear")]
         remove: bool,
@@ -150,11 +157,12 @@ pub fn run(args: CodeArgs) -> anyhow::Result<()> {
         }
         CodeAction::Apply {
             code: name,
+            new,
             cluster,
             run,
         } => {
             let run = run_id(&project, run)?;
-            let code = code_or_new(&mut project, &name, &by)?;
+            let code = code_or_new(&mut project, &name, &by, new, &mut out)?;
             let n = project.logged_code_edit(
                 &by,
                 &format!("apply {name:?} to cluster {cluster} of run {run}"),
@@ -184,15 +192,12 @@ pub fn run(args: CodeArgs) -> anyhow::Result<()> {
         CodeAction::Page {
             page,
             code: name,
+            new,
             remove,
             clear,
         } => {
             let found = find_page(&project, &page)?;
-            let code = if clear {
-                code(&project, &name)?
-            } else {
-                code_or_new(&mut project, &name, &by)?
-            };
+            let code = code_or_new(&mut project, &name, &by, new, &mut out)?;
             let (what, verb) = match (clear, remove) {
                 (true, _) => ("clear", "cleared on"),
                 (false, true) => ("remove", "removed from"),
@@ -282,12 +287,20 @@ fn code(project: &Project, name: &str) -> anyhow::Result<Code> {
 }
 
 /// The code called `name`, added to the codebook (and logged) when new.
-fn code_or_new(project: &mut Project, name: &str, by: &str) -> anyhow::Result<Code> {
-    if project.code_by_name(name)?.is_none() {
+/// The code named `name`; with `new`, added to the codebook first when it is not there.
+fn code_or_new(
+    project: &mut Project,
+    name: &str,
+    by: &str,
+    new: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<Code> {
+    if new && project.code_by_name(name)?.is_none() {
         let id = project.add_code(name, "")?;
         project.log_code_created(by, id, name.trim())?;
+        writeln!(out, "added code {:?}", name.trim())?;
     }
-    code(project, name)
+    code(project, name).map_err(|e| anyhow::anyhow!("{e}; --new adds it"))
 }
 
 fn run_id(project: &Project, run: Option<i64>) -> anyhow::Result<RunId> {
