@@ -598,6 +598,25 @@ fn info_cli_prints_one_json_object_per_file_and_text() {
         err.trim_end().ends_with(&bad.display().to_string()),
         "{err}"
     );
+
+    // A text file named .warc and an empty folder give `run` nothing to match: an error that
+    // says what each input held, not an empty result.
+    let notes = write(dir.path(), "notes.warc", b"meeting notes, not an archive\n");
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for input in [&notes, &empty] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_samecore"))
+            .arg("run")
+            .arg(input)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(!out.status.success(), "{err}");
+        assert!(
+            err.contains("no HTML page to work on") && err.contains("0 record(s)"),
+            "{err}"
+        );
+    }
 }
 
 /// The cheap charset detection (`decode::detect`: UTF-8 without the detector, long ASCII runs

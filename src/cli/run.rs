@@ -279,6 +279,39 @@ fn read<T: Send + Clone>(
     })
     .context("cannot load the archives")?;
     print_read_warnings(&collection.reports);
+    if collection.docs.is_empty() && !archives.is_empty() {
+        let what: Vec<String> = collection
+            .reports
+            .iter()
+            .map(|r| {
+                let records: u64 = r.records.values().sum();
+                let skipped: Vec<String> = r
+                    .skipped
+                    .iter()
+                    .map(|(why, n)| format!("{n} {why}"))
+                    .collect();
+                format!(
+                    "{} ({}): {records} record(s){}{}",
+                    r.file.display(),
+                    r.format,
+                    if skipped.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", skipped {}", skipped.join(", "))
+                    },
+                    if r.warnings.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} warning(s)", r.warnings.len())
+                    }
+                )
+            })
+            .collect();
+        anyhow::bail!(
+            "no HTML page to work on in {}; `samecore info` says what is in them",
+            what.join("; ")
+        );
+    }
     Ok((collection, made))
 }
 
