@@ -69,16 +69,21 @@ pub fn run(args: LabelArgs) -> anyhow::Result<()> {
     let mut out = stdout.lock();
     if !args.settle.is_empty() {
         let by = needs_name(&args.annotator)?;
+        // Every settlement is read before any is stored: a bad one leaves none half done.
+        let mut settlements = Vec::with_capacity(args.settle.len());
         for spec in &args.settle {
             let (position, label) = parse_settlement(spec)?;
             if position >= sample.size {
                 bail!(
-                    "sample {:?} has {} pairs, no pair {}",
+                    "sample {:?} has {} pairs, no pair {} (nothing settled)",
                     sample.name,
                     sample.size,
                     position + 1
                 );
             }
+            settlements.push((position, label));
+        }
+        for (position, label) in settlements {
             project.settle(sample.id, position, by, &label)?;
             writeln!(out, "settled pair {}: {}", position + 1, label.verdict)?;
         }
@@ -112,17 +117,33 @@ fn parse_settlement(spec: &str) -> anyhow::Result<(u32, LabelInput)> {
         bail!("positions start at 1");
     }
     let (verdict, reason) = match rest.split_once(':') {
-        Some((v, r)) => (v, Some(r.parse::<Reason>()?)),
+        Some((v, r)) => (v, Some(reason(r.trim())?)),
         None => (rest, None),
     };
+    let verdict = verdict
+        .parse()
+        .with_context(|| format!("--settle {spec:?} (nothing settled)"))?;
     Ok((
         position - 1,
         LabelInput {
-            verdict: verdict.parse()?,
+            verdict,
             reason,
             note: String::new(),
         },
     ))
+}
+
+/// A reason by name (`time_stamp`) or by its key in a labelling session (`2`; `0` is the tenth).
+fn reason(text: &str) -> anyhow::Result<Reason> {
+    if let Ok(n) = text.parse::<usize>() {
+        let index = if n == 0 { 9 } else { n - 1 };
+        return Reason::ALL
+            .get(index)
+            .copied()
+            .with_context(|| format!("no reason {n} (keys 1-9 and 0)"));
+    }
+    text.parse::<Reason>()
+        .map_err(|e| anyhow::anyhow!("{e} (nothing settled)"))
 }
 
 /// What one line of keys asks for.
@@ -153,11 +174,10 @@ fn parse_key(line: &str) -> Result<Key, String> {
     let reason = match chars.as_str() {
         "" => None,
         digit => {
-            let n: usize = digit
-                .parse()
+            digit
+                .parse::<usize>()
                 .map_err(|_| format!("unknown reason {digit:?}"))?;
-            let index = if n == 0 { 9 } else { n - 1 };
-            Some(*Reason::ALL.get(index).ok_or(format!("no reason {n}"))?)
+            Some(reason(digit).map_err(|e| e.to_string())?)
         }
     };
     Ok(Key::Label(LabelInput {
@@ -648,5 +668,18 @@ mod tests {
             2
         );
         assert!(parse_settlement("0=correct").is_err());
+        // A reason by its session key or by name; a bad one says nothing was settled.
+        let by_key = parse_settlement("4=incorrect:2").unwrap();
+        assert_eq!(by_key.1.reason, Some(Reason::ALL[1]));
+        let name = Reason::ALL[1].to_string();
+        assert_eq!(
+            parse_settlement(&format!("4=incorrect:{name}")).unwrap(),
+            by_key
+        );
+        let e = parse_settlement("4=incorrect:nonsense")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("nothing settled"), "{e}");
+        assert!(parse_settlement("4=incorrect:12").is_err());
     }
 }
