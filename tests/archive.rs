@@ -617,6 +617,31 @@ fn info_cli_prints_one_json_object_per_file_and_text() {
             "{err}"
         );
     }
+
+    // Outputs that cannot be written are refused before the archive is read, naming the file
+    // asked for.
+    for (flag, out, says) in [
+        (
+            "--clusters",
+            dir.path().join("c.txt"),
+            "use .csv, .tsv, .jsonl or .parquet",
+        ),
+        ("--pairs", dir.path().join("nodir/p.csv"), "no such folder"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_samecore"))
+            .arg("run")
+            .arg(&warc)
+            .arg(flag)
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(!out.status.success() && err.contains(says), "{err}");
+        assert!(
+            !err.contains("partial") && !err.contains("--format"),
+            "{err}"
+        );
+    }
 }
 
 /// The cheap charset detection (`decode::detect`: UTF-8 without the detector, long ASCII runs

@@ -99,7 +99,9 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     let format = match (args.format, to_stdout) {
         (Some(f), _) => f,
         (None, true) => Format::Csv,
-        (None, false) => Format::of_path(out)?,
+        (None, false) => {
+            Format::of_path(out).map_err(|e| anyhow::anyhow!("{e}, or give --format"))?
+        }
     };
     let n = match table {
         Table::Pages => {

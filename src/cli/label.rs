@@ -57,7 +57,7 @@ pub struct LabelArgs {
     pub json: bool,
     /// With --report: recommend the lowest threshold whose precision (lower 95 % bound, from
     /// the judged pairs, weighted by stratum) reaches this target from there up.
-    #[arg(long, default_value_t = 0.95)]
+    #[arg(long, default_value_t = 0.95, value_parser = super::fraction)]
     pub precision_target: f64,
 }
 
@@ -386,6 +386,9 @@ fn json_report(
 
 /// The line of the report that recommends a threshold for a precision `target`.
 fn recommend(estimate: &SampleEstimate, target: f64) -> String {
+    if estimate.judged.is_empty() {
+        return "threshold: no pair judged yet".into();
+    }
     if estimate.scored().is_empty() {
         return "threshold: no judged pair carries a score (an imported sample)".into();
     }

@@ -70,6 +70,20 @@ pub enum Command {
     ImportPairs(import_pairs::ImportPairsArgs),
 }
 
+/// A number in [0, 1] (a threshold, a share, a precision target), checked when the command
+/// line is read rather than after the archives are.
+pub fn fraction(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a number: {text:?}"))?;
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("{value} is not in [0, 1]"))
+    }
+}
+
 /// Open an existing project (a missing file is an error, not a new project).
 pub fn open_existing(path: &std::path::Path) -> anyhow::Result<samecore::store::Project> {
     use anyhow::Context;

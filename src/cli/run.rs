@@ -60,7 +60,12 @@ pub struct MatchArgs {
     /// 0: the paper). Keeps a page with a copy
     /// of its story from joining another story through a follow-up or a network's boilerplate.
     /// Not in full mode nor with --add-duplicates false (the paper's loop).
-    #[arg(long, value_name = "SHARE")]
+    #[arg(
+        long,
+        value_name = "SHARE",
+        allow_negative_numbers = true,
+        value_parser = super::fraction
+    )]
     pub link_share: Option<f64>,
     /// With --link-share: a page whose best pair the share refuses stays alone instead of
     /// joining a weaker partner's story (default true for spotsigs, false for the others).
@@ -72,7 +77,12 @@ pub struct MatchArgs {
     /// links too (default 0.1 for spotsigs, 0 for the other detectors; 0: the paper). Cuts a
     /// cluster where a second story rode in on one page. Where --link-share applies; it cuts
     /// only with duplicates indexed (--add-duplicates, the default).
-    #[arg(long, value_name = "FRACTION")]
+    #[arg(
+        long,
+        value_name = "FRACTION",
+        allow_negative_numbers = true,
+        value_parser = super::fraction
+    )]
     pub cross_links: Option<f64>,
     /// Seeded mode: a file of document keys (one per line) indexed first; without it, one
     /// document per gold cluster.
@@ -194,7 +204,7 @@ pub struct RunArgs {
     #[arg(long, default_value = "spotsigs", value_parser = super::literature::algo_parser())]
     pub algo: Algo,
     /// Similarity threshold; default: the detector's (chosen on goldset-dev).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::fraction)]
     pub threshold: Option<f64>,
     /// Seed of the random document order.
     #[arg(long, default_value_t = 0)]
@@ -434,6 +444,10 @@ pub(super) fn refuse_where_the_loop_runs(
 /// Run `samecore run`.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let started = Instant::now();
+    // Outputs that cannot be written are refused before the archives are read.
+    for path in [&args.clusters, &args.pairs].into_iter().flatten() {
+        export::check_output(path, None)?;
+    }
     let options = args.literature.options(args.spotsigs.params()?)?;
     let progress = Progress::new();
     let (docs, gold, gold_source, prepared, load_secs, sign_secs) = if args.algo == Algo::SpotSigs {

@@ -56,7 +56,7 @@ impl Format {
             "parquet" | "pq" => Ok(Format::Parquet),
             other => Err(Error::InvalidParameter(format!(
                 "{}: cannot tell the format from the extension {:?}; use .csv, .tsv, .jsonl or \
-                 .parquet, or say --format",
+                 .parquet",
                 path.display(),
                 other
             ))),
@@ -243,6 +243,21 @@ pub fn write_file_streamed<T: Serialize + DeserializeOwned + Default>(
     })
 }
 
+/// Check before any work that `path` can be written as an export: its format (`format` or
+/// the extension) and its folder exist.
+pub fn check_output(path: &Path, format: Option<Format>) -> Result<Format> {
+    let format = Format::resolve(format, path)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(Error::io(
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+                dir,
+            ));
+        }
+    }
+    Ok(format)
+}
+
 fn write_file_with(
     path: &Path,
     format: Option<Format>,
@@ -254,7 +269,8 @@ fn write_file_with(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.partial"));
-    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, &tmp))?;
+    // Named by the file asked for: the temporary name means nothing to the user.
+    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, path))?;
     let n = write(std::io::BufWriter::new(file), format).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })?;

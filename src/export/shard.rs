@@ -164,7 +164,7 @@ fn write_triples(
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.partial"));
     let result = (|| {
-        let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, &tmp))?;
+        let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, path))?;
         let props = parquet::file::properties::WriterProperties::builder()
             .set_compression(parquet::basic::Compression::SNAPPY)
             .set_max_row_group_row_count(Some(BATCH_ROWS))
