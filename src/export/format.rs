@@ -247,13 +247,14 @@ pub fn write_file_streamed<T: Serialize + DeserializeOwned + Default>(
 /// the extension) and its folder exist.
 pub fn check_output(path: &Path, format: Option<Format>) -> Result<Format> {
     let format = Format::resolve(format, path)?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            return Err(Error::io(
-                std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
-                dir,
-            ));
-        }
+    if let Some(dir) = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
+    {
+        return Err(Error::io(
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+            dir,
+        ));
     }
     Ok(format)
 }
