@@ -461,6 +461,35 @@ fn cross_validation_chooses_the_link_share_with_the_threshold_over_several_deals
         "{out}"
     );
     assert!(out.contains("mean ± sd over 3 deals"), "{out}");
+    // --csv: a row per test fold of every deal, with what its training folds chose.
+    let (ok, csv, err) = common::samecore_with_input(
+        &[
+            "eval",
+            sample,
+            "--cv",
+            "2",
+            "--cv-deals",
+            "3",
+            "--thresholds",
+            "0.2,0.4",
+            "--runs",
+            "1",
+            "--csv",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(&header[..3], ["deal", "fold", "train_documents"], "{csv}");
+    assert!(
+        header.contains(&"pair_f1") && header.last() == Some(&"impure"),
+        "{csv}"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 6, "{csv}");
+    assert!(rows.iter().all(|r| r.len() == header.len()), "{csv}");
+    assert!(rows.iter().all(|r| ["0.2", "0.4"].contains(&r[5])), "{csv}");
     // Both rules at once: every fold chose from the grid, and the best is at least as good as
     // the defaults alone.
     let both = cv(&["--cv-link-shares", "0,0.2", "--cv-cross-links", "0,0.1"]);

@@ -295,6 +295,9 @@ fn cross_validation(
         writeln!(out)?;
         return Ok(());
     }
+    if args.csv {
+        return folds_csv(&mut out, args.objective, &deals);
+    }
     if let [results] = &deals[..] {
         return one_deal(&mut out, args.objective, results);
     }
@@ -342,6 +345,50 @@ fn test_means(folds: &[FoldResult]) -> ([f64; 9], f64) {
         }
     }
     (v, folds.iter().map(|f| f.test.impure.mean).sum())
+}
+
+/// A CSV row per test fold of every deal: what its training folds chose (and the objective
+/// there), then the test fold's metrics (mean over the seeds) and impure clusters.
+fn folds_csv(
+    out: &mut impl Write,
+    objective: Objective,
+    deals: &[Vec<FoldResult>],
+) -> anyhow::Result<()> {
+    let Some(first) = deals.first().and_then(|d| d.first()) else {
+        return Ok(());
+    };
+    let names: Vec<&str> = first.test.mean.columns().iter().map(|(n, _)| *n).collect();
+    writeln!(
+        out,
+        "deal,fold,train_documents,test_documents,test_clusters,threshold,link_share,\
+         cross_links,train_objective,objective,{},impure",
+        names.join(",")
+    )?;
+    for f in deals.iter().flatten() {
+        let cells: Vec<String> = f
+            .test
+            .mean
+            .columns()
+            .iter()
+            .map(|(_, m)| format!("{m:.4}"))
+            .collect();
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{:.4},{objective:?},{},{:.2}",
+            f.deal,
+            f.fold + 1,
+            f.documents.0,
+            f.documents.1,
+            f.test_clusters.len(),
+            f.train.threshold,
+            f.link_share,
+            f.cross_links,
+            objective.of(&f.train.mean),
+            cells.join(","),
+            f.test.impure.mean
+        )?;
+    }
+    Ok(())
 }
 
 /// One deal: a line per fold with what it chose, the test table, the mean of the test folds.
