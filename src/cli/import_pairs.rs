@@ -37,6 +37,11 @@ pub struct ImportPairsArgs {
 
 /// Run `samecore import-pairs`.
 pub fn run(args: ImportPairsArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.pairs.exists(),
+        "{} is not there: give the Spark job's pairs.parquet (a file or its folder)",
+        args.pairs.display()
+    );
     let spark = read_spark_run(&args.pairs)
         .with_context(|| format!("cannot read the Spark run at {}", args.pairs.display()))?;
     let archives: Vec<PathBuf> = if args.archives.is_empty() {

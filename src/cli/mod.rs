@@ -53,7 +53,8 @@ pub enum Command {
     Sample(sample::SampleArgs),
     /// Judge sampled pairs from the terminal (keys on stdin), or report estimates.
     Label(label::LabelArgs),
-    /// Write pages, pairs, runs or codes of a project as CSV / JSON Lines (or read them back).
+    /// Write pages, pairs, runs or codes of a project as CSV, TSV, JSON Lines or Parquet (or read
+    /// them back).
     Export(export::ExportArgs),
     /// Read gold clusters (`doc,cluster`) into a project.
     ImportGold(import_gold::ImportGoldArgs),

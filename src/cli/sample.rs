@@ -28,7 +28,8 @@ pub struct SampleArgs {
     /// The run to sample (see --list); default: the latest.
     #[arg(long)]
     pub run: Option<i64>,
-    /// Record a run from a `samecore run --pairs` file (`doc_a<TAB>doc_b<TAB>score`) first.
+    /// Record a run from a `samecore run --pairs` file (`a_doc`, `b_doc`, `score`, ...; TSV,
+    /// CSV, JSONL or Parquet) first.
     #[arg(long, value_name = "PAIRS.tsv")]
     pub from_pairs: Option<PathBuf>,
     /// With --from-pairs: the run's `--clusters` file (`doc<TAB>cluster`).
