@@ -9,6 +9,7 @@
 //! dot, else the domain name minus the string before the first dot"), [`registrable_domain`] is
 //! the public-suffix-list rule most tools use today.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -88,6 +89,44 @@ impl Site {
             None => Site::default(),
         }
     }
+}
+
+/// The registrable domain most absolute `href`s of `html` point to, when any does (ties go to
+/// the name first in order, so the answer does not depend on link order): the site of a page
+/// read without a URL (a folder or zip of pages), for the site frame, exports and strata.
+pub fn link_site(html: &str) -> Option<String> {
+    let bytes = html.as_bytes();
+    let mut counts: HashMap<String, u32> = HashMap::new();
+    let finder = memchr::memmem::Finder::new(b"href");
+    for at in finder.find_iter(bytes) {
+        let rest = &html[at + 4..];
+        let rest = rest.trim_start();
+        let Some(rest) = rest.strip_prefix('=') else {
+            continue;
+        };
+        let rest = rest.trim_start().trim_start_matches(['"', '\'']);
+        let lower = rest.get(..8).unwrap_or(rest).to_ascii_lowercase();
+        let skip = if lower.starts_with("https://") {
+            8
+        } else if lower.starts_with("http://") {
+            7
+        } else {
+            continue;
+        };
+        let host: String = rest[skip..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+            .collect();
+        if host.contains('.') {
+            *counts
+                .entry(registrable_domain(&host.to_ascii_lowercase()))
+                .or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+        .map(|(site, _)| site)
 }
 
 /// Lowercased host of a URL, without port or credentials.

@@ -778,3 +778,28 @@ fn a_page_read_again_is_the_page_first_read() {
     assert!(err.contains("shorter"), "{err}");
     assert!(archive::page_text(&read.docs[0]).is_ok());
 }
+
+/// A page read without a URL (a folder or zip of pages) takes the site most of its links point
+/// to, so exports, same-site strata and the site frame see one site; a page without links has
+/// none.
+#[test]
+fn pages_of_a_folder_take_the_site_of_their_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let links = r#"<a href="https://www.example.org/a">a</a> <a href="http://news.example.org/b">b</a>
+        <a href="https://ads.other.net/x">x</a><p>story</p>"#;
+    write(dir.path(), "s/linked.html", links.as_bytes());
+    write(dir.path(), "s/bare.html", b"<p>no links here</p>");
+    let coll = archive::load(
+        &[dir.path().to_path_buf()],
+        &ReadOptions::default(),
+        &Progress::new(),
+    )
+    .unwrap();
+    let site = |name: &str| {
+        let doc = coll.docs.iter().find(|d| d.key.ends_with(name)).unwrap();
+        assert_eq!(doc.url, None);
+        doc.site.registrable.clone()
+    };
+    assert_eq!(site("linked.html"), "example.org");
+    assert_eq!(site("bare.html"), "");
+}

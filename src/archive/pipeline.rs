@@ -318,6 +318,15 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     if doc.title.is_none() {
         doc.title = decode::extract_title(&html);
     }
+    if doc.url.is_none() && doc.site.registrable.is_empty() {
+        // A page without a URL (a folder or zip of pages) takes the site its links point to.
+        if let Some(site) = crate::document::link_site(&html) {
+            doc.site = crate::document::Site {
+                henzinger: site.clone(),
+                registrable: site,
+            };
+        }
+    }
     doc.charset = used;
     doc.set_capture_digest(None, &bytes);
     let made = make(&doc, &html);

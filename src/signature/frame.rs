@@ -70,44 +70,7 @@ impl Default for SiteFrame {
     }
 }
 
-/// The registrable domain most absolute `href`s of `html` point to, when any does (ties go to
-/// the name first in order, so the answer does not depend on link order).
-pub fn link_site(html: &str) -> Option<String> {
-    let bytes = html.as_bytes();
-    let mut counts: HashMap<String, u32> = HashMap::new();
-    let finder = memchr::memmem::Finder::new(b"href");
-    for at in finder.find_iter(bytes) {
-        let rest = &html[at + 4..];
-        let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix('=') else {
-            continue;
-        };
-        let rest = rest.trim_start().trim_start_matches(['"', '\'']);
-        let lower = rest.get(..8).unwrap_or(rest).to_ascii_lowercase();
-        let skip = if lower.starts_with("https://") {
-            8
-        } else if lower.starts_with("http://") {
-            7
-        } else {
-            continue;
-        };
-        let host: String = rest[skip..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
-            .collect();
-        if host.contains('.') {
-            *counts
-                .entry(crate::document::registrable_domain(
-                    &host.to_ascii_lowercase(),
-                ))
-                .or_default() += 1;
-        }
-    }
-    counts
-        .into_iter()
-        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
-        .map(|(site, _)| site)
-}
+pub use crate::document::link_site;
 
 /// Drop from each document the signatures that occur on more than `frame.max_share` of the
 /// pages of its site (`sites[d]`, none for an unknown site) and, when `frame.copies` says so,
