@@ -68,6 +68,14 @@ for f in sys.argv[1:]:
     else:
         df = pd.read_parquet(f)
         assert pq.read_table(f).num_rows == len(df)
+    # pandas guesses dates by column name (read_json: `timestamp...`, `..._at`, `date`): every
+    # column it makes a date must hold dates of the web, not 14-digit numbers read as epoch.
+    for col in df.columns:
+        if pd.api.types.is_datetime64_any_dtype(df[col]) and df[col].notna().any():
+            assert df[col].dropna().dt.year.min() >= 1991, (f, col, df[col].dropna().iloc[0])
+    if "capture_timestamp" in df.columns:
+        stamps = df["capture_timestamp"].dropna().astype("int64").astype(str)
+        assert stamps.str.fullmatch(r"\d{14}").all(), (f, stamps.head())
     print(len(df))
 "#;
     let out = Command::new("python3")

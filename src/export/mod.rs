@@ -5,7 +5,9 @@
 //! columns. Every row that names a page carries its identity the way the field writes it:
 //! capture key, `WARC-Record-ID`, URL, 14-digit timestamp (as pywb and the Wayback Machine
 //! write it) and ISO date, file, offset, record length, payload digest, HTTP status, MIME type
-//! and site. Positions a person sees are 1-based.
+//! and site. The timestamp's column is `capture_timestamp` (`a_timestamp`, `b_timestamp` in
+//! pairs): pandas' `read_json` takes a column whose name begins with `timestamp` for epoch
+//! seconds and gives 1970 dates without a word. Positions a person sees are 1-based.
 //!
 //! - [`PageRow`]: every page, its cluster in a run (after hand edits), its codes (a JSON
 //!   array, so a code name may hold any character) and its gold cluster with its source;
@@ -47,6 +49,7 @@ pub struct PageRow {
     /// Target URL.
     pub url: Option<String>,
     /// 14-digit capture timestamp (`20140325121225`).
+    #[serde(rename = "capture_timestamp")]
     pub timestamp: Option<String>,
     /// Capture date, ISO 8601.
     pub date: Option<String>,
@@ -269,6 +272,7 @@ pub struct ClusterFileRow {
     /// Target URL.
     pub url: Option<String>,
     /// 14-digit capture timestamp.
+    #[serde(rename = "capture_timestamp")]
     pub timestamp: Option<String>,
     /// Archive file as given.
     pub file: String,
@@ -371,6 +375,7 @@ pub struct CodeRow {
     /// Target URL.
     pub url: Option<String>,
     /// 14-digit capture timestamp.
+    #[serde(rename = "capture_timestamp")]
     pub timestamp: Option<String>,
     /// Capture date.
     pub date: Option<String>,
