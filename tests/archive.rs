@@ -803,3 +803,42 @@ fn pages_of_a_folder_take_the_site_of_their_links() {
     assert_eq!(site("linked.html"), "example.org");
     assert_eq!(site("bare.html"), "");
 }
+
+/// `info` on several files reads them as `run` does: revisits whose originals are in another
+/// file resolve (the UK Web Archive's second crawl of data.gov.uk revisits the first).
+#[test]
+fn info_resolves_revisits_across_the_files_given_together() {
+    let Some(warcs) = common::shared("data/warc") else {
+        return;
+    };
+    let crawls: Vec<PathBuf> = ["crawl1", "crawl2"]
+        .iter()
+        .map(|c| {
+            std::fs::read_dir(&warcs)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .find(|p| p.to_string_lossy().contains(&format!("datagovuk_{c}")))
+                .unwrap()
+        })
+        .collect();
+    let reports = |files: &[PathBuf]| -> Vec<serde_json::Value> {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["info".as_ref(), "--json".as_ref()];
+        args.extend(files.iter().map(|f| f.as_os_str()));
+        common::samecore(args)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let alone = reports(&crawls[1..]);
+    let together = reports(&crawls);
+    assert!(alone[0]["skipped"]["revisit-unresolved"].as_u64() > Some(0));
+    assert!(
+        together[1]["skipped"].get("revisit-unresolved").is_none(),
+        "{together:?}"
+    );
+    assert!(together[1]["documents"].as_u64() > alone[0]["documents"].as_u64());
+    assert_eq!(
+        together[0]["documents"],
+        reports(&crawls[..1])[0]["documents"]
+    );
+}

@@ -29,13 +29,32 @@ pub fn run(args: InfoArgs) -> anyhow::Result<()> {
         keep_html: KeepHtml::None,
     };
     let stdout = std::io::stdout();
-    for path in &archive::expand_folders_of_archives(&args.archives)? {
+    let paths = archive::expand_folders_of_archives(&args.archives)?;
+    // Several files are read together, as `run` reads them: a revisit in one whose original is
+    // in another resolves, and counts as a document of its own file, not as unresolved.
+    // The library's message already names the file last; its source is part of the text.
+    let together = if paths.len() > 1 {
         let progress = Progress::new();
-        let report = with_progress_bar(&progress, BYTES, || {
-            archive::read_file(path, &opts, &progress, &mut |_| {})
+        let (collection, _) = with_progress_bar(&progress, BYTES, || {
+            archive::load_with(&paths, &opts, &progress, &|_, _| ())
         })
-        // The library's message already names the file last; its source is part of the text.
         .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Some(collection.reports)
+    } else {
+        None
+    };
+    let mut reports = together.into_iter().flatten();
+    for path in &paths {
+        let report = match reports.next() {
+            Some(report) => report,
+            None => {
+                let progress = Progress::new();
+                with_progress_bar(&progress, BYTES, || {
+                    archive::read_file(path, &opts, &progress, &mut |_| {})
+                })
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+            }
+        };
         let mut out = stdout.lock();
         if args.json {
             serde_json::to_writer(&mut out, &report)?;
