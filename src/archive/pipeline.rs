@@ -319,12 +319,10 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
         doc.title = decode::extract_title(&html);
     }
     if doc.url.is_none() && doc.site.registrable.is_empty() {
-        // A page without a URL (a folder or zip of pages) takes the site its links point to.
+        // A page without a URL (a folder or zip of pages) takes the registrable site its links
+        // point to; henzinger's rule, for the paper's analyses, is left to those analyses.
         if let Some(site) = crate::document::link_site(&html) {
-            doc.site = crate::document::Site {
-                henzinger: site.clone(),
-                registrable: site,
-            };
+            doc.site.registrable = site;
         }
     }
     doc.charset = used;
