@@ -79,6 +79,16 @@ pub struct Site {
 }
 
 impl Site {
+    /// The site a person is shown: henzinger's, else the registrable one (a page without a URL
+    /// has only the site its links point to).
+    pub fn shown(&self) -> &str {
+        if self.henzinger.is_empty() {
+            &self.registrable
+        } else {
+            &self.henzinger
+        }
+    }
+
     /// Both site rules for a URL; empty strings when the URL has no host.
     pub fn of_url(url: &str) -> Site {
         match host_of(url) {
@@ -529,6 +539,20 @@ mod tests {
     fn registrable_domain_uses_public_suffixes() {
         assert_eq!(registrable_domain("news.bbc.co.uk"), "bbc.co.uk");
         assert_eq!(registrable_domain("www.cs.berkeley.edu"), "berkeley.edu");
+    }
+
+    #[test]
+    fn the_site_shown_is_henzingers_else_the_registrable_one() {
+        assert_eq!(
+            Site::of_url("http://www.cs.berkeley.edu/x").shown(),
+            "cs.berkeley.edu"
+        );
+        let linked = Site {
+            henzinger: String::new(),
+            registrable: "forbes.com".into(),
+        };
+        assert_eq!(linked.shown(), "forbes.com");
+        assert_eq!(Site::default().shown(), "");
     }
 
     #[test]

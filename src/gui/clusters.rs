@@ -551,7 +551,14 @@ impl ClustersView {
                     .column(Column::initial(160.0).clip(true))
                     .column(Column::initial(90.0).clip(true))
                     .column(Column::initial(200.0).clip(true))
-                    .column(Column::initial(260.0).clip(true))
+                    // The last column takes what a wide window has left (not resizable, or it
+                    // would keep its first width).
+                    .column(
+                        Column::remainder()
+                            .at_least(260.0)
+                            .resizable(false)
+                            .clip(true),
+                    )
                     .header(20.0, |mut h| {
                         for name in [
                             "",
@@ -622,7 +629,7 @@ fn member_cells(
         }
     });
     row.col(|ui| {
-        ui.label(&doc.site.henzinger);
+        ui.label(doc.site.shown());
     });
     row.col(|ui| {
         ui.label(doc.date.as_deref().unwrap_or(""));

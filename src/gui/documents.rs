@@ -175,7 +175,7 @@ impl DocumentsView {
                         ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
                     });
                     row.col(|ui| {
-                        ui.label(&doc.site.henzinger);
+                        ui.label(doc.site.shown());
                     });
                     row.col(|ui| {
                         ui.label(doc.date.as_deref().unwrap_or(""));

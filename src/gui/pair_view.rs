@@ -254,7 +254,7 @@ impl PairView {
                     ui.strong(d.title.as_deref().unwrap_or("(untitled)"));
                     ui.label(format!(
                         "{} — {} — {}",
-                        d.site.henzinger,
+                        d.site.shown(),
                         d.date.as_deref().unwrap_or("no date"),
                         d.url.as_deref().unwrap_or(&d.key)
                     ));

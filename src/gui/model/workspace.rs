@@ -273,7 +273,7 @@ fn cluster_facts(
     let docs = &ws.collection.docs;
     let mut sites: Vec<String> = members
         .iter()
-        .map(|d| docs[d.index()].site.henzinger.clone())
+        .map(|d| docs[d.index()].site.shown().to_string())
         .filter(|s| !s.is_empty())
         .collect();
     sites.sort();
