@@ -167,9 +167,11 @@ impl Project {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
         }
         let conn = Connection::open_with_flags(&path, flags)
-            .map_err(|e| classify(e.into(), Some(&path), options.busy_timeout))?;
+            .map_err(|e| classify(e.into(), Some(&path), options.busy_timeout))
+            .map_err(|e| unwritable(e, &path))?;
         Project::setup(conn, Some(path.clone()), options.busy_timeout)
             .map_err(|e| classify(e, Some(&path), options.busy_timeout))
+            .map_err(|e| unwritable(e, &path))
     }
 
     /// A fresh project that lives in memory only.
@@ -299,6 +301,40 @@ fn classify(err: Error, path: Option<&Path>, waited: Duration) -> Error {
             }
         }
         other => other,
+    }
+}
+
+/// `err` from opening `path`, explained when SQLite could not write because the project's
+/// folder cannot be written: its write-ahead log lives beside it (`-wal`, `-shm`), so even
+/// reading needs the folder writable.
+fn unwritable(err: Error, path: &Path) -> Error {
+    let Error::Sqlite(e) = &err else {
+        return err;
+    };
+    if !matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
+    ) {
+        return err;
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let probe = dir.join(format!(".samecore-write-probe-{}", std::process::id()));
+    let writable = std::fs::File::create(&probe).is_ok();
+    let _ = std::fs::remove_file(&probe);
+    if writable {
+        return err;
+    }
+    Error::BadProject {
+        reason: format!(
+            "its folder {} cannot be written, and SQLite keeps the project's write-ahead log \
+             beside it (-wal, -shm) even to read it; copy the project to a folder you can \
+             write ({e})",
+            dir.display()
+        ),
+        path: path.to_path_buf(),
     }
 }
 
