@@ -198,9 +198,15 @@ pub fn run(args: CodeArgs) -> anyhow::Result<()> {
         } => {
             let found = find_page(&project, &page)?;
             let code = code_or_new(&mut project, &name, &by, new, &mut out)?;
+            let carried = project
+                .page_codes()?
+                .iter()
+                .any(|pc| pc.page == found.id && pc.code == code.name && pc.applied);
             let (what, verb) = match (clear, remove) {
                 (true, _) => ("clear", "cleared on"),
-                (false, true) => ("remove", "removed from"),
+                (false, true) if carried => ("remove", "removed from"),
+                // Still recorded: the page keeps out of the code when its cluster gets it.
+                (false, true) => ("remove", "marked as not carrying (it did not carry it) on"),
                 (false, false) => ("apply", "applied to"),
             };
             project.logged_code_edit(
