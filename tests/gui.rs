@@ -1224,3 +1224,67 @@ fn every_tab_fits_a_1024_by_700_window() {
     inside(&h, "Open capture");
     inside(&h, "Copy URL");
 }
+
+/// A verdict goes only to the sample pair on screen: after browsing a cluster into the pair
+/// view, C labels nothing until the user goes back to the sample pair; and a reason or note
+/// typed for one pair does not ride along to another.
+#[test]
+fn a_verdict_goes_only_to_the_sample_pair_on_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &dir.path().join("study.samecore"));
+    h.set_annotator_for_test("ann");
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label("Make sample").click();
+    h.run();
+    let size = h.state().sample().expect("no sample made").pairs.len();
+    h.get_by_label("Label pairs").click();
+    h.run();
+    h.get_by_label(&format!("Pair 1 of {size}"));
+
+    // A reason and a note on pair 1, then on to pair 2 without labelling: both are gone.
+    h.key_press(Key::Num2);
+    h.run();
+    h.key_press(Key::N);
+    h.run();
+    h.get_by_label("Note").type_text("check byline");
+    h.run();
+    let value = |h: &Harness<'_, Workbench>, label: &str| {
+        h.get_by_label(label)
+            .accesskit_node()
+            .value()
+            .unwrap_or_default()
+    };
+    assert_eq!(value(&h, "Note"), "check byline");
+    assert_eq!(value(&h, "Reason"), "time stamp");
+    h.key_press(Key::Enter);
+    h.run();
+    h.key_press(Key::J);
+    h.run();
+    h.get_by_label(&format!("Pair 2 of {size}"));
+    assert_eq!(value(&h, "Note"), "");
+    assert_eq!(value(&h, "Reason"), "none");
+
+    // Browse a cluster into the pair view: the bar says so, and C labels nothing.
+    h.get_by_label("Clusters").click();
+    h.run();
+    compare_first_member(&mut h);
+    h.get_by_label_contains("The pair shown is not pair 2 of the sample");
+    h.key_press(Key::C);
+    h.run();
+    let s = h.state().sample().unwrap();
+    assert!(
+        s.mine.iter().all(Option::is_none),
+        "a label was saved: {:?}",
+        s.mine
+    );
+    // Back to the sample pair: C labels it.
+    h.get_by_label("Back to pair 2").click();
+    h.run();
+    h.get_by_label(&format!("Pair 2 of {size}"));
+    h.key_press(Key::C);
+    h.run();
+    let s = h.state().sample().unwrap();
+    assert!(s.mine[1].is_some() && s.mine.iter().flatten().count() == 1);
+}

@@ -65,6 +65,8 @@ pub struct LabelsView {
     pub labelling: bool,
     /// The sample position shown in the pair view.
     pub position: Option<u32>,
+    /// The pages of that sample pair: a verdict is taken only while the pair view shows them.
+    pub pair_docs: Option<(crate::DocId, crate::DocId)>,
     reason: Option<Reason>,
     note: String,
     focus_note: bool,
@@ -83,6 +85,7 @@ impl Default for LabelsView {
             blind: false,
             labelling: false,
             position: None,
+            pair_docs: None,
             reason: None,
             note: String::new(),
             focus_note: false,
@@ -578,8 +581,49 @@ impl LabelsView {
     /// Forget the pair shown (another sample was chosen).
     pub fn reset_position(&mut self) {
         self.position = None;
+        self.pair_docs = None;
         self.reason = None;
         self.note.clear();
+    }
+
+    /// Show sample pair `position` (pages `docs`): its own stored reason and note, or none, so
+    /// what was typed for one pair never rides along to another.
+    pub fn show_pair(
+        &mut self,
+        position: u32,
+        docs: (crate::DocId, crate::DocId),
+        mine: Option<&LabelInput>,
+    ) {
+        self.labelling = true;
+        self.position = Some(position);
+        self.pair_docs = Some(docs);
+        self.reason = mine.and_then(|l| l.reason);
+        self.note = mine.map(|l| l.note.clone()).unwrap_or_default();
+        self.focus_note = false;
+    }
+
+    /// While the pair view shows other pages than the sample pair (a cluster was browsed):
+    /// no verdict is taken; the way back to the pair or out of labelling.
+    pub fn elsewhere_bar(&mut self, ui: &mut egui::Ui, s: &SampleSnapshot) -> Vec<ProjectAction> {
+        let mut out = Vec::new();
+        let Some(pos) = self.position else {
+            return out;
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.strong(format!("Labelling {} as {}", s.info.name, s.annotator));
+            ui.label(format!(
+                "The pair shown is not pair {} of the sample: C / I / U label nothing here.",
+                pos + 1
+            ));
+            if ui.button(format!("Back to pair {}", pos + 1)).clicked() {
+                out.push(ProjectAction::Goto(pos));
+            }
+            if ui.button("Stop labelling").clicked() {
+                out.push(ProjectAction::StopLabelling);
+            }
+        });
+        ui.separator();
+        out
     }
 }
 

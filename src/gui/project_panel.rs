@@ -110,8 +110,8 @@ impl Workbench {
         };
         match (find(&pair.a.identity.key), find(&pair.b.identity.key)) {
             (Some(a), Some(b)) => {
-                self.labels.labelling = true;
-                self.labels.position = Some(position);
+                let mine = sample.mine.get(position as usize).and_then(Option::as_ref);
+                self.labels.show_pair(position, (a, b), mine);
                 self.compare(a, b);
                 self.tab = Tab::Pair;
             }

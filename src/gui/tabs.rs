@@ -134,6 +134,18 @@ impl Workbench {
         let Some(s) = self.project.sample.clone() else {
             return false;
         };
+        // Verdicts go to the sample pair only while it is the pair shown; a pair still being
+        // compared counts as not shown.
+        let shown = self.pair.as_ref().map(|p| (p.a, p.b));
+        let on_pair = match (shown, self.labels.pair_docs) {
+            (Some((a, b)), Some((x, y))) => (a, b) == (x, y) || (a, b) == (y, x),
+            _ => false,
+        };
+        if !on_pair {
+            let asked = self.labels.elsewhere_bar(ui, &s);
+            self.actions.extend(asked.into_iter().map(Action::Project));
+            return false;
+        }
         let asked = self.labels.bar(ui, &s);
         self.actions.extend(asked.into_iter().map(Action::Project));
         s.info.blind
