@@ -292,6 +292,19 @@ fn compare_first_member(h: &mut Harness<'_, Workbench>) {
     assert_eq!(h.state().tab(), Tab::Pair);
 }
 
+/// Make a sample of the active run with the Labels tab's defaults and start labelling it; its
+/// size.
+fn make_sample_and_label(h: &mut Harness<'_, Workbench>) -> usize {
+    h.get_by_label("Labels").click();
+    h.run();
+    h.get_by_label("Make sample").click();
+    h.run();
+    let size = h.state().sample().expect("no sample made").pairs.len();
+    h.get_by_label("Label pairs").click();
+    h.run();
+    size
+}
+
 /// Type a new code into the codebook, add it and select it.
 fn add_and_select_code(h: &mut Harness<'_, Workbench>, name: &str) {
     h.get_by_label("New code").focus();
@@ -578,13 +591,7 @@ fn without_gold_the_plots_show_precision_from_judged_pairs() {
     h.run();
     h.get_by_label_contains("label pairs of a sample of this run");
 
-    h.get_by_label("Labels").click();
-    h.run();
-    h.get_by_label("Make sample").click();
-    h.run();
-    let size = h.state().sample().expect("no sample made").pairs.len();
-    h.get_by_label("Label pairs").click();
-    h.run();
+    let size = make_sample_and_label(&mut h);
     for key in [Key::C, Key::C, Key::I] {
         h.key_press(key);
         h.run();
@@ -1234,13 +1241,7 @@ fn a_verdict_goes_only_to_the_sample_pair_on_screen() {
     let mut h = opened_sample();
     open_project_by_typing(&mut h, &dir.path().join("study.samecore"));
     h.set_annotator_for_test("ann");
-    h.get_by_label("Labels").click();
-    h.run();
-    h.get_by_label("Make sample").click();
-    h.run();
-    let size = h.state().sample().expect("no sample made").pairs.len();
-    h.get_by_label("Label pairs").click();
-    h.run();
+    let size = make_sample_and_label(&mut h);
     h.get_by_label(&format!("Pair 1 of {size}"));
 
     // A reason and a note on pair 1, then on to pair 2 without labelling: both are gone.
