@@ -1289,3 +1289,26 @@ fn a_verdict_goes_only_to_the_sample_pair_on_screen() {
     let s = h.state().sample().unwrap();
     assert!(s.mine[1].is_some() && s.mine.iter().flatten().count() == 1);
 }
+
+/// spotsigs-reference without the published code's stopword list is refused before anything
+/// runs, naming the Run panel's field (it used to fail the whole run at the end, the other
+/// detectors' results lost).
+#[test]
+fn the_published_code_without_its_stopwords_is_refused_before_the_run() {
+    let mut h = opened_sample();
+    let before: Vec<_> = h.state().runs().iter().map(|r| r.algo).collect();
+    click(&mut h, "spotsigs-reference");
+    h.get_by_label("Its stopwords.txt").focus();
+    h.get_by_label("Its stopwords.txt")
+        .type_text("/nonexistent/stopwords.txt");
+    h.run();
+    click(&mut h, "Run detectors");
+    h.run();
+    let said = h.state().messages().join("\n");
+    assert!(
+        said.contains("Its stopwords.txt") && said.contains("nothing was run"),
+        "{said}"
+    );
+    let after: Vec<_> = h.state().runs().iter().map(|r| r.algo).collect();
+    assert_eq!(before, after);
+}

@@ -121,19 +121,25 @@ impl Default for ReferenceOptions {
 }
 
 impl ReferenceOptions {
+    /// Where the stopword list is: the file given, else the one [`STOPWORDS_VARIABLE`] names;
+    /// `None` when neither says.
+    pub fn stopwords_file(&self) -> Option<PathBuf> {
+        self.stopwords
+            .clone()
+            .or_else(|| std::env::var_os(STOPWORDS_VARIABLE).map(PathBuf::from))
+    }
+
     /// The stopword list: the file given, else the one [`STOPWORDS_VARIABLE`] names.
     fn stopwords(&self) -> Result<std::collections::HashSet<String>> {
-        let path = match &self.stopwords {
-            Some(p) => p.clone(),
-            None => std::env::var_os(STOPWORDS_VARIABLE)
-                .map(PathBuf::from)
-                .ok_or_else(|| {
-                    Error::InvalidParameter(format!(
-                        "spotsigs-reference needs the published code's stopwords.txt: give \
+        let path = match self.stopwords_file() {
+            Some(p) => p,
+            None => {
+                return Err(Error::InvalidParameter(format!(
+                    "spotsigs-reference needs the published code's stopwords.txt: give \
                          --reference-stopwords FILE or set {STOPWORDS_VARIABLE} (samecore does \
                          not ship that list)"
-                    ))
-                })?,
+                )));
+            }
         };
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(e, &path))?;
         Ok(split(&text).map(str::to_string).collect())

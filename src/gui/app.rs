@@ -198,6 +198,22 @@ impl Workbench {
             self.messages.push("Choose at least one detector".into());
             return;
         }
+        // Checked before any detector runs: a missing list would fail the whole run at the end.
+        if request.algos.contains(&Algo::SpotSigsReference)
+            && !request
+                .options
+                .spotsigs_reference
+                .stopwords_file()
+                .is_some_and(|f| f.is_file())
+        {
+            self.messages.push(
+                "spotsigs-reference needs the published SpotSigs code's stopwords.txt, which \
+                 samecore does not ship: give your copy in the Run panel's \"Its stopwords.txt\" \
+                 (nothing was run)"
+                    .into(),
+            );
+            return;
+        }
         self.start_run(move |cache, p| workspace::run_detectors(&ws, &request, cache, p));
     }
 
