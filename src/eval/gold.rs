@@ -7,7 +7,8 @@
 //! around fields are removed). `doc` is [`Document::key`]; a document's URL is accepted too.
 //!
 //! [`find`] is the one gold lookup of the command line and the workbench: a file given by the
-//! user, else folder names, else `X.gold.tsv` (or `.csv`) beside each archive `X.warc.gz`.
+//! user, else folder names and `X.gold.tsv` (or `.csv`) beside each archive `X.warc.gz` (a page
+//! in a folder takes its folder's cluster, another its archive's file's).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -29,8 +30,8 @@ pub fn sibling_gold_file(archive: &Path) -> Option<PathBuf> {
 }
 
 /// The gold standard of `docs` read from `archives`, and where it came from (none when no
-/// gold is known): `file` when given, else the folder names of folder and zip inputs, else the
-/// gold files beside the archives ([`sibling_gold_file`]).
+/// gold is known): `file` when given, else the folder names of folder and zip inputs together
+/// with the gold files beside the archives ([`sibling_gold_file`]).
 pub fn find(
     archives: &[PathBuf],
     docs: &[Document],
@@ -48,24 +49,41 @@ pub fn find(
         }
         return Ok((gold, Some(path.display().to_string())));
     }
-    let gold = GoldStandard::from_documents(docs);
-    if gold.is_known() {
-        return Ok((gold, Some("folder names".to_string())));
-    }
+    let folders = GoldStandard::from_documents(docs);
     let files: Vec<PathBuf> = archives
         .iter()
         .filter_map(|p| sibling_gold_file(p))
         .collect();
     if files.is_empty() {
-        return Ok((gold, None));
+        let source = folders.is_known().then(|| "folder names".to_string());
+        return Ok((folders, source));
     }
     let mut text = String::new();
     for f in &files {
         text.push_str(&std::fs::read_to_string(f).map_err(|e| Error::io(e, f))?);
         text.push('\n');
     }
-    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    Ok((GoldStandard::parse(&text, docs)?, Some(names.join(", "))))
+    let mut names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let from_files = GoldStandard::parse(&text, docs)?;
+    if !folders.is_known() {
+        return Ok((from_files, Some(names.join(", "))));
+    }
+    // Folders and archives opened together: each page takes its folder's cluster, else its
+    // archive's gold file's.
+    let labels: Vec<Option<String>> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            d.gold
+                .clone()
+                .or_else(|| from_files.cluster_of[i].map(|c| from_files.names[c as usize].clone()))
+        })
+        .collect();
+    names.insert(0, "folder names".to_string());
+    Ok((
+        GoldStandard::from_labels(labels, from_files.unknown_keys),
+        Some(names.join(", ")),
+    ))
 }
 
 /// Gold cluster per document.
@@ -229,6 +247,27 @@ mod tests {
         assert_eq!(g.cluster_of, [Some(0), Some(1), Some(0)]);
         assert_eq!(g.unknown_keys, 1);
         assert!(GoldStandard::parse("no separator here\n", &docs).is_err());
+    }
+
+    #[test]
+    fn folders_and_archives_opened_together_take_gold_from_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = dir.path().join("x.warc.gz");
+        std::fs::write(dir.path().join("x.gold.tsv"), "doc\tcluster\nk2\tB\n").unwrap();
+        let docs = [doc("a/1", Some("a")), doc("k2", None), doc("k3", None)];
+        let (gold, source) = find(&[dir.path().join("folder"), archive], &docs, None).unwrap();
+        assert_eq!(gold.names, ["B", "a"]);
+        assert_eq!(gold.cluster_of, [Some(1), Some(0), None]);
+        let source = source.unwrap();
+        assert!(
+            source.starts_with("folder names, ") && source.ends_with("x.gold.tsv"),
+            "{source}"
+        );
+        assert!(
+            gold.coverage_warning(&source)
+                .unwrap()
+                .contains("2 of 3 pages")
+        );
     }
 
     #[test]

@@ -133,6 +133,17 @@ impl Workbench {
             Some(src) => ui.label(format!("Gold clusters from {src}")),
             None => ui.weak("No gold clusters: precision needs labels"),
         };
+        let (labelled, pages) = (ws.gold.labelled(), ws.collection.docs.len());
+        if ws.gold.is_known() && labelled < pages {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "Gold for {labelled} of {pages} pages: the other {} count as stories of one \
+                     page each in the metrics",
+                    pages - labelled
+                ),
+            );
+        }
         for report in &ws.collection.reports {
             let name = report
                 .file
