@@ -265,6 +265,11 @@ impl Workbench {
             return;
         };
         self.settings.thresholds.insert(run.algo, threshold);
+        // The run is already at this threshold (a plot click can ask twice): re-clustering
+        // again would only replace what the change did with "nothing changed".
+        if (run.detection.spec.matching.threshold - threshold).abs() < 1e-12 {
+            return;
+        }
         self.jobs.start(JobKind::Rerun, move |p| {
             let new = workspace::rerun_at(&ws, &run, threshold, p)?;
             let changes = crate::gui::model::changes::between(&run, &new);
