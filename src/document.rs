@@ -89,6 +89,16 @@ impl Site {
         }
     }
 
+    /// The site of a page read without a URL (a folder or zip of pages): the registrable domain
+    /// its links point to ([`link_site`]), empty when none; henzinger's rule is left to the
+    /// paper's analyses.
+    pub fn of_links(html: &str) -> Site {
+        Site {
+            henzinger: String::new(),
+            registrable: link_site(html).unwrap_or_default(),
+        }
+    }
+
     /// Both site rules for a URL; empty strings when the URL has no host.
     pub fn of_url(url: &str) -> Site {
         match host_of(url) {
@@ -335,7 +345,8 @@ impl<'de> Deserialize<'de> for PageText {
 
 impl Document {
     /// A page that did not come from an archive record (tests, pages fed from elsewhere): status
-    /// 200, UTF-8, its site from `url`, stored as a plain file named by `key`.
+    /// 200, UTF-8, its site from `url` (else from its links), stored as a plain file named by
+    /// `key`.
     pub fn from_page(key: &str, url: Option<&str>, html: impl AsRef<str>) -> Document {
         Document {
             key: key.to_string(),
@@ -351,7 +362,7 @@ impl Document {
             status: Some(200),
             content_type: Some("text/html".into()),
             payload_digest: None,
-            site: url.map(Site::of_url).unwrap_or_default(),
+            site: url.map_or_else(|| Site::of_links(html.as_ref()), Site::of_url),
             title: None,
             charset: "utf-8".into(),
             gold: None,
@@ -539,6 +550,14 @@ mod tests {
     fn registrable_domain_uses_public_suffixes() {
         assert_eq!(registrable_domain("news.bbc.co.uk"), "bbc.co.uk");
         assert_eq!(registrable_domain("www.cs.berkeley.edu"), "berkeley.edu");
+    }
+
+    #[test]
+    fn the_site_of_a_page_is_where_most_of_its_links_point() {
+        let html = r#"<a href="http://www.forbes.com/a">x</a> <a HREF = 'https://ads.forbes.com/b'>
+            <a href="http://other.org/">o</a> <a href="/relative">r</a>"#;
+        assert_eq!(link_site(html).as_deref(), Some("forbes.com"));
+        assert_eq!(link_site("<p>no links</p>"), None);
     }
 
     #[test]

@@ -438,9 +438,9 @@ fn cross_validation_chooses_the_link_share_with_the_threshold_over_several_deals
             }
         }
     }
-    // The text report gives one line per deal and the spread over deals.
-    let (ok, out, err) = common::samecore_with_input(
-        &[
+    // Three deals of two folds, one seed, two thresholds: the text report and --csv.
+    let three_deals = |extra: &[&str]| {
+        let mut args = vec![
             "eval",
             sample,
             "--cv",
@@ -451,10 +451,14 @@ fn cross_validation_chooses_the_link_share_with_the_threshold_over_several_deals
             "0.2,0.4",
             "--runs",
             "1",
-        ],
-        "",
-    );
-    assert!(ok, "{err}");
+        ];
+        args.extend_from_slice(extra);
+        let (ok, out, err) = common::samecore_with_input(&args, "");
+        assert!(ok, "{err}");
+        out
+    };
+    // The text report gives one line per deal and the spread over deals.
+    let out = three_deals(&[]);
     assert_eq!(
         out.lines().filter(|l| l.starts_with("deal ")).count(),
         3,
@@ -462,23 +466,7 @@ fn cross_validation_chooses_the_link_share_with_the_threshold_over_several_deals
     );
     assert!(out.contains("mean ± sd over 3 deals"), "{out}");
     // --csv: a row per test fold of every deal, with what its training folds chose.
-    let (ok, csv, err) = common::samecore_with_input(
-        &[
-            "eval",
-            sample,
-            "--cv",
-            "2",
-            "--cv-deals",
-            "3",
-            "--thresholds",
-            "0.2,0.4",
-            "--runs",
-            "1",
-            "--csv",
-        ],
-        "",
-    );
-    assert!(ok, "{err}");
+    let csv = three_deals(&["--csv"]);
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(&header[..3], ["deal", "fold", "train_documents"], "{csv}");

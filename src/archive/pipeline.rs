@@ -318,12 +318,8 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     if doc.title.is_none() {
         doc.title = decode::extract_title(&html);
     }
-    if doc.url.is_none() && doc.site.registrable.is_empty() {
-        // A page without a URL (a folder or zip of pages) takes the registrable site its links
-        // point to; henzinger's rule, for the paper's analyses, is left to those analyses.
-        if let Some(site) = crate::document::link_site(&html) {
-            doc.site.registrable = site;
-        }
+    if doc.url.is_none() {
+        doc.site = crate::document::Site::of_links(&html);
     }
     doc.charset = used;
     doc.set_capture_digest(None, &bytes);

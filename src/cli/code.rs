@@ -292,7 +292,6 @@ fn code(project: &Project, name: &str) -> anyhow::Result<Code> {
     }
 }
 
-/// The code called `name`, added to the codebook (and logged) when new.
 /// The code named `name`; with `new`, added to the codebook first when it is not there.
 fn code_or_new(
     project: &mut Project,

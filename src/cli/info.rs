@@ -22,45 +22,29 @@ pub struct InfoArgs {
     pub json: bool,
 }
 
-/// Run `samecore info`: files one after another (each read with parallel decoding), a report
-/// printed as soon as a file is done. Fails on the first input that is not an archive.
+/// Run `samecore info`: one file streamed, several read together as `run` reads them (a
+/// revisit whose original is in another file resolves), then a report per file. Fails on the
+/// first input that is not an archive.
 pub fn run(args: InfoArgs) -> anyhow::Result<()> {
     let opts = ReadOptions {
         keep_html: KeepHtml::None,
     };
     let stdout = std::io::stdout();
     let paths = archive::expand_folders_of_archives(&args.archives)?;
-    // Several files are read together, as `run` reads them: a revisit in one whose original is
-    // in another resolves, and counts as a document of its own file, not as unresolved.
     // The library's message already names the file last; its source is part of the text.
-    let together = if paths.len() > 1 {
-        let progress = Progress::new();
-        let (collection, _) = with_progress_bar(&progress, BYTES, || {
-            archive::load_with(&paths, &opts, &progress, &|_, _| ())
-        })
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-        Some(collection.reports)
-    } else {
-        None
-    };
-    let mut reports = together.into_iter().flatten();
-    for path in &paths {
-        let report = match reports.next() {
-            Some(report) => report,
-            None => {
-                let progress = Progress::new();
-                with_progress_bar(&progress, BYTES, || {
-                    archive::read_file(path, &opts, &progress, &mut |_| {})
-                })
-                .map_err(|e| anyhow::anyhow!("{e}"))?
-            }
-        };
+    let progress = Progress::new();
+    let reports = with_progress_bar(&progress, BYTES, || match &paths[..] {
+        [one] => archive::read_file(one, &opts, &progress, &mut |_| {}).map(|r| vec![r]),
+        _ => archive::load_with(&paths, &opts, &progress, &|_, _| ()).map(|(c, _)| c.reports),
+    })
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    for report in &reports {
         let mut out = stdout.lock();
         if args.json {
-            serde_json::to_writer(&mut out, &report)?;
+            serde_json::to_writer(&mut out, report)?;
             writeln!(out)?;
         } else {
-            write_text(&mut out, &report)?;
+            write_text(&mut out, report)?;
         }
         out.flush()?;
     }

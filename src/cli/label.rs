@@ -133,17 +133,23 @@ fn parse_settlement(spec: &str) -> anyhow::Result<(u32, LabelInput)> {
     ))
 }
 
-/// A reason by name (`time_stamp`) or by its key in a labelling session (`2`; `0` is the tenth).
+/// The reason of key `n` in a labelling session (`1` the first, `0` the tenth).
+fn reason_of_key(n: usize) -> Result<Reason, String> {
+    let index = if n == 0 { 9 } else { n - 1 };
+    Reason::ALL
+        .get(index)
+        .copied()
+        .ok_or(format!("no reason {n} (keys 1-9 and 0)"))
+}
+
+/// A reason by name (`time_stamp`) or by its session key (`2`), for `--settle`.
 fn reason(text: &str) -> anyhow::Result<Reason> {
-    if let Ok(n) = text.parse::<usize>() {
-        let index = if n == 0 { 9 } else { n - 1 };
-        return Reason::ALL
-            .get(index)
-            .copied()
-            .with_context(|| format!("no reason {n} (keys 1-9 and 0)"));
+    match text.parse::<usize>() {
+        Ok(n) => reason_of_key(n).map_err(|e| anyhow::anyhow!("{e} (nothing settled)")),
+        Err(_) => text
+            .parse::<Reason>()
+            .map_err(|e| anyhow::anyhow!("{e} (nothing settled)")),
     }
-    text.parse::<Reason>()
-        .map_err(|e| anyhow::anyhow!("{e} (nothing settled)"))
 }
 
 /// What one line of keys asks for.
@@ -174,10 +180,10 @@ fn parse_key(line: &str) -> Result<Key, String> {
     let reason = match chars.as_str() {
         "" => None,
         digit => {
-            digit
-                .parse::<usize>()
+            let n = digit
+                .parse()
                 .map_err(|_| format!("unknown reason {digit:?}"))?;
-            Some(reason(digit).map_err(|e| e.to_string())?)
+            Some(reason_of_key(n)?)
         }
     };
     Ok(Key::Label(LabelInput {

@@ -250,16 +250,22 @@ pub fn load(
     };
     let (collection, _) = read(archives, &options, &|_, _| ())?;
     let docs = collection.docs;
-    let (gold, source) = samecore::eval::gold::find(archives, &docs, gold)?;
-    warn_about_gold(&gold, source.as_deref());
+    let (gold, source) = find_gold(archives, &docs, gold)?;
     Ok((docs, gold, source))
 }
 
+/// The gold of `docs` ([`samecore::eval::gold::find`]) and where it came from, with
 /// [`GoldStandard::coverage_warning`] on standard error.
-pub fn warn_about_gold(gold: &GoldStandard, source: Option<&str>) {
-    if let Some(warning) = source.and_then(|s| gold.coverage_warning(s)) {
+pub fn find_gold(
+    archives: &[PathBuf],
+    docs: &[Document],
+    file: Option<&Path>,
+) -> anyhow::Result<(GoldStandard, Option<String>)> {
+    let (gold, source) = samecore::eval::gold::find(archives, docs, file)?;
+    if let Some(warning) = source.as_deref().and_then(|s| gold.coverage_warning(s)) {
         eprintln!("warning: {warning}");
     }
+    Ok((gold, source))
 }
 
 /// The collection of `archives` read without keeping page text, and what `page` made of each
@@ -459,9 +465,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         let t0 = Instant::now();
         let prepared = detector.prepare_raw(raw);
         let sign_secs = t0.elapsed().as_secs_f64();
-        let (gold, source) =
-            samecore::eval::gold::find(&args.archives, &docs, args.gold.as_deref())?;
-        warn_about_gold(&gold, source.as_deref());
+        let (gold, source) = find_gold(&args.archives, &docs, args.gold.as_deref())?;
         (docs, gold, source, prepared, load_secs, sign_secs)
     } else {
         let (docs, gold, source) = load(&args.archives, args.gold.as_deref())?;

@@ -86,8 +86,7 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
         }
     };
     let docs = &collection.docs;
-    let (gold, source) = samecore::eval::gold::find(&args.archives, docs, args.gold.as_deref())?;
-    super::run::warn_about_gold(&gold, source.as_deref());
+    let (gold, _) = super::run::find_gold(&args.archives, docs, args.gold.as_deref())?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::{Algo, Detection, Detector, DetectorInfo, Prepared, RunSpec};
 use crate::matching::{self, Mode};
 use crate::progress::Progress;
-use crate::signature::frame::{drop_site_frame, link_site};
+use crate::signature::frame::drop_site_frame;
 use crate::signature::spotsigs::Signer;
 use crate::signature::{SignedCollection, SpotSigsParams};
 use crate::{DocId, Document, Result};
@@ -62,13 +62,8 @@ impl SpotSigsDetector {
         let mut hashes = self.signer.hashes(html, doc.url.as_deref());
         // Held until the whole collection is read: no spare capacity.
         hashes.shrink_to_fit();
-        // A page without a URL takes the site its links point to.
-        let known = &doc.site.registrable;
-        let site = if known.is_empty() {
-            link_site(html)
-        } else {
-            Some(known.clone())
-        };
+        // A page without a URL has the site its links point to (`Site::of_links`).
+        let site = Some(doc.site.registrable.clone()).filter(|s| !s.is_empty());
         RawSignatures { hashes, site }
     }
 

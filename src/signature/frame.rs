@@ -15,7 +15,7 @@
 //!
 //! A page's site is its URL's registrable domain; a page without a URL (a folder of saved
 //! pages) takes the registrable domain most of its absolute links point to (a site links to
-//! itself in its own frame), see [`link_site`]. Sites with fewer than
+//! itself in its own frame), see [`crate::document::link_site`]. Sites with fewer than
 //! [`SiteFrame::min_pages`] pages are left alone: there is no telling frame from story there.
 //!
 //! A site's copies of one page count once ([`SiteFrame::copies`]): a frame is text a site
@@ -69,8 +69,6 @@ impl Default for SiteFrame {
         }
     }
 }
-
-pub use crate::document::link_site;
 
 /// Drop from each document the signatures that occur on more than `frame.max_share` of the
 /// pages of its site (`sites[d]`, none for an unknown site) and, when `frame.copies` says so,
@@ -268,14 +266,6 @@ fn jaccard_at_least(x: &[(usize, u64)], y: &[(usize, u64)], t: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_site_of_a_page_is_where_most_of_its_links_point() {
-        let html = r#"<a href="http://www.forbes.com/a">x</a> <a HREF = 'https://ads.forbes.com/b'>
-            <a href="http://other.org/">o</a> <a href="/relative">r</a>"#;
-        assert_eq!(link_site(html).as_deref(), Some("forbes.com"));
-        assert_eq!(link_site("<p>no links</p>"), None);
-    }
 
     #[test]
     fn signatures_on_most_of_a_sites_pages_are_dropped_there_only() {
