@@ -547,6 +547,13 @@ fn a_blind_stratified_sample_hides_scores_and_strata() {
     h.get_by_label("Blind sample: scores and detectors hidden");
     assert!(h.query_by_label("Similarity:").is_none());
     assert!(h.query_by_label_contains(&first_stratum).is_none());
+    // Still labelling, a pair browsed from a cluster is shown blind too.
+    h.get_by_label("Clusters").click();
+    h.run();
+    compare_first_member(&mut h);
+    h.get_by_label_contains("The pair shown is not pair 1 of the sample");
+    h.get_by_label("Blind sample: scores and detectors hidden");
+    assert!(h.query_by_label("Similarity:").is_none());
 }
 
 #[test]

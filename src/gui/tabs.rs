@@ -144,7 +144,9 @@ impl Workbench {
         if !on_pair {
             let asked = self.labels.elsewhere_bar(ui, &s);
             self.actions.extend(asked.into_iter().map(Action::Project));
-            return false;
+            // A blind sample stays blind while labelling, whatever pair is shown (the last
+            // pair stays on screen while the next one is compared).
+            return s.info.blind;
         }
         let asked = self.labels.bar(ui, &s);
         self.actions.extend(asked.into_iter().map(Action::Project));
