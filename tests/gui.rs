@@ -703,8 +703,41 @@ fn the_published_spotsigs_is_a_preset_of_the_run_panel_and_the_antecedents_tab()
     h.run();
     h.get_by_label("Published preset").click();
     h.run();
-    h.get_by_label("Antecedents (24)");
+    // The published code knows English only: every page takes its antecedents.
+    h.get_by_label("Antecedents of every page (24)");
     h.get_by_label("une");
+}
+
+/// Each language's antecedents are shown and edited on their own (issue 33): German's bundled
+/// set, one removed, stored as German's edited set while English stays as it was.
+#[test]
+fn the_antecedents_tab_edits_one_language_at_a_time() {
+    let mut h = opened_sample();
+    click(&mut h, "Antecedents");
+    h.get_by_label_contains("Antecedents of English pages and pages of other languages");
+    let english = h.state().spotsigs_params().antecedents.clone();
+    click(&mut h, "Language");
+    click(&mut h, "German (de)");
+    h.get_by_label("Antecedents of German pages (28)");
+    // The first row is "der": remove it.
+    h.get_by_label("der");
+    h.get_all_by_label("remove").next().unwrap().click();
+    h.run();
+    h.get_by_label("Antecedents of German pages (27)");
+    let p = h.state().spotsigs_params();
+    let de = &p.languages.as_ref().unwrap().edited["de"];
+    assert!(!de.antecedents.iter().any(|a| a.word == "der"));
+    assert_eq!(de.antecedents.len(), 27);
+    assert_eq!(p.antecedents, english, "English is untouched");
+    // Back to English: its own list again; the edit is named in the language list.
+    click(&mut h, "Language");
+    h.get_by_label("German (de), edited");
+    click(&mut h, "English (en)");
+    h.get_by_label_contains("Antecedents of English pages");
+    // Languages off: one set for every page, as the paper.
+    click(&mut h, "per page language");
+    assert!(h.state().spotsigs_params().languages.is_none());
+    h.get_by_label_contains("Antecedents of every page");
 }
 
 /// The Antecedents tab's published preset sets the paper's matching too: the next SpotSigs run

@@ -109,6 +109,15 @@ pub struct SpotSigsArgs {
     /// Leave the antecedent out of the signature (only the spot words are hashed).
     #[arg(long)]
     pub no_antecedent_in_signature: bool,
+    /// auto: each page takes the antecedents and stopwords of its language, identified from
+    /// its core text (31 languages bundled; others take --antecedents); off: every page takes
+    /// --antecedents and --stopwords (the paper).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "off"])]
+    pub languages: String,
+    /// The antecedents of one language instead of its bundled set, as CODE=LIST (e.g.
+    /// "de=der,die,das,ist:2"); repeat for more languages. English pages take --antecedents.
+    #[arg(long, value_name = "CODE=LIST")]
+    pub antecedents_for: Vec<String>,
     /// Documents with fewer signatures take no part in matching.
     #[arg(long, default_value_t = spotsigs::DEFAULT_MIN_SIGNATURES)]
     pub min_sigs: usize,
@@ -182,9 +191,47 @@ impl SpotSigsArgs {
                 Some(frame)
             }
         };
+        let languages = match self.languages.as_str() {
+            "off" => {
+                anyhow::ensure!(
+                    self.antecedents_for.is_empty(),
+                    "--antecedents-for needs --languages auto"
+                );
+                None
+            }
+            _ => {
+                let mut l = samecore::signature::languages::Languages {
+                    distances: distances.clone(),
+                    ..Default::default()
+                };
+                for spec in &self.antecedents_for {
+                    let (code, list) = spec
+                        .split_once('=')
+                        .context("--antecedents-for expects CODE=LIST, e.g. de=der,die,das")?;
+                    let code = code.trim().to_lowercase();
+                    let known = samecore::signature::languages::codes();
+                    anyhow::ensure!(
+                        known.contains(&code.as_str()) && code != "en",
+                        "--antecedents-for {code}: not a language with a set of its own (one of {}; English pages take --antecedents)",
+                        known[1..].join(", ")
+                    );
+                    let mut set = l.set(&code).context("bundled set")?;
+                    set.antecedents = Antecedent::parse_list(list, &distances)?;
+                    anyhow::ensure!(
+                        !set.antecedents.is_empty(),
+                        "--antecedents-for {code}: no antecedent"
+                    );
+                    set.stopwords
+                        .extend(set.antecedents.iter().map(|a| a.word.clone()));
+                    l.edit(&code, Some(set));
+                }
+                Some(l)
+            }
+        };
         Ok(SpotSigsParams {
             antecedents,
             stopwords,
+            languages,
             include_antecedent: !self.no_antecedent_in_signature,
             min_signatures: self.min_sigs,
             idf_band,
@@ -456,12 +503,18 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     let options = args.literature.options(args.spotsigs.params()?)?;
     let progress = Progress::new();
+    // SpotSigs: each page's language, terms and raw signatures, for the per-language table.
+    let mut languages: Vec<(Option<&'static str>, u32, u32)> = Vec::new();
     let (docs, gold, gold_source, prepared, load_secs, sign_secs) = if args.algo == Algo::SpotSigs {
         // Signed while read: no page text is held and each record is decompressed once.
         let detector = SpotSigsDetector::new(&options.spotsigs)?;
         let (collection, raw) = load_with(&args.archives, &|d, text| detector.raw_page(d, text))?;
         let docs = collection.docs;
         let load_secs = started.elapsed().as_secs_f64();
+        languages = raw
+            .iter()
+            .map(|r| (r.language, r.terms, r.hashes.len() as u32))
+            .collect();
         let t0 = Instant::now();
         let prepared = detector.prepare_raw(raw);
         let sign_secs = t0.elapsed().as_secs_f64();
@@ -508,7 +561,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .map(|(i, (d, &c))| {
                 let rep = reps.get(c as usize).is_some_and(|r| r.index() == i);
                 let link = links[i].map(|(other, score)| (&docs[other.index()], score));
-                ClusterFileRow::new(d, c, rep, link)
+                let mut row = ClusterFileRow::new(d, c, rep, link);
+                row.language = languages.get(i).and_then(|l| l.0).map(String::from);
+                row
             });
         export::write_file_streamed(rows, path, None)
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -525,6 +580,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let metrics = gold
         .is_known()
         .then(|| evaluate(&detection.clustering, &gold.cluster_of));
+    let by_language = language_table(&languages, &detection.clustering, &gold);
     let groups = detection.clustering.groups();
     let trace = &detection.outcome.trace;
     let declared = detection.outcome.matched.iter().flatten().count();
@@ -554,6 +610,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             },
             "gold_clusters": gold.names.len(),
             "metrics": metrics,
+            "languages": by_language,
             "seconds": {"load": load_secs, "signatures": sign_secs, "matching": match_secs},
             "project_run": stored.map(|r| r.0),
         });
@@ -602,6 +659,24 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     if let (Some(run), Some(path)) = (stored, &args.project) {
         writeln!(out, "stored as run {run} in {}", path.display())?;
     }
+    if by_language.iter().any(|l| l.language != "?") {
+        writeln!(out, "languages (antecedents chosen per page):")?;
+        for l in &by_language {
+            write!(
+                out,
+                "  {:<4} {:>7} pages {:>7.1} signatures per 1,000 terms",
+                l.language, l.pages, l.signatures_per_1000_terms
+            )?;
+            if let Some(p) = &l.pairwise {
+                write!(
+                    out,
+                    " | pairs P {:.3} R {:.3} F1 {:.3}",
+                    p.precision, p.recall, p.f1
+                )?;
+            }
+            writeln!(out)?;
+        }
+    }
     if let Some(m) = metrics {
         writeln!(
             out,
@@ -619,6 +694,48 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// One language's row of the run summary.
+#[derive(Debug, serde::Serialize)]
+struct LanguageRow {
+    /// ISO 639-1 code (whatlang's 639-3 code for a language without one), or "?".
+    language: &'static str,
+    pages: usize,
+    signatures_per_1000_terms: f64,
+    /// Pairwise P/R/F1 over the pairs of two pages of this language, with gold.
+    pairwise: Option<samecore::eval::metrics::Prf>,
+}
+
+/// Per language of `pages` (language, terms, raw signatures of each page): its pages, spot
+/// signatures per 1,000 terms and, with gold, pairwise quality; most pages first.
+fn language_table(
+    pages: &[(Option<&'static str>, u32, u32)],
+    clustering: &samecore::cluster::Clustering,
+    gold: &GoldStandard,
+) -> Vec<LanguageRow> {
+    let mut by: std::collections::BTreeMap<&'static str, (usize, u64, u64)> = Default::default();
+    for &(lang, terms, sigs) in pages {
+        let e = by.entry(lang.unwrap_or("?")).or_default();
+        e.0 += 1;
+        e.1 += u64::from(terms);
+        e.2 += u64::from(sigs);
+    }
+    let mut rows: Vec<LanguageRow> = by
+        .into_iter()
+        .map(|(language, (n, terms, sigs))| LanguageRow {
+            language,
+            pages: n,
+            signatures_per_1000_terms: 1000.0 * sigs as f64 / terms.max(1) as f64,
+            pairwise: gold.is_known().then(|| {
+                samecore::eval::metrics::pairwise_within(clustering, &gold.cluster_of, |d| {
+                    pages[d].0.unwrap_or("?") == language
+                })
+            }),
+        })
+        .collect();
+    rows.sort_by(|a, b| b.pages.cmp(&a.pages).then(a.language.cmp(b.language)));
+    rows
 }
 
 /// Store `detection` in the project at `path` (created when missing) with the detector options

@@ -59,12 +59,18 @@ impl SpotSigsDetector {
     /// [`crate::archive::load_with`] makes of each page while reading, so that no page text
     /// is held (`samecore run` and `sign` read this way).
     pub fn raw_page(&self, doc: &Document, html: &str) -> RawSignatures {
-        let mut hashes = self.signer.hashes(html, doc.url.as_deref());
+        let signed = self.signer.sign_page(html, doc.url.as_deref());
+        let mut hashes = signed.hashes;
         // Held until the whole collection is read: no spare capacity.
         hashes.shrink_to_fit();
         // A page without a URL has the site its links point to (`Site::of_links`).
         let site = Some(doc.site.registrable.clone()).filter(|s| !s.is_empty());
-        RawSignatures { hashes, site }
+        RawSignatures {
+            hashes,
+            site,
+            language: signed.language,
+            terms: u32::try_from(signed.terms).unwrap_or(u32::MAX),
+        }
     }
 
     /// Sign `docs` in parallel: [`Self::raw`], then [`Self::sign_raw`].
@@ -107,6 +113,12 @@ pub struct RawSignatures {
     /// The site the frame filter groups the page by: its URL's registrable domain, else the
     /// one most of its links point to; `None` when neither is known.
     pub site: Option<String>,
+    /// The page's language as its antecedents were chosen by (ISO 639-1 where it has one);
+    /// `None` without per-language sets or when it could not be told.
+    pub language: Option<&'static str>,
+    /// The number of terms of the page's text (signatures per term tell how well its
+    /// antecedents fit its language).
+    pub terms: u32,
 }
 
 impl Detector for SpotSigsDetector {

@@ -116,6 +116,33 @@ fn pairs(n: u64) -> u64 {
     n * n.saturating_sub(1) / 2
 }
 
+/// Pairwise precision and recall over the pairs of documents that both pass `keep` (e.g. the
+/// pages of one language): the pairs of [`evaluate`]'s pairwise figure inside that subset.
+pub fn pairwise_within(
+    clustering: &Clustering,
+    gold: &[Option<u32>],
+    keep: impl Fn(usize) -> bool,
+) -> Prf {
+    let mut pred_size: HashMap<u32, u64> = HashMap::new();
+    let mut gold_size: HashMap<u32, u64> = HashMap::new();
+    let mut both: HashMap<(u32, u32), u64> = HashMap::new();
+    for d in (0..clustering.len()).filter(|&d| keep(d)) {
+        let p = clustering.cluster_of[d];
+        *pred_size.entry(p).or_default() += 1;
+        // A document without gold is a gold cluster of its own: it adds no gold pair.
+        if let Some(g) = gold.get(d).copied().flatten() {
+            *gold_size.entry(g).or_default() += 1;
+            *both.entry((p, g)).or_default() += 1;
+        }
+    }
+    let sum = |m: &mut dyn Iterator<Item = u64>| m.map(pairs).sum::<u64>();
+    Prf::from_counts(
+        sum(&mut both.values().copied()),
+        sum(&mut pred_size.values().copied()),
+        sum(&mut gold_size.values().copied()),
+    )
+}
+
 /// Evaluate `clustering` against `gold` (gold cluster per document, by [`crate::DocId`]).
 pub fn evaluate(clustering: &Clustering, gold: &[Option<u32>]) -> Metrics {
     let n = clustering.len();

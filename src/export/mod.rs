@@ -288,6 +288,8 @@ pub struct ClusterFileRow {
     pub linked_through: Option<String>,
     /// That link's score.
     pub link_score: Option<f64>,
+    /// The page's language as SpotSigs chose its antecedents by (ISO 639-1), when known.
+    pub language: Option<String>,
 }
 
 /// One scored pair of `samecore run --pairs`: both reader keys and the score first, then both
@@ -342,6 +344,7 @@ impl ClusterFileRow {
             site: doc.site.registrable.clone(),
             linked_through: link.map(|(d, _)| d.key.clone()),
             link_score: link.map(|(_, s)| (s * 1e6).round() / 1e6),
+            language: None,
         }
     }
 }

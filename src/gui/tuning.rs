@@ -1,11 +1,14 @@
 //! Antecedent tuning (Workbench paper §5.1–5.2, §6): the current antecedents with their spot
-//! distances and chains, edited in place; the signature options (tokenizer, antecedent in the
+//! distances and chains, edited in place, one language at a time (English is the main set,
+//! which pages of a language without a set of their own take too; see
+//! [`crate::signature::languages`]); the signature options (tokenizer, antecedent in the
 //! signature, minimum signatures, IDF band, site frame); and the corpus's frequent words with
 //! their coverage and spread to choose new antecedents from. Running again re-signs SpotSigs
 //! only.
 
 use crate::gui::model::vocabulary::WordStat;
 use crate::signature::SpotSigsParams;
+use crate::signature::languages::{self, Languages};
 use crate::signature::spotsigs::{Antecedent, DEFAULT_DISTANCE};
 use crate::token::TokenSource;
 
@@ -18,7 +21,9 @@ use super::view::{View, ViewContext};
 pub struct TuningView {
     /// SpotSigs parameters of the next run.
     pub params: SpotSigsParams,
-    /// Text of each antecedent's distances (`2` or `2:3`), edited before parsing.
+    /// The language whose antecedents are shown and edited ("en": the main set).
+    language: String,
+    /// Text of each shown antecedent's distances (`2` or `2:3`), edited before parsing.
     distance_text: Vec<String>,
     /// Last edit error, shown until the next valid edit.
     error: Option<String>,
@@ -37,10 +42,48 @@ impl TuningView {
         let distance_text = params.antecedents.iter().map(distances_text).collect();
         TuningView {
             params,
+            language: "en".into(),
             distance_text,
             error: None,
             filter: String::new(),
         }
+    }
+
+    /// The antecedents of the language shown: the main set for English (or with languages
+    /// off), else the language's edited or bundled set.
+    pub fn shown_antecedents(&self) -> Vec<Antecedent> {
+        match &self.params.languages {
+            Some(l) if self.language != "en" => l
+                .set(&self.language)
+                .map(|s| s.antecedents)
+                .unwrap_or_default(),
+            _ => self.params.antecedents.clone(),
+        }
+    }
+
+    /// Replace the antecedents of the language shown.
+    fn set_shown_antecedents(&mut self, antecedents: Vec<Antecedent>) {
+        match &mut self.params.languages {
+            Some(l) if self.language != "en" => {
+                if let Some(mut set) = l.set(&self.language) {
+                    set.stopwords
+                        .extend(antecedents.iter().map(|a| a.word.clone()));
+                    set.antecedents = antecedents;
+                    l.edit(&self.language, Some(set));
+                }
+            }
+            _ => self.params.antecedents = antecedents,
+        }
+    }
+
+    /// Show (and edit) the antecedents of `code`.
+    pub fn show_language(&mut self, code: &str) {
+        self.language = code.to_string();
+        self.distance_text = self
+            .shown_antecedents()
+            .iter()
+            .map(distances_text)
+            .collect();
     }
 }
 
@@ -54,17 +97,67 @@ fn distances_text(a: &Antecedent) -> String {
 
 impl TuningView {
     fn add(&mut self, word: &str) {
-        if self.params.antecedents.iter().any(|a| a.word == word) {
+        let mut list = self.shown_antecedents();
+        if list.iter().any(|a| a.word == word) {
             return;
         }
         match Antecedent::parse(word, &[DEFAULT_DISTANCE]) {
             Ok(a) => {
                 self.distance_text.push(distances_text(&a));
-                self.params.antecedents.push(a);
+                list.push(a);
+                self.set_shown_antecedents(list);
                 self.error = None;
             }
             Err(e) => self.error = Some(e.to_string()),
         }
+    }
+
+    /// Whether pages take their language's antecedents, and which language is shown.
+    fn language_row(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let mut per_page = self.params.languages.is_some();
+            if ui
+                .checkbox(&mut per_page, "per page language")
+                .on_hover_text(
+                    "Each page takes the antecedents and stopwords of its language, identified                      from its core text; off: every page takes the English set (the paper)",
+                )
+                .changed()
+            {
+                self.params.languages = per_page.then(Languages::default);
+                self.show_language("en");
+            }
+            let Some(l) = &self.params.languages else {
+                return;
+            };
+            let codes = l.codes();
+            let name = |c: &str| {
+                let edited = l.edited.contains_key(c);
+                format!(
+                    "{} ({c}){}",
+                    languages::name(c),
+                    if edited { ", edited" } else { "" }
+                )
+            };
+            let mut chosen = None;
+            let label = ui.label("Language");
+            egui::ComboBox::from_id_salt("antecedent_language")
+                .selected_text(name(&self.language))
+                .show_ui(ui, |ui| {
+                    for c in &codes {
+                        if ui
+                            .selectable_label(*c == self.language, name(c))
+                            .clicked()
+                        {
+                            chosen = Some(c.clone());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if let Some(c) = chosen {
+                self.show_language(&c);
+            }
+        });
     }
 
     /// Draw the view.
@@ -77,7 +170,16 @@ impl TuningView {
         let mut action = None;
         ui.columns(2, |cols| {
             let ui = &mut cols[0];
-            ui.heading(format!("Antecedents ({})", self.params.antecedents.len()));
+            let what = match (&self.params.languages, self.language.as_str()) {
+                (Some(_), "en") => "English pages and pages of other languages".to_string(),
+                (Some(_), c) => format!("{} pages", languages::name(c)),
+                (None, _) => "every page".to_string(),
+            };
+            ui.heading(format!(
+                "Antecedents of {what} ({})",
+                self.shown_antecedents().len()
+            ));
+            self.language_row(ui);
             ui.label("Spot distances per antecedent: `2` is a(2), `3:4` is the chain a(3,4).");
             if let Some(e) = &self.error {
                 ui.colored_label(egui::Color32::LIGHT_RED, e);
@@ -107,6 +209,9 @@ impl TuningView {
             Ok(antecedents) => {
                 self.distance_text = antecedents.iter().map(distances_text).collect();
                 self.params.antecedents = antecedents;
+                // The published code knows English only.
+                self.params.languages = None;
+                self.language = "en".into();
                 self.params.tokens = TokenSource::Markup;
                 self.params.include_antecedent = false;
                 self.params.idf_band = Some(reference.idf_band);
@@ -121,6 +226,8 @@ impl TuningView {
     /// The antecedents with their distances, editable, each with a remove button.
     fn antecedent_list(&mut self, ui: &mut egui::Ui) {
         let mut remove = None;
+        let mut list = self.shown_antecedents();
+        let before = list.clone();
         egui::ScrollArea::vertical()
             .id_salt("antecedents")
             .max_height(280.0)
@@ -128,7 +235,7 @@ impl TuningView {
                 egui::Grid::new("antecedent_grid")
                     .striped(true)
                     .show(ui, |ui| {
-                        for (i, a) in self.params.antecedents.iter_mut().enumerate() {
+                        for (i, a) in list.iter_mut().enumerate() {
                             ui.label(&a.word);
                             let text = &mut self.distance_text[i];
                             let r = ui.add(
@@ -153,8 +260,11 @@ impl TuningView {
                     });
             });
         if let Some(i) = remove {
-            self.params.antecedents.remove(i);
+            list.remove(i);
             self.distance_text.remove(i);
+        }
+        if list != before {
+            self.set_shown_antecedents(list);
         }
     }
 
@@ -289,6 +399,7 @@ impl TuningView {
         busy: bool,
     ) -> Option<Action> {
         let mut action = None;
+        let shown = self.shown_antecedents();
         ui.heading("Frequent words");
         ui.horizontal(|ui| {
             if ui
@@ -350,7 +461,7 @@ impl TuningView {
                         ui.label(w.occurrences.to_string());
                     });
                     row.col(|ui| {
-                        let present = self.params.antecedents.iter().any(|a| a.word == w.word);
+                        let present = shown.iter().any(|a| a.word == w.word);
                         if !present && ui.small_button("add").clicked() {
                             add = Some(w.word.clone());
                         }

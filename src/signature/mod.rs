@@ -9,6 +9,7 @@
 
 pub mod chunks;
 pub mod frame;
+pub mod languages;
 pub mod projection;
 pub mod set;
 pub mod shingles;

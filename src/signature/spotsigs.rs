@@ -9,7 +9,9 @@
 //! an option ([`SpotSigsParams::include_antecedent`]).
 //!
 //! Defaults come from `assets/antecedents.txt` (articles and forms of be, can, will, have, do,
-//! as in the SIGIR 2008 paper) and `assets/stopwords.txt`, compiled into the binary. The default
+//! as in the SIGIR 2008 paper) and `assets/stopwords.txt`, compiled into the binary. A page in
+//! another language takes that language's set ([`super::languages`]), chosen per page from
+//! its identified language ([`crate::token::language`]). The default
 //! distance, chain length, IDF band, minimum signatures and tokenizer were chosen on goldset-dev
 //! (see `DEFAULT_*` below and the tuning record in `crate::eval`).
 
@@ -17,6 +19,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::languages::Languages;
+use crate::token::language::{self, Sample};
 use crate::token::{TokenSource, mix64, term_hash};
 use crate::{Error, Result};
 
@@ -120,6 +124,11 @@ pub struct SpotSigsParams {
     /// Drop signatures of a site's frame ([`super::frame`]); `None` keeps them (the paper).
     #[serde(default)]
     pub site_frame: Option<super::frame::SiteFrame>,
+    /// Antecedents and stopwords per page language ([`super::languages`]): a page of a
+    /// language with a set takes it, any other page `antecedents` and `stopwords` (English by
+    /// default). `None`: every page takes those (the paper; runs stored before languages).
+    #[serde(default)]
+    pub languages: Option<Languages>,
 }
 
 impl Default for SpotSigsParams {
@@ -135,6 +144,7 @@ impl Default for SpotSigsParams {
             idf_band: None,
             tokens: TokenSource::Content,
             site_frame: Some(super::frame::SiteFrame::default()),
+            languages: Some(Languages::default()),
         }
     }
 }
@@ -173,13 +183,54 @@ pub struct SpotSignature {
     pub hash: u64,
 }
 
+/// A page's spot signatures with what chose and bounds them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SignedPage {
+    /// The signature hashes, repeats kept, in page order.
+    pub hashes: Vec<u64>,
+    /// The language whose antecedents the page took (`None`: the main set, because the signer
+    /// has no per-language sets or the language could not be told).
+    pub language: Option<&'static str>,
+    /// The number of terms the page's text gave.
+    pub terms: usize,
+}
+
+/// One language's lookup tables.
+#[derive(Debug, Clone)]
+struct Table {
+    antecedents: Vec<Antecedent>,
+    antecedent_of: HashMap<u64, usize>,
+    antecedent_hash: Vec<u64>,
+    stop: HashSet<u64>,
+}
+
+impl Table {
+    fn new(antecedents: &[Antecedent], stopwords: &[String]) -> Table {
+        let antecedent_hash: Vec<u64> = antecedents.iter().map(|a| term_hash(&a.word)).collect();
+        let antecedent_of = antecedent_hash
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| (h, i))
+            .collect();
+        Table {
+            antecedents: antecedents.to_vec(),
+            antecedent_of,
+            antecedent_hash,
+            stop: stopwords.iter().map(|w| term_hash(w)).collect(),
+        }
+    }
+}
+
 /// Extracts spot signatures with one parameter set; build once, use from many threads.
 #[derive(Debug, Clone)]
 pub struct Signer {
     params: SpotSigsParams,
-    antecedent_of: HashMap<u64, usize>,
-    antecedent_hash: Vec<u64>,
-    stop: HashSet<u64>,
+    /// The main set first, then one table per language with a set of its own.
+    tables: Vec<Table>,
+    /// Language code → index into `tables` (empty without per-language sets).
+    table_of: HashMap<&'static str, usize>,
+    /// The codes of `table_of`, for a page's declared language.
+    known: Vec<&'static str>,
 }
 
 impl Signer {
@@ -195,22 +246,32 @@ impl Signer {
                 "IDF band {lo}..{hi}: expected 0 <= min <= max <= 1"
             )));
         }
-        let antecedent_hash: Vec<u64> = params
-            .antecedents
-            .iter()
-            .map(|a| term_hash(&a.word))
-            .collect();
-        let antecedent_of = antecedent_hash
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| (h, i))
-            .collect();
-        let stop = params.stopwords.iter().map(|w| term_hash(w)).collect();
+        let mut tables = vec![Table::new(&params.antecedents, &params.stopwords)];
+        let mut table_of = HashMap::new();
+        if let Some(languages) = &params.languages {
+            // English pages take the main set (the paper's, or what the run set instead).
+            for code in super::languages::codes().into_iter().filter(|c| *c != "en") {
+                let Some(set) = languages.set(code) else {
+                    continue;
+                };
+                if set.antecedents.is_empty() {
+                    return Err(Error::InvalidParameter(format!(
+                        "no antecedents for {}",
+                        super::languages::name(code)
+                    )));
+                }
+                table_of.insert(code, tables.len());
+                tables.push(Table::new(&set.antecedents, &set.stopwords));
+            }
+        }
+        let mut known: Vec<&'static str> = table_of.keys().copied().collect();
+        known.push("en");
+        known.sort_unstable();
         Ok(Signer {
             params: params.clone(),
-            antecedent_of,
-            antecedent_hash,
-            stop,
+            tables,
+            table_of,
+            known,
         })
     }
 
@@ -219,12 +280,21 @@ impl Signer {
         &self.params
     }
 
+    /// The set a page of language `lang` takes: its own, else the main set.
+    fn table(&self, lang: Option<&str>) -> &Table {
+        let i = lang
+            .and_then(|l| self.table_of.get(l))
+            .copied()
+            .unwrap_or(0);
+        &self.tables[i]
+    }
+
     /// Every spot of a term-hash sequence: `f(antecedent index, antecedent position, spot
     /// word positions)`.
-    fn for_each_spot(&self, terms: &[u64], mut f: impl FnMut(usize, usize, &[usize])) {
+    fn for_each_spot(&self, t: &Table, terms: &[u64], mut f: impl FnMut(usize, usize, &[usize])) {
         // Positions of non-stopwords, and for each term the first non-stopword after it.
         let content: Vec<usize> = (0..terms.len())
-            .filter(|&i| !self.stop.contains(&terms[i]))
+            .filter(|&i| !t.stop.contains(&terms[i]))
             .collect();
         let mut next = 0usize;
         let mut spot = Vec::with_capacity(4);
@@ -232,27 +302,27 @@ impl Signer {
             while next < content.len() && content[next] <= pos {
                 next += 1;
             }
-            let Some(&k) = self.antecedent_of.get(h) else {
+            let Some(&k) = t.antecedent_of.get(h) else {
                 continue;
             };
             spot.clear();
             let mut at = next;
-            for &d in &self.params.antecedents[k].distances {
+            for &d in &t.antecedents[k].distances {
                 at += d as usize;
                 match content.get(at - 1) {
                     Some(&p) => spot.push(p),
                     None => break,
                 }
             }
-            if spot.len() == self.params.antecedents[k].distances.len() {
+            if spot.len() == t.antecedents[k].distances.len() {
                 f(k, pos, &spot);
             }
         }
     }
 
-    fn hash_spot(&self, k: usize, terms: &[u64], spot: &[usize]) -> u64 {
+    fn hash_spot(&self, t: &Table, k: usize, terms: &[u64], spot: &[usize]) -> u64 {
         let mut h = if self.params.include_antecedent {
-            self.antecedent_hash[k]
+            t.antecedent_hash[k]
         } else {
             0x9e37_79b9_7f4a_7c15
         };
@@ -262,41 +332,96 @@ impl Signer {
         h
     }
 
-    /// The page's term hashes with this signer's tokenizer.
-    pub fn term_hashes(&self, html: &str, url: Option<&str>) -> Vec<u64> {
+    /// The page's term hashes with this signer's tokenizer, and its language when the signer
+    /// has per-language sets (identified from those terms, else declared by the page).
+    pub fn term_hashes(&self, html: &str, url: Option<&str>) -> (Vec<u64>, Option<&'static str>) {
         let mut terms = Vec::with_capacity(html.len() / 6);
-        self.params
-            .tokens
-            .for_each_term(html, url, |t| terms.push(term_hash(t)));
-        terms
+        if self.table_of.is_empty() {
+            self.params
+                .tokens
+                .for_each_term(html, url, |t| terms.push(term_hash(t)));
+            return (terms, None);
+        }
+        let mut sample = Sample::default();
+        if self.params.tokens == TokenSource::Content {
+            self.params.tokens.for_each_term(html, url, |t| {
+                terms.push(term_hash(t));
+                sample.push(t);
+            });
+        } else {
+            // A page's language is its core text's: the start of a whole page's text is its
+            // navigation, whose words say little (on goldset-dev, 62 English pages read as
+            // French from the start of their tag-stripped text, none from their core text).
+            self.params
+                .tokens
+                .for_each_term(html, url, |t| terms.push(term_hash(t)));
+            TokenSource::Content.for_each_term(html, url, |t| sample.push(t));
+        }
+        let lang = language::of_page(sample.as_str(), Some(html), &self.known);
+        (terms, lang)
     }
 
     /// The multiset of signature hashes of a page, in page order.
     pub fn hashes(&self, html: &str, url: Option<&str>) -> Vec<u64> {
-        let terms = self.term_hashes(html, url);
-        let mut out = Vec::new();
-        self.for_each_spot(&terms, |k, _, spot| {
-            out.push(self.hash_spot(k, &terms, spot))
+        self.sign_page(html, url).hashes
+    }
+
+    /// [`Self::hashes`] with the page's language and its number of terms.
+    pub fn sign_page(&self, html: &str, url: Option<&str>) -> SignedPage {
+        let (terms, language) = self.term_hashes(html, url);
+        let t = self.table(language);
+        let mut hashes = Vec::new();
+        self.for_each_spot(t, &terms, |k, _, spot| {
+            hashes.push(self.hash_spot(t, k, &terms, spot))
         });
-        out
+        SignedPage {
+            hashes,
+            language,
+            terms: terms.len(),
+        }
     }
 
     /// The spot signatures of a page with their words (slower; for display).
     pub fn spots(&self, html: &str, url: Option<&str>) -> Vec<SpotSignature> {
-        self.spots_in(&self.params.tokens.terms(html, url))
+        let words = self.params.tokens.terms(html, url);
+        let lang = self.language_of(&words, Some(html));
+        self.spots_with(&words, lang)
+    }
+
+    /// The language of a page split into terms by this signer's tokenizer, as
+    /// [`Self::hashes`] tells it (`None` without per-language sets or when it cannot be told).
+    pub fn language_of(&self, words: &[String], html: Option<&str>) -> Option<&'static str> {
+        if self.table_of.is_empty() {
+            return None;
+        }
+        let mut sample = Sample::default();
+        match html {
+            // As `term_hashes`: the core text's words decide.
+            Some(h) if self.params.tokens != TokenSource::Content => {
+                TokenSource::Content.for_each_term(h, None, |t| sample.push(t));
+            }
+            _ => {
+                for w in words.iter().take(language::SAMPLE_BYTES) {
+                    sample.push(w);
+                }
+            }
+        }
+        language::of_page(sample.as_str(), html, &self.known)
     }
 
     /// The spot signatures of a page already split into terms by this signer's tokenizer
-    /// (`params().tokens`), for callers that show those terms too.
-    pub fn spots_in(&self, words: &[String]) -> Vec<SpotSignature> {
+    /// (`params().tokens`), for callers that show those terms too; `lang` as
+    /// [`Self::language_of`] tells it.
+    pub fn spots_with(&self, words: &[String], lang: Option<&str>) -> Vec<SpotSignature> {
         let terms: Vec<u64> = words.iter().map(|w| term_hash(w)).collect();
+        let t = self.table(lang);
         let mut out = Vec::new();
-        self.for_each_spot(&terms, |k, pos, spot| {
+        self.for_each_spot(t, &terms, |k, pos, spot| {
             out.push(SpotSignature {
-                antecedent: self.params.antecedents[k].word.clone(),
+                antecedent: t.antecedents[k].word.clone(),
                 words: spot.iter().map(|&p| words[p].clone()).collect(),
                 position: pos,
-                hash: self.hash_spot(k, &terms, spot),
+                hash: self.hash_spot(t, k, &terms, spot),
             })
         });
         out
@@ -316,6 +441,7 @@ mod tests {
             idf_band: None,
             tokens: TokenSource::Text,
             site_frame: None,
+            languages: None,
         }
     }
 

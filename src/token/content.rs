@@ -76,11 +76,20 @@ pub fn content_text(html: &str) -> String {
     out
 }
 
-/// Words of `text`: white-space separated runs holding a letter or digit.
+/// Words of `text`: white-space separated runs holding a letter or digit, and every character
+/// of a script written without spaces (a Chinese sentence is many words, not one), so that
+/// boilerpipe's word-count rules see a CJK or Thai story as the text it is.
 fn count_words(text: &str) -> u32 {
     text.split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .count() as u32
+        .map(|w| {
+            let unspaced = w.chars().filter(|&c| super::markup::is_unspaced(c)).count();
+            if unspaced > 0 {
+                unspaced
+            } else {
+                usize::from(w.chars().any(char::is_alphanumeric))
+            }
+        })
+        .sum::<usize>() as u32
 }
 
 /// Cut `html` into text blocks (empty blocks are not kept).

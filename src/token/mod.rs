@@ -25,6 +25,7 @@
 pub mod content;
 pub mod entities;
 pub mod henzinger;
+pub mod language;
 pub mod markup;
 pub mod strip;
 pub mod visible;

@@ -123,8 +123,8 @@ pub fn compare(
         .count();
 
     // Shared signatures: multiset intersection of the two pages' spot signatures.
-    let sa = signer.spots_in(&ta);
-    let sb = signer.spots_in(&tb);
+    let sa = signer.spots_with(&ta, signer.language_of(&ta, Some(&raw_a)));
+    let sb = signer.spots_with(&tb, signer.language_of(&tb, Some(&raw_b)));
     let mut count_b: HashMap<u64, u32> = HashMap::new();
     for s in &sb {
         *count_b.entry(s.hash).or_default() += 1;

@@ -1,0 +1,178 @@
+//! A page's language, from its own terms: what chooses its SpotSigs antecedents
+//! ([`crate::signature::languages`]).
+//!
+//! Identification runs on a sample of the page's terms (the first [`SAMPLE_BYTES`] of them,
+//! joined by spaces) with whatlang's trigram and alphabet model: 69 languages, no model file to
+//! load, and measured here on frames-dev's 120 pages and goldset-dev's 1,117 (README,
+//! "Every language"). lingua is the other maintained crate; it is more accurate on a few words,
+//! but its models weigh 100+ MB in memory and it is 10–50× slower, and a page's core text is
+//! rarely a few words. Where the text says too little (fewer than [`MIN_SAMPLE_CHARS`]
+//! letters, or whatlang finds no language), the page's `<html lang>` decides.
+//!
+//! The language of a page's *core text* decides, not its site's: a German story syndicated into
+//! a French site's frame is German. Copies of one story then take the same antecedents, which
+//! is what makes their signatures meet; so whatlang's guess is kept even when it is not
+//! "reliable" (two copies of a text get the same guess), and `<html lang>`, which names the
+//! frame's language, is used only where the text gives no guess at all.
+
+/// Bytes of a page's terms the identification reads (about 300 words).
+pub const SAMPLE_BYTES: usize = 1500;
+
+/// Fewer letters than this, and the text does not decide the language.
+pub const MIN_SAMPLE_CHARS: usize = 40;
+
+/// The ISO 639-1 code of `lang` where it has one, else whatlang's ISO 639-3 code.
+pub fn code(lang: whatlang::Lang) -> &'static str {
+    use whatlang::Lang::*;
+    match lang {
+        Eng => "en",
+        Deu => "de",
+        Fra => "fr",
+        Spa => "es",
+        Por => "pt",
+        Ita => "it",
+        Nld => "nl",
+        Dan => "da",
+        Swe => "sv",
+        Nob => "nb",
+        Fin => "fi",
+        Est => "et",
+        Lav => "lv",
+        Lit => "lt",
+        Pol => "pl",
+        Ces => "cs",
+        Slk => "sk",
+        Slv => "sl",
+        Hrv => "hr",
+        Srp => "sr",
+        Bul => "bg",
+        Mkd => "mk",
+        Ron => "ro",
+        Hun => "hu",
+        Ell => "el",
+        Rus => "ru",
+        Ukr => "uk",
+        Bel => "be",
+        Tur => "tr",
+        Ara => "ar",
+        Heb => "he",
+        Pes => "fa",
+        Urd => "ur",
+        Hin => "hi",
+        Cmn => "zh",
+        Jpn => "ja",
+        Kor => "ko",
+        Tha => "th",
+        Vie => "vi",
+        Ind => "id",
+        Cat => "ca",
+        other => other.code(),
+    }
+}
+
+/// The language of a text sample (terms joined by spaces), if it says enough.
+pub fn of_text(sample: &str) -> Option<&'static str> {
+    let letters = sample.chars().filter(|c| c.is_alphabetic()).count();
+    if letters < MIN_SAMPLE_CHARS {
+        return None;
+    }
+    whatlang::detect(sample).map(|info| code(info.lang()))
+}
+
+/// The primary subtag of the page's `<html lang="…">` (or `xml:lang`), lowercased, if the
+/// page declares one in its first 16 KB.
+pub fn declared(html: &str) -> Option<String> {
+    let head = &html.as_bytes()[..html.len().min(16 * 1024)];
+    let at = memchr::memmem::find_iter(head, b"<html")
+        .chain(memchr::memmem::find_iter(head, b"<HTML"))
+        .min()?;
+    let end = memchr::memchr(b'>', &head[at..]).map_or(head.len(), |e| at + e);
+    let tag = std::str::from_utf8(&head[at..end])
+        .ok()?
+        .to_ascii_lowercase();
+    let i = tag.find(" lang=").or_else(|| tag.find(":lang="))? + 6;
+    let value = tag[i..].trim_start_matches(['"', '\'']);
+    let primary: String = value
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    (2..=3).contains(&primary.len()).then_some(primary)
+}
+
+/// A page's language: its core text's ([`of_text`]), else the one it declares ([`declared`]).
+/// The declared code is matched against `known` (the codes the caller has data for) so that the
+/// answer is always one of whatlang's codes or one of `known`.
+pub fn of_page(sample: &str, html: Option<&str>, known: &[&'static str]) -> Option<&'static str> {
+    if let Some(lang) = of_text(sample) {
+        return Some(lang);
+    }
+    let declared = declared(html?)?;
+    known.iter().copied().find(|k| *k == declared)
+}
+
+/// Collects the sample [`of_text`] reads while a page's terms go by.
+#[derive(Debug, Default)]
+pub struct Sample {
+    text: String,
+}
+
+impl Sample {
+    /// Add one term (ignored once the sample is full). Terms with digits and terms longer
+    /// than 24 bytes (the pieces of URLs, ids, tracking parameters that content text still
+    /// carries) say nothing of a language and are left out.
+    pub fn push(&mut self, term: &str) {
+        if self.text.len() < SAMPLE_BYTES
+            && term.len() <= 24
+            && !term.bytes().any(|b| b.is_ascii_digit())
+        {
+            if !self.text.is_empty() {
+                self.text.push(' ');
+            }
+            self.text.push_str(term);
+        }
+    }
+
+    /// The sample so far.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_decides_and_declared_lang_is_the_fallback() {
+        let de = "die bundesregierung hat am mittwoch beschlossen dass die neue regelung \
+                  für alle bürger ab dem kommenden jahr gelten wird";
+        assert_eq!(of_text(de), Some("de"));
+        let fr = "le gouvernement a décidé mercredi que la nouvelle règle sera appliquée \
+                  à tous les citoyens dès l'année prochaine";
+        assert_eq!(of_text(fr), Some("fr"));
+        assert_eq!(
+            of_text(
+                "的 是 中 国 政 府 在 星 期 三 宣 布 了 新 的 规 定 从 明 年 开 始 对 所 有 公 民 适 用 这 是 一 个 重 要 的 决 定 他 们 说"
+            ),
+            Some("zh")
+        );
+        // Too short to tell: the page's own declaration.
+        let html = r#"<!DOCTYPE html><HTML class="x" Lang="ga-IE"><body>Dia duit</body></html>"#;
+        assert_eq!(declared(html).as_deref(), Some("ga"));
+        assert_eq!(of_page("dia duit", Some(html), &["ga", "de"]), Some("ga"));
+        assert_eq!(of_page("dia duit", Some(html), &["de"]), None);
+        assert_eq!(of_page("dia duit", None, &["ga"]), None);
+        assert_eq!(declared(r#"<html xml:lang="de">"#).as_deref(), Some("de"));
+        assert_eq!(declared("<html><body lang=de>"), None);
+    }
+
+    #[test]
+    fn sample_stops_at_its_size() {
+        let mut s = Sample::default();
+        for _ in 0..1000 {
+            s.push("word");
+        }
+        assert!(s.as_str().len() <= SAMPLE_BYTES + 5);
+        assert!(s.as_str().starts_with("word word"));
+    }
+}
