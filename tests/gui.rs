@@ -714,7 +714,8 @@ fn the_published_spotsigs_is_a_preset_of_the_run_panel_and_the_antecedents_tab()
 fn the_antecedents_tab_edits_one_language_at_a_time() {
     let mut h = opened_sample();
     click(&mut h, "Antecedents");
-    h.get_by_label_contains("Antecedents of English pages and pages of other languages");
+    h.get_by_label_contains("Antecedents of English pages");
+    h.get_by_label_contains("without a set of its own take English");
     let english = h.state().spotsigs_params().antecedents.clone();
     click(&mut h, "Language");
     click(&mut h, "German (de)");

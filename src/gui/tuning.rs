@@ -158,6 +158,9 @@ impl TuningView {
                 self.show_language(&c);
             }
         });
+        if self.params.languages.is_some() && self.language == "en" {
+            ui.weak("Pages of a language without a set of its own take English's.");
+        }
     }
 
     /// Draw the view.
@@ -171,7 +174,6 @@ impl TuningView {
         ui.columns(2, |cols| {
             let ui = &mut cols[0];
             let what = match (&self.params.languages, self.language.as_str()) {
-                (Some(_), "en") => "English pages and pages of other languages".to_string(),
                 (Some(_), c) => format!("{} pages", languages::name(c)),
                 (None, _) => "every page".to_string(),
             };

@@ -2,12 +2,22 @@
 //! ([`crate::signature::languages`]).
 //!
 //! Identification runs on a sample of the page's terms (the first [`SAMPLE_BYTES`] of them,
-//! joined by spaces) with whatlang's trigram and alphabet model: 69 languages, no model file to
-//! load, and measured here on frames-dev's 120 pages and goldset-dev's 1,117 (README,
-//! "Every language"). lingua is the other maintained crate; it is more accurate on a few words,
-//! but its models weigh 100+ MB in memory and it is 10–50× slower, and a page's core text is
-//! rarely a few words. Where the text says too little (fewer than [`MIN_SAMPLE_CHARS`]
-//! letters, or whatlang finds no language), the page's `<html lang>` decides.
+//! joined by spaces) in two steps:
+//!
+//! 1. **Function words** ([`by_function_words`]): each term votes for the languages whose
+//!    stopword list (stopwords-iso, 58 languages, plus Maltese's bundled antecedents) holds it;
+//!    a language with at least [`MIN_VOTES`] votes and [`MARGIN`] times the runner-up's wins.
+//!    This is Grefenstette's "short words" method (1995), and costs a hash lookup per term.
+//! 2. Otherwise (close languages such as Danish and Norwegian, Czech and Slovak; too few
+//!    function words) **whatlang**'s trigram and alphabet model decides, over its 69 languages.
+//!
+//! whatlang alone was measured first (`benches/language.rs`): all 1,237 pages of frames-dev and
+//! goldset-dev right, but 125 µs per page (two minutes for a million pages, a third of a
+//! goldset-dev run); function words first take most pages at a few µs, whatlang only the
+//! rest. lingua is the other maintained crate: more accurate on a few words, but its models
+//! weigh 100+ MB in memory and it is slower still, and a page's core text is rarely a few
+//! words. Where the text says too little (fewer than [`MIN_SAMPLE_CHARS`] letters, or no
+//! language found), the page's `<html lang>` decides.
 //!
 //! The language of a page's *core text* decides, not its site's: a German story syndicated into
 //! a French site's frame is German. Copies of one story then take the same antecedents, which
@@ -20,6 +30,66 @@ pub const SAMPLE_BYTES: usize = 1500;
 
 /// Fewer letters than this, and the text does not decide the language.
 pub const MIN_SAMPLE_CHARS: usize = 40;
+
+/// Votes a language needs to win on function words alone.
+pub const MIN_VOTES: u32 = 8;
+
+/// How many times the runner-up's votes the winner needs on function words alone.
+pub const MARGIN: u32 = 3;
+
+/// Which languages' function words each term is (a bit per language of `codes`).
+struct FunctionWords {
+    codes: Vec<&'static str>,
+    of: std::collections::HashMap<u64, u64>,
+}
+
+static FUNCTION_WORDS: std::sync::LazyLock<FunctionWords> = std::sync::LazyLock::new(|| {
+    let mut codes: Vec<&'static str> = stop_words::available_languages().to_vec();
+    // Maltese has no stopwords-iso list: its bundled antecedents stand in.
+    const MALTESE: &[&str] = &[
+        "il", "l", "is", "ta", "tal", "li", "huwa", "hija", "kien", "kienet", "se", "jista", "u",
+        "fil", "minn", "għal", "biex", "dan", "din", "mhux",
+    ];
+    codes.push("mt");
+    codes.truncate(64);
+    let mut of: std::collections::HashMap<u64, u64> = Default::default();
+    for (i, code) in codes.iter().enumerate() {
+        let words = stop_words::lookup(code).unwrap_or(MALTESE);
+        for w in words {
+            // Through the tokenizer, so a list's spelling meets a page's terms.
+            super::markup::for_each_term(w, |t| {
+                *of.entry(super::term_hash(t)).or_default() |= 1 << i
+            });
+        }
+    }
+    FunctionWords { codes, of }
+});
+
+/// The language whose function words a sample's terms clearly are ([`MIN_VOTES`],
+/// [`MARGIN`]), if one is.
+pub fn by_function_words(sample: &str) -> Option<&'static str> {
+    let fw = &*FUNCTION_WORDS;
+    let mut votes = [0u32; 64];
+    for term in sample.split(' ') {
+        if let Some(&bits) = fw.of.get(&super::term_hash(term)) {
+            let mut b = bits;
+            while b != 0 {
+                votes[b.trailing_zeros() as usize] += 1;
+                b &= b - 1;
+            }
+        }
+    }
+    let (mut best, mut second) = (0usize, 0u32);
+    for i in 1..fw.codes.len() {
+        if votes[i] > votes[best] {
+            second = votes[best];
+            best = i;
+        } else if votes[i] > second {
+            second = votes[i];
+        }
+    }
+    (votes[best] >= MIN_VOTES && votes[best] >= MARGIN * second).then(|| fw.codes[best])
+}
 
 /// The ISO 639-1 code of `lang` where it has one, else whatlang's ISO 639-3 code.
 pub fn code(lang: whatlang::Lang) -> &'static str {
@@ -76,7 +146,7 @@ pub fn of_text(sample: &str) -> Option<&'static str> {
     if letters < MIN_SAMPLE_CHARS {
         return None;
     }
-    whatlang::detect(sample).map(|info| code(info.lang()))
+    by_function_words(sample).or_else(|| whatlang::detect(sample).map(|info| code(info.lang())))
 }
 
 /// The primary subtag of the page's `<html lang="…">` (or `xml:lang`), lowercased, if the
