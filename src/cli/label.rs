@@ -55,6 +55,11 @@ pub struct LabelArgs {
     /// With --report: print the report as one JSON object (for scripts).
     #[arg(long)]
     pub json: bool,
+    /// Label from a file of answers keyed by position, the scripted way: one pair a line,
+    /// `POSITION ANSWER` with the keys the prompt takes (`3 c`, `4 i2 prefilled form`; `#`
+    /// starts a comment). Every line is checked before any label is stored.
+    #[arg(long, value_name = "FILE")]
+    pub answers: Option<PathBuf>,
     /// With --report: recommend the lowest threshold whose precision (lower 95 % bound, from
     /// the judged pairs, weighted by stratum) reaches this target from there up.
     #[arg(long, default_value_t = 0.95, value_parser = super::fraction)]
@@ -93,8 +98,72 @@ pub fn run(args: LabelArgs) -> anyhow::Result<()> {
         return report(&project, &sample, &args, &mut out);
     }
     let who = needs_name(&args.annotator)?;
+    if let Some(path) = &args.answers {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read answers {}", path.display()))?;
+        let answers = parse_answers(&text, sample.size)
+            .with_context(|| format!("{} (nothing labelled)", path.display()))?;
+        for (position, label) in &answers {
+            save_with_retry(&mut out, *position, label, || {
+                project.add_label(sample.id, *position, who, label)
+            })?;
+        }
+        writeln!(
+            out,
+            "{} pairs labelled by {who} from {}",
+            answers.len(),
+            path.display()
+        )?;
+        return Ok(());
+    }
     let stdin = std::io::stdin();
-    label_loop(&mut project, &sample, who, &mut stdin.lock(), &mut out)
+    let interactive = std::io::IsTerminal::is_terminal(&stdin);
+    label_loop(
+        &mut project,
+        &sample,
+        who,
+        &mut stdin.lock(),
+        interactive,
+        &mut out,
+    )
+}
+
+/// `--answers`: (position from 0, label) per line, every line checked.
+fn parse_answers(text: &str, size: u32) -> anyhow::Result<Vec<(u32, LabelInput)>> {
+    let mut out: Vec<(u32, LabelInput)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = || format!("line {}: {line:?}", n + 1);
+        let (pos, keys) = line
+            .split_once([' ', '\t', ','])
+            .with_context(|| format!("{}: expected POSITION ANSWER", at()))?;
+        let position: u32 = pos
+            .trim()
+            .parse()
+            .with_context(|| format!("{}: {pos:?} is not a position", at()))?;
+        if position == 0 || position > size {
+            bail!(
+                "{}: no pair {position} (the sample has {size}, from 1)",
+                at()
+            );
+        }
+        let label = match parse_key(keys) {
+            Ok(Key::Label(label)) => label,
+            Ok(_) => bail!(
+                "{}: an answer is c, i or u (with a reason digit and a note)",
+                at()
+            ),
+            Err(e) => bail!("{}: {e}", at()),
+        };
+        if out.iter().any(|(p, _)| *p == position - 1) {
+            bail!("{}: pair {position} answered twice", at());
+        }
+        out.push((position - 1, label));
+    }
+    Ok(out)
 }
 
 fn needs_name(name: &str) -> anyhow::Result<&str> {
@@ -237,14 +306,19 @@ fn legend(out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "reasons: {}", reasons.join(", "))
 }
 
+/// Label pair after pair from `input`. From a terminal an unknown key is said and asked again;
+/// from a pipe or a file it is an error naming the line, so answers cannot slide onto the
+/// wrong pairs (the scripted way is `--answers`, keyed by position).
 fn label_loop(
     project: &mut Project,
     sample: &SampleInfo,
     who: &str,
     input: &mut impl BufRead,
+    interactive: bool,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let mut skipped = BTreeSet::new();
+    let mut line_number = 0usize;
     legend(out)?;
     // Ends when every pair is decided or skipped, at the end of input, or on `q`.
     let labelled = loop {
@@ -264,10 +338,23 @@ fn label_loop(
         if input.read_line(&mut line)? == 0 {
             break done.len();
         }
-        if line.trim().is_empty() {
-            continue;
-        }
-        match parse_key(&line) {
+        line_number += 1;
+        let key = match parse_key(&line) {
+            Err(e) if !interactive => bail!(
+                "line {line_number} of the input: {} for pair {} (piped answers go one a line, \
+                 pair after pair; nothing after it was read; `--answers FILE` keys answers by \
+                 position)",
+                if line.trim().is_empty() {
+                    "an empty line".to_string()
+                } else {
+                    e
+                },
+                position + 1
+            ),
+            _ if line.trim().is_empty() => continue,
+            key => key,
+        };
+        match key {
             Ok(Key::Label(label)) => {
                 save_with_retry(out, position, &label, || {
                     project.add_label(sample.id, position, who, &label)

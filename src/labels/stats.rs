@@ -241,12 +241,29 @@ pub fn resolve(
 /// A pair two annotators judged differently.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Disagreement {
-    /// The pair's position.
+    /// The pair's position, from 0; written and read from 1, as every position a person or a
+    /// script sees (`label --settle POS=…`, the exports).
+    #[serde(with = "one_based")]
     pub position: u32,
     /// The first annotator's verdict.
     pub first: Verdict,
     /// The second annotator's verdict.
     pub second: Verdict,
+}
+
+/// A 0-based position as the 1-based number people and scripts use.
+mod one_based {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(p: &u32, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(u64::from(*p) + 1)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        let n = u32::deserialize(d)?;
+        n.checked_sub(1)
+            .ok_or_else(|| serde::de::Error::custom("positions start at 1"))
+    }
 }
 
 /// Agreement of two annotators on the pairs both judged.
