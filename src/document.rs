@@ -444,7 +444,32 @@ pub fn timestamp14(date: &str) -> Option<String> {
     (digits.len() == 14).then_some(digits)
 }
 
-/// The digest of a payload that came without one: XXH3-64 of its bytes, written `xxh3:<hex>`
+/// The payload digest the WARC world writes (`WARC-Payload-Digest`): SHA-1 of the payload as
+/// the record stores it (after the HTTP head, before undoing chunking or compression), in
+/// base32, `sha1:<32 letters>`. An archive record without one (every ARC record, a WARC
+/// record that lacks the header) gets this one, so an ARC and a WARC of one crawl give each
+/// capture one digest and one key (the digests Heritrix wrote in the shared 2008 WARC are
+/// exactly this, all 261 of them).
+pub fn payload_sha1(payload: &[u8]) -> String {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let bytes = sha1_smol::Sha1::from(payload).digest().bytes();
+    let mut out = String::with_capacity(37);
+    out.push_str("sha1:");
+    // 160 bits are exactly 32 groups of 5: no padding.
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for b in bytes {
+        acc = (acc << 8) | u32::from(b);
+        bits += 8;
+        while bits >= 5 {
+            bits -= 5;
+            out.push(ALPHABET[((acc >> bits) & 31) as usize] as char);
+        }
+    }
+    out
+}
+
+/// The digest of a loose page (a file in a folder or zip, with no URL or capture time):
+/// XXH3-64 of its bytes, written `xxh3:<hex>`
 /// (a WARC's own `WARC-Payload-Digest`, `sha1:<base32>`, is used when the record has one; the
 /// prefix says which it is). XXH3 rather than SHA-1 because it runs at memory speed and this is
 /// an identity, not a security check.
@@ -478,6 +503,16 @@ pub fn capture_key(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn payload_sha1_is_the_warc_digest() {
+        // SHA-1 in RFC 4648 base32, as WARC writers put it.
+        assert_eq!(payload_sha1(b""), "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ");
+        assert_eq!(
+            payload_sha1(b"abc"),
+            "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5"
+        );
+    }
 
     #[test]
     fn a_record_id_equal_to_the_key_is_held_once_and_read_back() {

@@ -95,7 +95,7 @@ fn streaming(path: &Path) -> usize {
             detector.raw_page(d, t)
         })
         .unwrap();
-    let prepared = detector.prepare_raw(raw);
+    let prepared = detector.prepare_raw(raw, &collection.docs);
     let detection = prepared.detect(&allpairs(), &progress).unwrap();
     assert!(!detection.pairs().is_empty());
     collection.docs.len()

@@ -178,6 +178,9 @@ fn next_record<S: Source>(
         return Ok(true);
     }
     let body = read.kept.get(head.head_len..).unwrap_or_default().to_vec();
+    // ARC has no payload digest: the one a WARC writer computes (SHA-1 of the stored body),
+    // so an ARC and a WARC of one crawl give each capture one key.
+    let digest = crate::document::payload_sha1(&body);
     let payload = decode::http_payload(&head, body, MAX_PAGE);
     if payload.iter().all(u8::is_ascii_whitespace) {
         ctx.report.skip("empty");
@@ -191,7 +194,7 @@ fn next_record<S: Source>(
         Some(iso_date(&header.date)),
         head.status,
         head.content_type.clone(),
-        None,
+        Some(digest),
     );
     let page = RawPage {
         doc,

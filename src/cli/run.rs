@@ -516,7 +516,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .map(|r| (r.language, r.terms, r.hashes.len() as u32))
             .collect();
         let t0 = Instant::now();
-        let prepared = detector.prepare_raw(raw);
+        let prepared = detector.prepare_raw(raw, &docs);
         let sign_secs = t0.elapsed().as_secs_f64();
         let (gold, source) = find_gold(&args.archives, &docs, args.gold.as_deref())?;
         (docs, gold, source, prepared, load_secs, sign_secs)
@@ -595,6 +595,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             "groups": groups.len(),
             "documents_in_groups": groups.iter().map(Vec::len).sum::<usize>(),
             "declared_duplicates": declared,
+            "identical": detection.exact,
             "pairs": detection.pairs().len(),
             "comparisons": trace.comparisons(),
             "avoided": trace.avoided(),
@@ -644,6 +645,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         declared,
         detection.pairs().len()
     )?;
+    if detection.exact.groups > 0 {
+        writeln!(
+            out,
+            "identical pages (equal payload digests): {} groups of {} pages, each group in one \
+             cluster ({} joined to their twins)",
+            detection.exact.groups, detection.exact.pages, detection.exact.joined
+        )?;
+    }
     writeln!(
         out,
         "comparisons {} (avoided {}), colliding documents {}, final index {} documents",

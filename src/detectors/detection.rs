@@ -126,8 +126,11 @@ pub struct Detection {
     pub spec: RunSpec,
     /// Declarations, scored pairs and instrumentation.
     pub outcome: MatchOutcome,
-    /// Clusters by `spec.rule`.
+    /// Clusters by `spec.rule`, identical pages together ([`super::exact`]).
     pub clustering: Clustering,
+    /// What the exact-duplicate step found and joined ([`super::exact`]).
+    #[serde(default)]
+    pub exact: super::exact::ExactDuplicates,
 }
 
 impl Detection {
@@ -139,6 +142,7 @@ impl Detection {
             spec,
             outcome,
             clustering,
+            exact: Default::default(),
         }
     }
 

@@ -44,6 +44,7 @@
 pub mod chunks;
 pub mod combined;
 pub mod detection;
+pub mod exact;
 pub mod minhash;
 pub mod projection;
 pub mod report;
@@ -233,21 +234,47 @@ impl DetectorOptions {
     }
 }
 
-/// The detector for `algo` with its part of `options`, parameters checked.
+/// The detector for `algo` with its part of `options`, parameters checked. Every detector but
+/// `spotsigs-reference` keeps identical pages together ([`exact`]; SpotSigs does it in
+/// [`spotsigs::SpotSigsDetector::prepare_raw`]).
 pub fn detector(algo: Algo, options: &DetectorOptions) -> Result<Box<dyn Detector>> {
+    let exact = |d: Box<dyn Detector>| -> Box<dyn Detector> { Box::new(ExactFirst(d)) };
     Ok(match algo {
         Algo::SpotSigs => Box::new(spotsigs::SpotSigsDetector::new(&options.spotsigs)?),
-        Algo::Shingles => Box::new(shingles::ShinglesDetector::new(&options.shingles)?),
-        Algo::MinHash => Box::new(minhash::MinHashDetector::new(&options.minhash)?),
-        Algo::Simhash => Box::new(simhash::SimhashDetector::new(&options.simhash)?),
-        Algo::Simhash64 => Box::new(simhash64::detector(&options.simhash64)?),
-        Algo::Combined => Box::new(combined::CombinedDetector::new(&options.combined)?),
-        Algo::Chunks => Box::new(chunks::ChunksDetector::new(&options.chunks)?),
-        Algo::Projection => Box::new(projection::ProjectionDetector::new(&options.projection)?),
+        Algo::Shingles => exact(Box::new(shingles::ShinglesDetector::new(
+            &options.shingles,
+        )?)),
+        Algo::MinHash => exact(Box::new(minhash::MinHashDetector::new(&options.minhash)?)),
+        Algo::Simhash => exact(Box::new(simhash::SimhashDetector::new(&options.simhash)?)),
+        Algo::Simhash64 => exact(Box::new(simhash64::detector(&options.simhash64)?)),
+        Algo::Combined => exact(Box::new(combined::CombinedDetector::new(
+            &options.combined,
+        )?)),
+        Algo::Chunks => exact(Box::new(chunks::ChunksDetector::new(&options.chunks)?)),
+        Algo::Projection => exact(Box::new(projection::ProjectionDetector::new(
+            &options.projection,
+        )?)),
         Algo::SpotSigsReference => Box::new(spotsigs_reference::ReferenceDetector::new(
             &options.spotsigs_reference,
         )?),
     })
+}
+
+/// A detector whose runs keep identical pages together ([`exact`]).
+struct ExactFirst(Box<dyn Detector>);
+
+impl Detector for ExactFirst {
+    fn algo(&self) -> Algo {
+        self.0.algo()
+    }
+
+    fn prepare(
+        &self,
+        docs: &[crate::Document],
+        progress: &crate::progress::Progress,
+    ) -> Result<std::sync::Arc<dyn Prepared>> {
+        Ok(exact::wrap(self.0.prepare(docs, progress)?, docs))
+    }
 }
 
 #[cfg(test)]

@@ -91,12 +91,16 @@ impl SpotSigsDetector {
         SignedCollection::build(raw, p.idf_band, p.min_signatures)
     }
 
-    /// A prepared collection from raw signatures made while reading ([`Self::raw_page`]): the
-    /// same as [`Detector::prepare`] on the pages they were made from.
-    pub fn prepare_raw(&self, raw: Vec<RawSignatures>) -> Arc<dyn Prepared> {
-        Arc::new(SpotSigsPrepared {
-            collection: self.sign_raw(raw),
-        })
+    /// A prepared collection from raw signatures made while reading ([`Self::raw_page`]) of
+    /// `docs`: the same as [`Detector::prepare`] on those pages, identical pages kept together
+    /// ([`super::exact`]).
+    pub fn prepare_raw(&self, raw: Vec<RawSignatures>, docs: &[Document]) -> Arc<dyn Prepared> {
+        super::exact::wrap(
+            Arc::new(SpotSigsPrepared {
+                collection: self.sign_raw(raw),
+            }),
+            docs,
+        )
     }
 
     /// The signature parameters.
@@ -127,7 +131,7 @@ impl Detector for SpotSigsDetector {
     }
 
     fn prepare(&self, docs: &[Document], progress: &Progress) -> Result<Arc<dyn Prepared>> {
-        Ok(self.prepare_raw(self.raw(docs, progress)?))
+        Ok(self.prepare_raw(self.raw(docs, progress)?, docs))
     }
 }
 

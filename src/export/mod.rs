@@ -59,7 +59,8 @@ pub struct PageRow {
     pub offset: Option<u64>,
     /// Length of the record in the file.
     pub length: Option<u64>,
-    /// Payload digest (`sha1:…` from the archive, `xxh3:…` computed).
+    /// Payload digest (`sha1:…`: the archive's, or computed the same way for a record without
+    /// one; `xxh3:…` for a loose page).
     pub digest: Option<String>,
     /// HTTP status.
     pub status: Option<u16>,

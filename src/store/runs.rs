@@ -40,8 +40,9 @@ pub struct PageIdentity {
     /// Where the record lives, with how it is stored, to re-read the raw page
     /// ([`crate::archive::read_raw`]).
     pub location: Option<RecordLocation>,
-    /// `WARC-Payload-Digest` (`sha1:…`), or the digest samecore computed when the record had
-    /// none (`xxh3:…`, see [`crate::document::content_digest`]).
+    /// `WARC-Payload-Digest` (`sha1:…`), computed the same way for an archive record without
+    /// one ([`crate::document::payload_sha1`]); a loose page's is `xxh3:…`
+    /// ([`crate::document::content_digest`]).
     pub digest: Option<String>,
     /// HTTP status of the response.
     pub status: Option<u16>,
@@ -677,6 +678,12 @@ pub(crate) fn upsert_pages_tx(
         "SELECT id FROM documents WHERE legacy = 1 AND key = ?1 AND offset IS ?2
          AND NOT EXISTS (SELECT 1 FROM documents WHERE key = ?3)",
     )?;
+    // An archive record that had no payload digest was keyed by XXH3 before every format
+    // took the WARC's SHA-1 (issue 34): found again by its file, offset and URL.
+    let mut computed = tx.prepare(
+        "SELECT id, key FROM documents WHERE digest LIKE 'xxh3:%' AND url IS ?1 AND file IS ?2
+         AND offset IS ?3 AND NOT EXISTS (SELECT 1 FROM documents WHERE key = ?4)",
+    )?;
     let mut rekey = tx.prepare("UPDATE documents SET key = ?2, legacy = 0 WHERE id = ?1")?;
     let mut rekey_gold = tx.prepare("UPDATE OR IGNORE gold SET key = ?2 WHERE key = ?1")?;
     let mut ids = Vec::with_capacity(pages.len());
@@ -689,6 +696,17 @@ pub(crate) fn upsert_pages_tx(
                 .query_row(params![old, opt_i64(p.offset), p.key], |r| r.get(0))
                 .optional()?;
             if let Some(id) = found {
+                rekey.execute(params![id, p.key])?;
+                rekey_gold.execute(params![old, p.key])?;
+            }
+        }
+        if p.url.is_some() && p.digest.as_deref().is_some_and(|d| d.starts_with("sha1:")) {
+            let found: Option<(i64, String)> = computed
+                .query_row(params![p.url, p.file, opt_i64(p.offset), p.key], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()?;
+            if let Some((id, old)) = found {
                 rekey.execute(params![id, p.key])?;
                 rekey_gold.execute(params![old, p.key])?;
             }

@@ -79,7 +79,7 @@ impl Workspace {
                         detector.raw_page(d, text)
                     })?;
                 progress.stage("signatures", 0);
-                let prepared = detector.prepare_raw(raw);
+                let prepared = detector.prepare_raw(raw, &collection.docs);
                 cache.insert((Algo::SpotSigs, options_key(Algo::SpotSigs, o)), prepared);
                 collection
             }

@@ -1,0 +1,160 @@
+//! One capture is one page, and identical pages are one cluster (issue 34): an ARC written from
+//! the records of a real WARC and that WARC, read together, give each capture once; pages with
+//! equal payload digests share a cluster in every detector.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use samecore::archive::{self, ReadOptions};
+use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
+use samecore::progress::Progress;
+
+mod common;
+
+/// An ARC (version 1) of the `response` records of a WARC: the same captures, keyed the ARC
+/// way (no record ids, no payload digests).
+fn arc_of_warc(warc_gz: &std::path::Path) -> Vec<u8> {
+    let mut data = Vec::new();
+    flate2::read::MultiGzDecoder::new(std::fs::File::open(warc_gz).unwrap())
+        .read_to_end(&mut data)
+        .unwrap();
+    let version = "1 0 samecore-test\nURL IP-address Archive-date Content-type Archive-length\n";
+    let mut out = format!(
+        "filedesc://test.arc 0.0.0.0 20080430204825 text/plain {}\n{version}\n",
+        version.len()
+    )
+    .into_bytes();
+    let mut at = 0;
+    let mut records = 0;
+    while let Some(start) = find(&data[at..], b"WARC/").map(|i| at + i) {
+        let head_end = start + find(&data[start..], b"\r\n\r\n").unwrap();
+        let head = String::from_utf8_lossy(&data[start..head_end]).into_owned();
+        let field = |name: &str| {
+            head.lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+                .map(str::to_string)
+        };
+        let len: usize = field("Content-Length").unwrap().trim().parse().unwrap();
+        let block = &data[head_end + 4..head_end + 4 + len];
+        at = head_end + 4 + len;
+        let (Some("response"), Some(uri), Some(date)) = (
+            field("WARC-Type").as_deref(),
+            field("WARC-Target-URI"),
+            field("WARC-Date"),
+        ) else {
+            continue;
+        };
+        if !uri.starts_with("http") {
+            continue;
+        }
+        let ts: String = date.chars().filter(char::is_ascii_digit).take(14).collect();
+        let ip = field("WARC-IP-Address").unwrap_or_else(|| "0.0.0.0".into());
+        out.extend_from_slice(format!("{uri} {ip} {ts} text/html {}\n", block.len()).as_bytes());
+        out.extend_from_slice(block);
+        out.push(b'\n');
+        records += 1;
+    }
+    assert!(records > 100, "{records} response records");
+    out
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[test]
+fn an_arc_and_a_warc_of_one_crawl_give_each_capture_once() {
+    let Some(warc) = common::shared("data/warc/aut__IAH-20080430204825-00000-blackbook.warc.gz")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let arc = dir.path().join("blackbook.arc");
+    std::fs::write(&arc, arc_of_warc(&warc)).unwrap();
+    let load = |paths: &[PathBuf]| {
+        archive::load(paths, &ReadOptions::default(), &Progress::new()).unwrap()
+    };
+    let alone = load(std::slice::from_ref(&warc));
+    let arc_alone = load(std::slice::from_ref(&arc));
+    assert_eq!(alone.docs.len(), 94);
+    assert_eq!(arc_alone.docs.len(), alone.docs.len());
+    // The ARC's pages have the WARC's captures: the same keys in a project.
+    let keys = |c: &archive::Collection| {
+        let mut k: Vec<String> = c.docs.iter().map(|d| d.capture()).collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&arc_alone), keys(&alone));
+    for both in [
+        vec![warc.clone(), arc.clone()],
+        vec![arc.clone(), warc.clone()],
+    ] {
+        let c = load(&both);
+        assert_eq!(c.docs.len(), 94, "{both:?}");
+    }
+}
+
+#[test]
+fn identical_pages_share_a_cluster_in_every_detector() {
+    let Some(dir) = common::shared("data/warc") else {
+        return;
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let coll = archive::load(&files, &ReadOptions::default(), &Progress::new()).unwrap();
+    let groups = detectors::exact::digest_groups(&coll.docs);
+    assert_eq!(groups.len(), 28);
+    for algo in Algo::ALL
+        .into_iter()
+        .filter(|a| *a != Algo::SpotSigsReference)
+    {
+        let det = detectors::detector(algo, &DetectorOptions::default()).unwrap();
+        let prep = det.prepare(&coll.docs, &Progress::new()).unwrap();
+        let d = prep
+            .detect(&RunSpec::default_for(algo), &Progress::new())
+            .unwrap();
+        for g in &groups {
+            let c = d.clustering.cluster_of[g[0].index()];
+            assert!(
+                g.iter().all(|x| d.clustering.cluster_of[x.index()] == c),
+                "{algo:?}: identical pages {g:?} split"
+            );
+        }
+        assert_eq!(d.exact.groups, 28, "{algo:?}");
+    }
+}
+
+/// A project made before ARC records took the WARC's SHA-1 keyed them by XXH3: the page is
+/// found again by its file, offset and URL and re-keyed, so its labels and codes stay.
+#[test]
+fn a_page_keyed_by_the_old_digest_is_rekeyed_in_place() {
+    use samecore::store::Project;
+    use samecore::store::runs::PageIdentity;
+    let dir = tempfile::tempdir().unwrap();
+    let mut project = Project::open(dir.path().join("p.samecore")).unwrap();
+    let page = |key: &str, digest: &str| PageIdentity {
+        key: key.into(),
+        url: Some("http://www.example.com/a".into()),
+        file: Some("/archives/crawl.arc.gz".into()),
+        offset: Some(1234),
+        digest: Some(digest.into()),
+        ..Default::default()
+    };
+    let old = page(
+        "20080430204826 http://www.example.com/a xxh3:0123456789abcdef",
+        "xxh3:0123456789abcdef",
+    );
+    let new = page(
+        "20080430204826 http://www.example.com/a sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
+        "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
+    );
+    let first = project.upsert_pages(None, &[old]).unwrap();
+    let again = project.upsert_pages(None, std::slice::from_ref(&new)).unwrap();
+    assert_eq!(first, again);
+    let stored = project.page_by_key(&new.key).unwrap().unwrap();
+    assert_eq!(stored.identity.digest, new.digest);
+    assert_eq!(project.pages().unwrap().len(), 1);
+}
