@@ -152,9 +152,92 @@ fn a_page_keyed_by_the_old_digest_is_rekeyed_in_place() {
         "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
     );
     let first = project.upsert_pages(None, &[old]).unwrap();
-    let again = project.upsert_pages(None, std::slice::from_ref(&new)).unwrap();
+    let again = project
+        .upsert_pages(None, std::slice::from_ref(&new))
+        .unwrap();
     assert_eq!(first, again);
     let stored = project.page_by_key(&new.key).unwrap().unwrap();
     assert_eq!(stored.identity.digest, new.digest);
     assert_eq!(project.pages().unwrap().len(), 1);
+}
+
+/// The seven shared WARCs in one order and in the reverse order, into one project: the same
+/// cluster of every page, and a cluster number without its run is refused once the project has
+/// two runs (issue 34: cluster 99 of run 1 was cluster 115 of run 2, and `code apply --cluster
+/// 99` coded a one-page cluster of run 2).
+#[test]
+fn cluster_numbers_do_not_depend_on_the_order_of_the_archives() {
+    let Some(dir) = common::shared("data/warc") else {
+        return;
+    };
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .collect();
+    files.sort();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("p.samecore");
+    let p = project.to_str().unwrap();
+    let mut clusters = Vec::new();
+    for (i, order) in [files.clone(), files.iter().rev().cloned().collect()]
+        .into_iter()
+        .enumerate()
+    {
+        let out = tmp.path().join(format!("c{i}.tsv"));
+        let mut args = vec!["run".to_string()];
+        args.extend(order);
+        args.extend(["--project", p, "--clusters", out.to_str().unwrap()].map(String::from));
+        common::samecore(&args);
+        let text = std::fs::read_to_string(&out).unwrap();
+        let mut rows: Vec<(String, String)> = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f[3].to_string(), f[1].to_string()) // key, cluster
+            })
+            .collect();
+        rows.sort();
+        clusters.push(rows);
+    }
+    assert_eq!(clusters[0].len(), 260);
+    assert_eq!(clusters[0], clusters[1]);
+    // Two runs now: a bare cluster number is ambiguous.
+    let (ok, _, err) = common::samecore_with_input(
+        &[
+            "code",
+            "--project",
+            p,
+            "--by",
+            "ann",
+            "apply",
+            "health",
+            "--cluster",
+            "3",
+            "--new",
+        ],
+        "",
+    );
+    assert!(
+        !ok && err.contains("of which run") && err.contains("--run"),
+        "{err}"
+    );
+    let (ok, out, err) = common::samecore_with_input(
+        &[
+            "code",
+            "--project",
+            p,
+            "--by",
+            "ann",
+            "apply",
+            "health",
+            "--cluster",
+            "3",
+            "--run",
+            "2",
+            "--new",
+        ],
+        "",
+    );
+    assert!(ok && out.contains("(run 2)"), "{out}{err}");
 }

@@ -179,10 +179,37 @@ impl FileReport {
 /// Everything read from a set of inputs.
 #[derive(Debug, Clone, Default)]
 pub struct Collection {
-    /// Documents sorted by (input order, record offset); `DocId(i)` is `docs[i]`.
+    /// Documents sorted by (input order, record offset), or by capture after
+    /// [`Collection::into_capture_order`]; `DocId(i)` is `docs[i]`.
     pub docs: Vec<Document>,
     /// One report per input, in input order.
     pub reports: Vec<FileReport>,
+}
+
+impl Collection {
+    /// The documents in capture order (by [`Document::capture`]: capture time, URL, digest;
+    /// a loose page by its path), with what was made of each page while reading moved along:
+    /// the order, and so every document id, cluster number and randomized processing order
+    /// after it, is then the same whatever order the archives were given in. The reports keep
+    /// input order.
+    pub fn into_capture_order<T>(self, made: Vec<T>) -> (Collection, Vec<T>) {
+        assert_eq!(made.len(), self.docs.len(), "one made value per page");
+        let mut both: Vec<(String, Document, T)> = self
+            .docs
+            .into_iter()
+            .zip(made)
+            .map(|(d, m)| (d.capture(), d, m))
+            .collect();
+        both.sort_by(|a, b| a.0.cmp(&b.0));
+        let (docs, made) = both.into_iter().map(|(_, d, m)| (d, m)).unzip();
+        (
+            Collection {
+                docs,
+                reports: self.reports,
+            },
+            made,
+        )
+    }
 }
 
 /// The kinds of input samecore reads.

@@ -161,7 +161,7 @@ pub fn run(args: CodeArgs) -> anyhow::Result<()> {
             cluster,
             run,
         } => {
-            let run = run_id(&project, run)?;
+            let run = cluster_run(&project, run, cluster)?;
             let code = code_or_new(&mut project, &name, &by, new, &mut out)?;
             let n = project.logged_code_edit(
                 &by,
@@ -179,7 +179,7 @@ pub fn run(args: CodeArgs) -> anyhow::Result<()> {
             cluster,
             run,
         } => {
-            let run = run_id(&project, run)?;
+            let run = cluster_run(&project, run, cluster)?;
             let code = code(&project, &name)?;
             let n = project.logged_code_edit(
                 &by,
@@ -306,6 +306,28 @@ fn code_or_new(
         writeln!(out, "added code {:?}", name.trim())?;
     }
     code(project, name).map_err(|e| anyhow::anyhow!("{e}; --new adds it"))
+}
+
+/// The run a cluster number belongs to: `--run`, else the project's only run. With several runs
+/// a bare number is ambiguous (cluster 99 of one run is another cluster of the next) and is
+/// refused, naming the runs.
+fn cluster_run(project: &Project, run: Option<i64>, cluster: i64) -> anyhow::Result<RunId> {
+    if run.is_none() {
+        let runs = project.runs()?;
+        if runs.len() > 1 {
+            let list: Vec<String> = runs
+                .iter()
+                .map(|r| format!("{} ({}, {})", r.id, r.record.detector, r.created_at))
+                .collect();
+            bail!(
+                "cluster {cluster} of which run? The project has {} runs, and cluster numbers \
+                 belong to one: say --run R (runs: {})",
+                runs.len(),
+                list.join("; ")
+            );
+        }
+    }
+    run_id(project, run)
 }
 
 fn run_id(project: &Project, run: Option<i64>) -> anyhow::Result<RunId> {

@@ -295,8 +295,9 @@ pub fn load(
     let options = ReadOptions {
         keep_html: KeepHtml::Unseekable,
     };
-    let (collection, _) = read(archives, &options, &|_, _| ())?;
-    let docs = collection.docs;
+    let (collection, made) = read(archives, &options, &|_, _| ())?;
+    // Capture order: the same clusters and numbers whatever order the archives came in.
+    let docs = collection.into_capture_order(made).0.docs;
     let (gold, source) = find_gold(archives, &docs, gold)?;
     Ok((docs, gold, source))
 }
@@ -509,6 +510,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         // Signed while read: no page text is held and each record is decompressed once.
         let detector = SpotSigsDetector::new(&options.spotsigs)?;
         let (collection, raw) = load_with(&args.archives, &|d, text| detector.raw_page(d, text))?;
+        // Capture order: the same clusters and numbers whatever order the archives came in.
+        let (collection, raw) = collection.into_capture_order(raw);
         let docs = collection.docs;
         let load_secs = started.elapsed().as_secs_f64();
         languages = raw

@@ -68,6 +68,8 @@ pub struct PageRow {
     pub mime: Option<String>,
     /// Site: registrable domain by the public suffix list.
     pub site: Option<String>,
+    /// The run whose clusters `cluster` numbers (a cluster number means nothing without it).
+    pub run: Option<i64>,
     /// Cluster in the exported run (after hand edits).
     pub cluster: Option<i64>,
     /// Codes applied to the page, by name, as a JSON array (`["a","b;c"]`).
@@ -434,6 +436,7 @@ pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> 
             status: s.status,
             mime: s.mime,
             site: s.site,
+            run: cluster_of.get(&p.id).and(run.map(|r| r.0)),
             cluster: cluster_of.get(&p.id).copied(),
             codes: serde_json::to_string(&codes.remove(&p.id).unwrap_or_default())?,
             gold,

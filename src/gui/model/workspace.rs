@@ -78,12 +78,19 @@ impl Workspace {
                     crate::archive::load_with(paths, &options, progress, &|d, text| {
                         detector.raw_page(d, text)
                     })?;
+                // Capture order: the same clusters and numbers whatever order the archives
+                // came in (as `samecore run`).
+                let (collection, raw) = collection.into_capture_order(raw);
                 progress.stage("signatures", 0);
                 let prepared = detector.prepare_raw(raw, &collection.docs);
                 cache.insert((Algo::SpotSigs, options_key(Algo::SpotSigs, o)), prepared);
                 collection
             }
-            None => crate::archive::load(paths, &options, progress)?,
+            None => {
+                let collection = crate::archive::load(paths, &options, progress)?;
+                let n = collection.docs.len();
+                collection.into_capture_order(vec![(); n]).0
+            }
         };
         let (gold, gold_source) = crate::eval::gold::find(paths, &collection.docs, None)?;
         let ws = Workspace {
@@ -578,6 +585,9 @@ mod tests {
         let key = (Algo::SpotSigs, options_key(Algo::SpotSigs, &options));
         assert_eq!(cache.keys().collect::<Vec<_>>(), [&key]);
         let held = crate::archive::load(&[sample], &ReadOptions::default(), &progress).unwrap();
+        // The workspace holds its pages in capture order.
+        let n = held.docs.len();
+        let held = held.into_capture_order(vec![(); n]).0;
         assert!(held.docs.iter().all(|d| d.html.is_held()));
         for algo in [
             Algo::SpotSigs,
