@@ -1353,3 +1353,31 @@ fn the_published_code_without_its_stopwords_is_refused_before_the_run() {
     let after: Vec<_> = h.state().runs().iter().map(|r| r.algo).collect();
     assert_eq!(before, after);
 }
+
+/// Opening the same archive again with a project open runs the detectors again, and the same
+/// clusters are the stored run, not a second copy of it (issue 34: "opening goldset-dev with a
+/// project open adds a run that repeats run 1, without saying so").
+#[test]
+fn the_same_run_again_is_not_stored_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("again.samecore");
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.run();
+    let runs = || {
+        samecore::store::Project::open(&file)
+            .unwrap()
+            .runs()
+            .unwrap()
+    };
+    assert_eq!(runs().len(), 1, "{:?}", h.state().messages());
+    h.state_mut().open(vec![sample_archive()]);
+    h.run();
+    assert_eq!(runs().len(), 1, "{:?}", h.state().messages());
+    let messages = h.state().messages().join("\n");
+    assert!(messages.contains("not stored twice"), "{messages}");
+    // Another threshold is another run.
+    h.state_mut().set_threshold(0.3);
+    h.run();
+    assert_eq!(runs().len(), 2, "{:?}", h.state().messages());
+}

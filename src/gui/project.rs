@@ -61,16 +61,22 @@ impl StoreState {
         archives: &[String],
         docs: &[Document],
         detection: &Arc<Detection>,
-    ) -> Result<Option<(RunId, Vec<PageId>)>> {
+    ) -> Result<Option<(RunId, Vec<PageId>, bool)>> {
         if self.run_of(detection).is_ok() {
             return Ok(None);
+        }
+        // The same clusters as a stored run (the same archives opened again): that run, not a
+        // copy of it.
+        if let Some((run, pages)) = self.project.same_run(docs, detection)? {
+            self.saved.push((detection.clone(), run));
+            return Ok(Some((run, pages, false)));
         }
         let params = serde_json::json!({ "algo": detection.algo.name(), "from": "workbench" });
         let (run, pages) = self
             .project
             .save_detection(archives, docs, detection, params, None)?;
         self.saved.push((detection.clone(), run));
-        Ok(Some((run, pages)))
+        Ok(Some((run, pages, true)))
     }
 }
 

@@ -229,14 +229,24 @@ impl ProjectSession {
                     st.save(&archives, &ws.collection.docs, &detection)
                         .and_then(|saved| match saved {
                             // The codes are compared with the new run at once.
-                            Some((run, pages)) => Ok(vec![
-                                Reply::Saved {
-                                    algo: detection.algo,
-                                    run,
-                                    pages: Arc::new(pages),
-                                },
-                                Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
-                            ]),
+                            Some((run, pages, stored)) => {
+                                let mut out = vec![
+                                    Reply::Saved {
+                                        algo: detection.algo,
+                                        run,
+                                        pages: Arc::new(pages),
+                                    },
+                                    Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
+                                ];
+                                if !stored {
+                                    out.push(Reply::Notice(format!(
+                                        "{} gave the clusters of run {run} again: that run is \
+                                         shown, not stored twice",
+                                        detection.algo.name()
+                                    )));
+                                }
+                                Ok(out)
+                            }
                             None => Ok(Vec::new()),
                         }),
                 )

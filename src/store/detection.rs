@@ -58,6 +58,67 @@ impl Project {
     }
 }
 
+impl Project {
+    /// A stored run that `detection` repeats: the same detector and run settings, and the same
+    /// clusters of the same pages (by capture). Opening the same archives again and running
+    /// the same detector gives such a run; the workbench does not store it a second time.
+    /// The pages of `docs` come along, as [`Project::save_detection`] gives them.
+    pub fn same_run(
+        &self,
+        docs: &[Document],
+        detection: &Detection,
+    ) -> Result<Option<(RunId, Vec<PageId>)>> {
+        let spec = serde_json::to_value(&detection.spec)?;
+        let candidates: Vec<RunId> = self
+            .runs()?
+            .into_iter()
+            .rev()
+            .filter(|r| {
+                r.record.detector == detection.algo.name() && r.record.params["run"] == spec
+            })
+            .map(|r| r.id)
+            .collect();
+        if candidates.is_empty() {
+            return Ok(None);
+        }
+        let id_of: HashMap<String, PageId> = self
+            .pages()?
+            .into_iter()
+            .map(|p| (p.identity.key, p.id))
+            .collect();
+        let identities = identities(docs);
+        let Some(pages) = identities
+            .iter()
+            .map(|i| id_of.get(&i.key).copied())
+            .collect::<Option<Vec<PageId>>>()
+        else {
+            return Ok(None);
+        };
+        // Clusters as sorted member lists, sorted: comparable whatever their numbers.
+        let mut ours: HashMap<u32, Vec<PageId>> = HashMap::new();
+        for (d, &c) in detection.clustering.cluster_of.iter().enumerate() {
+            ours.entry(c).or_default().push(pages[d]);
+        }
+        let mut ours: Vec<Vec<PageId>> = ours.into_values().filter(|m| m.len() > 1).collect();
+        ours.iter_mut().for_each(|m| m.sort());
+        ours.sort();
+        for run in candidates {
+            let mut theirs: Vec<Vec<PageId>> = self
+                .run_clusters(run)?
+                .into_iter()
+                .map(|c| c.members)
+                .filter(|m| m.len() > 1)
+                .collect();
+            theirs.iter_mut().for_each(|m| m.sort());
+            theirs.sort();
+            if theirs == ours {
+                return Ok(Some((run, pages)));
+            }
+        }
+        Ok(None)
+    }
+}
+
 /// The pairs, cluster members and description of `detection` in project pages.
 fn run_rows(
     pages: &[PageId],
