@@ -37,6 +37,14 @@ fn main() {
         None => open_workbench(args.archives),
     };
     if let Err(err) = result {
+        // The reader of our output went away (`samecore … | head`): nothing to say.
+        let broken_pipe = err.chain().any(|e| {
+            e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        });
+        if broken_pipe {
+            std::process::exit(0);
+        }
         eprintln!("samecore: {err:#}");
         std::process::exit(1);
     }

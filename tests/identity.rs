@@ -241,3 +241,128 @@ fn cluster_numbers_do_not_depend_on_the_order_of_the_archives() {
     );
     assert!(ok && out.contains("(run 2)"), "{out}{err}");
 }
+
+/// What a file holds decides how it is read, not its name (issue 34): a PDF, a text file or an
+/// HTML page named `.warc.gz` is named for what it is; an ARC named `.warc.gz` is read as the
+/// ARC it is; a run with an input that is no archive stores nothing unless `--keep-going`.
+#[test]
+fn inputs_are_read_by_what_they_hold_and_non_archives_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    };
+    let gz = |bytes: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut e, bytes).unwrap();
+        e.finish().unwrap()
+    };
+    for (name, bytes, says) in [
+        (
+            "doc.warc.gz",
+            b"%PDF-1.4\n%\xe2\xe3\n1 0 obj".to_vec(),
+            "a PDF document",
+        ),
+        (
+            "notes.warc",
+            b"meeting notes\nsecond line\n".to_vec(),
+            "text",
+        ),
+        (
+            "notes.warc.gz",
+            gz(b"meeting notes\n"),
+            "gzip-compressed text",
+        ),
+        (
+            "page.warc",
+            b"<!DOCTYPE html><html><body>hi</body></html>".to_vec(),
+            "an HTML page",
+        ),
+    ] {
+        let path = write(name, &bytes);
+        let err = archive::check_input(&path).unwrap_err().to_string();
+        assert!(err.contains(says) && err.ends_with(name), "{name}: {err}");
+        let (ok, _, err) = common::samecore_with_input(&["info", path.to_str().unwrap()], "");
+        assert!(!ok && err.contains(says), "{name}: {err}");
+    }
+    // An ARC saved under a WARC's name is read as an ARC.
+    let version = "1 0 Test\nURL IP-address Archive-date Content-type Archive-length\n";
+    let block = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<title>Arc page</title>hello";
+    let arc = format!(
+        "filedesc://t.arc 0.0.0.0 20080430204825 text/plain {}\n{version}\n\
+         http://www.example.com/a 10.0.0.1 20080430204826 text/html {}\n{block}\n",
+        version.len(),
+        block.len()
+    );
+    let arc = arc.as_bytes();
+    let arc_path = write("crawl.warc.gz", &gz(arc));
+    let c = archive::load(
+        std::slice::from_ref(&arc_path),
+        &ReadOptions::default(),
+        &Progress::new(),
+    )
+    .unwrap();
+    assert_eq!(c.docs.len(), 1);
+    assert_eq!(c.reports[0].format, "arc.gz");
+    // A run with one input that is no archive: refused, nothing stored; --keep-going leaves
+    // the input out and runs.
+    let project = dir.path().join("p.samecore");
+    let bad = dir.path().join("doc.warc.gz");
+    let args = [
+        "run",
+        arc_path.to_str().unwrap(),
+        bad.to_str().unwrap(),
+        "--project",
+        project.to_str().unwrap(),
+    ];
+    let (ok, _, err) = common::samecore_with_input(&args, "");
+    assert!(!ok && err.contains("nothing was read or stored"), "{err}");
+    assert!(!project.exists());
+    let mut keep = args.to_vec();
+    keep.push("--keep-going");
+    let (ok, out, err) = common::samecore_with_input(&keep, "");
+    assert!(
+        ok && err.contains("left out") && out.contains("stored as run 1"),
+        "{out}{err}"
+    );
+}
+
+/// The small ways a command could leave something wrong behind (issue 34, item 11): a mistyped
+/// project path for `sample` creates nothing, an unknown sample lists the samples, and the
+/// pairs of a project's only sample export without naming it.
+#[test]
+fn small_mistakes_are_named_and_leave_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.samecore");
+    let p = p.to_str().unwrap();
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample_archives/news-sample.warc.gz"
+    );
+    common::samecore(["run", sample, "--project", p]);
+    let typo = dir.path().join("typo").join("p.samecore");
+    let (ok, _, err) = common::samecore_with_input(
+        &["sample", "--project", typo.to_str().unwrap(), "--size", "5"],
+        "",
+    );
+    assert!(!ok && err.contains("no such project"), "{err}");
+    assert!(!typo.exists() && !typo.parent().unwrap().exists());
+    common::samecore(["sample", "--project", p, "--name", "first", "--size", "5"]);
+    let (ok, _, err) = common::samecore_with_input(
+        &["label", "--project", p, "--sample", "frist", "--report"],
+        "",
+    );
+    assert!(!ok && err.contains("samples: \"first\""), "{err}");
+    let out = dir.path().join("pairs.csv");
+    common::samecore([
+        "export",
+        "--project",
+        p,
+        "pairs",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().count(), 6, "{text}");
+}

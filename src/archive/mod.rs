@@ -309,22 +309,24 @@ pub(crate) fn detect(path: &Path) -> Result<Format> {
             },
         );
     }
+    // What the file holds decides, not its name: the first 64 KB (decompressed) are looked at.
     let gzip = head.starts_with(&[0x1f, 0x8b]);
-    let inner = if gzip {
-        let file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
-        let mut decoded = [0u8; 64];
-        let n = read_up_to(&mut flate2::read::MultiGzDecoder::new(file), &mut decoded).unwrap_or(0);
-        decoded[..n].to_vec()
+    let mut inner = vec![0u8; SNIFF];
+    let file = std::fs::File::open(path).map_err(|e| Error::io(e, path))?;
+    // What could be read: a damaged gzip member further on does not hide the records before it.
+    let n = if gzip {
+        read_prefix(&mut flate2::read::MultiGzDecoder::new(file), &mut inner)
     } else {
-        head.to_vec()
+        read_prefix(&mut { file }, &mut inner)
     };
-    let inner = inner.trim_ascii_start();
-    let is_warc =
-        warc::is_warc_line(inner) || name.ends_with(".warc") || name.ends_with(".warc.gz");
-    let is_arc = inner.starts_with(b"filedesc:")
-        || arc::parse_arc_line(inner).is_some()
-        || name.ends_with(".arc")
-        || name.ends_with(".arc.gz");
+    inner.truncate(n);
+    let start = inner.trim_ascii_start();
+    let is_arc = start.starts_with(b"filedesc:") || arc::parse_arc_line(start).is_some();
+    // A WARC at the start, or (a file named as one) a WARC record after some garbage, which
+    // the reader skips with a warning.
+    let is_warc = warc::is_warc_line(start)
+        || ((name.ends_with(".warc") || name.ends_with(".warc.gz"))
+            && memchr::memmem::find(&inner, b"\nWARC/1.").is_some());
     match (is_warc, is_arc, gzip) {
         (true, _, false) => Ok(Format::Warc),
         (true, _, true) => Ok(Format::WarcGz),
@@ -332,8 +334,52 @@ pub(crate) fn detect(path: &Path) -> Result<Format> {
         (false, true, true) => Ok(Format::ArcGz),
         _ => Err(not_an_archive(
             path,
-            "not an archive samecore can read (expected WARC, ARC, WACZ, a zip or a folder of pages)",
+            &format!(
+                "{}, not an archive samecore can read (expected WARC, ARC, WACZ, a zip or a \
+                 folder of pages)",
+                what_it_holds(start, gzip)
+            ),
         )),
+    }
+}
+
+/// `Ok` when `path` is something samecore reads (a folder, or a file whose content is WARC,
+/// ARC, WACZ or a zip); else the error that names what it holds, as reading it would give.
+pub fn check_input(path: &Path) -> Result<()> {
+    detect(path).map(|_| ())
+}
+
+/// Bytes of a file (decompressed) that [`detect`] looks at.
+const SNIFF: usize = 64 * 1024;
+
+/// What a file that is not an archive seems to hold, by its first bytes, for the message.
+fn what_it_holds(start: &[u8], gzip: bool) -> String {
+    let lower: Vec<u8> = start.iter().take(512).map(u8::to_ascii_lowercase).collect();
+    let kind = if start.starts_with(b"%PDF") {
+        "a PDF document"
+    } else if start.starts_with(b"\x89PNG") || start.starts_with(b"GIF8") {
+        "an image"
+    } else if start.starts_with(&[0xff, 0xd8, 0xff]) {
+        "a JPEG image"
+    } else if lower.starts_with(b"<!doctype html")
+        || lower.starts_with(b"<html")
+        || memchr::memmem::find(&lower, b"<html").is_some()
+    {
+        "an HTML page (to read loose pages, open the folder that holds them)"
+    } else if start.is_empty() {
+        "nothing"
+    } else if std::str::from_utf8(&start[..start.len().min(4096)]).is_ok_and(|t| {
+        t.chars()
+            .all(|c| !c.is_control() || c.is_ascii_whitespace())
+    }) {
+        "text"
+    } else {
+        "binary data"
+    };
+    if gzip {
+        format!("gzip-compressed {kind}")
+    } else {
+        kind.to_string()
     }
 }
 
@@ -352,6 +398,21 @@ pub(crate) fn not_an_archive(path: &Path, reason: &str) -> Error {
 }
 
 /// Fill as much of `buf` as the reader has; returns how much was read.
+/// Fill `buf` from `reader` as far as it goes, stopping at the end or at an error; the bytes
+/// read.
+fn read_prefix(reader: &mut impl Read, buf: &mut [u8]) -> usize {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    filled
+}
+
 pub(crate) fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {

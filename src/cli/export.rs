@@ -112,10 +112,25 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             write(&export::page_rows(&project, run)?, out, to_stdout, format)?
         }
         Table::Pairs => {
-            let Some(name) = &args.sample else {
-                bail!("exporting pairs needs --sample NAME");
+            let sample = match &args.sample {
+                Some(name) => project.sample_by_name(name)?,
+                // One sample: that one.
+                None => {
+                    let mut all = project.samples()?;
+                    match all.len() {
+                        1 => all.remove(0),
+                        0 => bail!("the project has no sample to export pairs of"),
+                        _ => {
+                            let names: Vec<String> =
+                                all.iter().map(|s| format!("{:?}", s.name)).collect();
+                            bail!(
+                                "exporting pairs needs --sample NAME (samples: {})",
+                                names.join(", ")
+                            )
+                        }
+                    }
+                }
             };
-            let sample = project.sample_by_name(name)?;
             write(
                 &export::pair_rows(&project, sample.id)?,
                 out,

@@ -247,6 +247,10 @@ pub struct RunArgs {
     /// WARC, ARC, WACZ files, folders or zips of pages.
     #[arg(required = true)]
     pub archives: Vec<PathBuf>,
+    /// Leave out, with a warning, inputs that are not archives (a PDF, a text file) instead of
+    /// refusing the run.
+    #[arg(long)]
+    pub keep_going: bool,
     /// Detector (each one's use and default threshold are listed by --help).
     #[arg(long, default_value = "spotsigs", value_parser = super::literature::algo_parser())]
     pub algo: Algo,
@@ -502,6 +506,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     for path in [&args.clusters, &args.pairs].into_iter().flatten() {
         export::check_output(path, None)?;
     }
+    let mut args = args;
+    args.archives = checked_inputs(std::mem::take(&mut args.archives), args.keep_going)?;
     let options = args.literature.options(args.spotsigs.params()?)?;
     let progress = Progress::new();
     // SpotSigs: each page's language, terms and raw signatures, for the per-language table.
@@ -706,6 +712,25 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The inputs that samecore can read. One that is not an archive stops the run before anything
+/// is read or stored, naming what it holds; with `keep_going` it is left out with a warning.
+pub fn checked_inputs(inputs: Vec<PathBuf>, keep_going: bool) -> anyhow::Result<Vec<PathBuf>> {
+    let mut kept = Vec::with_capacity(inputs.len());
+    for path in inputs {
+        match archive::check_input(&path) {
+            Ok(()) => kept.push(path),
+            Err(e) if keep_going => eprintln!("warning: left out (--keep-going): {e}"),
+            Err(e) => {
+                return Err(anyhow::Error::new(e).context(
+                    "nothing was read or stored; leave such inputs out, or pass --keep-going",
+                ));
+            }
+        }
+    }
+    anyhow::ensure!(!kept.is_empty(), "no input left to read");
+    Ok(kept)
 }
 
 /// One language's row of the run summary.

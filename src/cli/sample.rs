@@ -67,8 +67,14 @@ pub struct SampleArgs {
 
 /// Run `samecore sample`.
 pub fn run(args: SampleArgs) -> anyhow::Result<()> {
-    let mut project = Project::open(&args.project)
-        .with_context(|| format!("cannot open project {}", args.project.display()))?;
+    // Only a sample of outside pairs may start a project; any other samples a stored run, so
+    // a mistyped path is an error, not an empty project left behind.
+    let mut project = if args.from_pairs.is_some() {
+        Project::open(&args.project)
+            .with_context(|| format!("cannot open project {}", args.project.display()))?
+    } else {
+        super::open_existing(&args.project)?
+    };
     let mut out = std::io::stdout().lock();
     if let Some(pairs) = &args.from_pairs {
         if !args.archives.is_empty() {

@@ -224,10 +224,15 @@ impl Project {
 
     /// A sample by name.
     pub fn sample_by_name(&self, name: &str) -> Result<SampleInfo> {
-        self.samples()?
-            .into_iter()
-            .find(|s| s.name == name)
-            .ok_or_else(|| Error::InvalidParameter(format!("no sample named {name:?}")))
+        let samples = self.samples()?;
+        let names: Vec<String> = samples.iter().map(|s| format!("{:?}", s.name)).collect();
+        samples.into_iter().find(|s| s.name == name).ok_or_else(|| {
+            Error::InvalidParameter(if names.is_empty() {
+                format!("no sample named {name:?}: the project has no sample yet")
+            } else {
+                format!("no sample named {name:?} (samples: {})", names.join(", "))
+            })
+        })
     }
 
     /// The strata of a sample with their population sizes, by name.

@@ -159,11 +159,12 @@ fn empty_and_foreign_files_are_clear_errors_naming_the_file_last() {
     )
     .unwrap_err();
     assert!(err.to_string().ends_with("missing.warc"), "{err}");
-    // A .warc that holds only garbage: read, nothing found, one warning.
+    // A .warc that holds only garbage is named for what it holds (issue 34), not read as an
+    // empty WARC with a warning.
     let junk = write(dir.path(), "junk.warc", b"\x00\x01\x02 not a warc at all\n");
-    let (docs, report) = read_all(&junk);
-    assert!(docs.is_empty());
-    assert_eq!(report.warnings.len(), 1);
+    let err = archive::check_input(&junk).unwrap_err().to_string();
+    assert!(err.starts_with("binary data, not an archive"), "{err}");
+    assert!(err.ends_with("junk.warc"), "{err}");
 }
 
 /// Inputs under `tests/fixtures/fuzz/{warc,arc}`: the fuzz seeds plus every input cargo-fuzz
