@@ -234,6 +234,12 @@ pub struct Document {
     /// fields) is written when asked for, not held for every page.
     #[serde(default)]
     pub capture_digest: Option<String>,
+    /// XXH3-64 of the payload the page was first decoded from (0: unknown): a page read again
+    /// from its record is checked against it, so an archive changed on disk since it was read
+    /// is an error naming the file, not another page's text under this page's name
+    /// ([`crate::archive::page_text`]).
+    #[serde(default)]
+    pub payload_check: u64,
     /// The decoded page (markup included), kept compressed. Empty in metadata-only collections.
     pub html: PageText,
 }
@@ -368,6 +374,7 @@ impl Document {
             gold: None,
             revisit_of: None,
             capture_digest: Some(content_digest(html.as_ref().as_bytes())),
+            payload_check: 0,
             html: PageText::new(html.as_ref()),
         }
     }

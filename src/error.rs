@@ -24,6 +24,21 @@ pub enum Error {
         /// The file.
         path: PathBuf,
     },
+    /// A page read again from its record is not the page first read there: the archive was
+    /// rewritten or replaced since.
+    #[error(
+        "the archive changed since it was read: the record at offset {offset} is not the page \
+         {key} read there (open the archive again): {}",
+        path.display()
+    )]
+    ArchiveChanged {
+        /// The archive file.
+        path: PathBuf,
+        /// The record's offset.
+        offset: u64,
+        /// The page's reader key.
+        key: String,
+    },
     /// A parameter a person gave that cannot be used.
     #[error("invalid parameter: {0}")]
     InvalidParameter(String),

@@ -366,3 +366,35 @@ fn small_mistakes_are_named_and_leave_nothing_behind() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert_eq!(text.lines().count(), 6, "{text}");
 }
+
+/// A page read again from its record is checked against what was first read there (issue 34):
+/// an archive rewritten in place so that its offsets still parse is an error naming the file,
+/// not another page's text under this page's name.
+#[test]
+fn a_page_read_again_from_a_changed_archive_is_an_error() {
+    let warc = |body: &str| {
+        let block = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><title>t</title>{body}</html>"
+        );
+        format!(
+            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.com/a\r\nWARC-Date: 2024-05-01T10:00:00Z\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.warc");
+    std::fs::write(&path, warc("<p>the story of one</p>")).unwrap();
+    let options = ReadOptions {
+        keep_html: archive::KeepHtml::None,
+    };
+    let c = archive::load(std::slice::from_ref(&path), &options, &Progress::new()).unwrap();
+    let doc = &c.docs[0];
+    assert!(archive::page_text(doc).unwrap().contains("story of one"));
+    // The same length, another story.
+    std::fs::write(&path, warc("<p>the story of two</p>")).unwrap();
+    let err = archive::page_text(doc).unwrap_err().to_string();
+    assert!(
+        err.contains("the archive changed since it was read") && err.ends_with("a.warc"),
+        "{err}"
+    );
+}

@@ -536,6 +536,13 @@ pub fn page_text(doc: &Document) -> Result<String> {
         return Ok(doc.html.text());
     }
     let (head, bytes) = read_payload(&doc.location)?;
+    if doc.payload_check != 0 && xxhash_rust::xxh3::xxh3_64(&bytes) != doc.payload_check {
+        return Err(Error::ArchiveChanged {
+            path: doc.location.file.to_path_buf(),
+            offset: doc.location.offset,
+            key: doc.key.clone(),
+        });
+    }
     let charset = match encoding_rs::Encoding::for_label(doc.charset.as_bytes()) {
         Some(_) => Some(doc.charset.clone()),
         None => head.and_then(|h| h.charset),

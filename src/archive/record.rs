@@ -188,6 +188,7 @@ pub(crate) fn new_doc(
         gold: None,
         revisit_of: None,
         capture_digest: None,
+        payload_check: 0,
         html: PageText::default(),
     };
     doc.set_record_id(record_id);
