@@ -398,3 +398,39 @@ fn a_page_read_again_from_a_changed_archive_is_an_error() {
         "{err}"
     );
 }
+
+/// `relocate` finds a folder of pages that was renamed, by the files it holds (issue 34:
+/// `mv arch1 arch2; relocate … arch2` said "missing: arch1").
+#[test]
+fn relocate_finds_a_renamed_folder_of_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let arch1 = dir.path().join("arch1");
+    for (rel, text) in [
+        (
+            "storyA/a1.html",
+            "<title>A</title><p>the first story, told at length</p>",
+        ),
+        (
+            "storyA/a2.html",
+            "<title>A</title><p>the first story, told at length</p>",
+        ),
+        (
+            "storyB/b1.html",
+            "<title>B</title><p>another story altogether</p>",
+        ),
+    ] {
+        let p = arch1.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let project = dir.path().join("p.samecore");
+    let p = project.to_str().unwrap();
+    common::samecore(["run", arch1.to_str().unwrap(), "--project", p]);
+    let arch2 = dir.path().join("arch2");
+    std::fs::rename(&arch1, &arch2).unwrap();
+    let (ok, out, _) = common::samecore_with_input(&["relocate", "--project", p], "");
+    assert!(!ok && out.contains("missing"), "{out}");
+    let out = common::samecore(["relocate", "--project", p, arch2.to_str().unwrap()]);
+    assert!(out.contains("moved:") && out.contains("found:"), "{out}");
+    assert!(!out.contains("missing"), "{out}");
+}

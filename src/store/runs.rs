@@ -215,6 +215,25 @@ fn find_named(folder: &Path, name: &std::ffi::OsStr, depth: usize) -> Option<Pat
     subs.iter().find_map(|sub| find_named(sub, name, depth - 1))
 }
 
+/// A folder at or under `folder` (`depth` levels) holding every file of `files` (paths relative
+/// to the folder an archive of loose pages was): that folder, renamed.
+fn find_holding(folder: &Path, files: &[String], depth: usize) -> Option<PathBuf> {
+    if !files.is_empty() && files.iter().all(|f| folder.join(f).is_file()) {
+        return Some(folder.to_path_buf());
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut subs: Vec<PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    subs.sort();
+    subs.iter()
+        .find_map(|sub| find_holding(sub, files, depth - 1))
+}
+
 fn opt_u64(v: Option<i64>) -> Option<u64> {
     v.and_then(|v| u64::try_from(v).ok())
 }
@@ -314,9 +333,33 @@ impl Project {
         })
     }
 
+    /// The files of the pages stored under the folder `path` (an archive of loose pages),
+    /// relative to it.
+    fn files_under(&self, path: &str) -> Result<Vec<String>> {
+        let like = format!(
+            "{}/%",
+            path.replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        );
+        self.read(|tx| {
+            let mut stmt = tx.prepare(
+                "SELECT DISTINCT file FROM documents WHERE file LIKE ?1 ESCAPE '\\' ORDER BY file",
+            )?;
+            let files = stmt
+                .query_map(params![like], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(files
+                .into_iter()
+                .filter_map(|f| f.get(path.len() + 1..).map(str::to_string))
+                .collect())
+        })
+    }
+
     /// Point the project at archives that moved: every archive whose file is not found where
     /// it was recorded, nor relative to the project file, is looked for by name in `folder`
-    /// (and its sub-folders, two levels deep); each one found is recorded at its new place
+    /// (and its sub-folders, two levels deep), a folder of pages also by the files it held
+    /// (renamed); each one found is recorded at its new place
     /// with its pages. Returns (old path, new path) for each archive moved.
     pub fn relocate(&mut self, folder: &Path) -> Result<Vec<(String, PathBuf)>> {
         let base = self.path().and_then(Path::parent).map(absolute);
@@ -328,8 +371,16 @@ impl Project {
             let Some(name) = Path::new(&place.path).file_name() else {
                 continue;
             };
-            let Some(found) = find_named(&absolute(folder), name, 2) else {
-                continue;
+            // By name; else (a folder of pages renamed) the folder that holds its pages' files.
+            let found = match find_named(&absolute(folder), name, 2) {
+                Some(found) => found,
+                None => {
+                    let files = self.files_under(&place.path)?;
+                    match find_holding(&absolute(folder), &files, 2) {
+                        Some(found) => found,
+                        None => continue,
+                    }
+                }
             };
             let (old, new) = (place.path.clone(), found);
             let new_str = new.to_string_lossy().into_owned();
