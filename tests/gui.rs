@@ -1381,3 +1381,38 @@ fn the_same_run_again_is_not_stored_twice() {
     h.run();
     assert_eq!(runs().len(), 2, "{:?}", h.state().messages());
 }
+
+/// A project made on the command line, opened in an empty workbench, brings back its archives
+/// (issue 34: it said "Nothing open yet" though `relocate` found them).
+#[test]
+fn a_project_made_on_the_command_line_brings_back_its_archives() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cli.samecore");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_samecore"))
+        .arg("run")
+        .arg(sample_archive())
+        .arg("--project")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(status.status.success());
+    let mut app = Workbench::new(true);
+    app.open_project(file.clone());
+    let mut h = harness(app);
+    h.run();
+    let ws = h
+        .state()
+        .workspace()
+        .expect("the archive was not brought back");
+    let project = samecore::store::Project::open(&file).unwrap();
+    assert_eq!(ws.collection.docs.len(), project.pages().unwrap().len());
+    // The workbench's run of the same settings is the stored run, not a second one.
+    assert_eq!(
+        project.runs().unwrap().len(),
+        1,
+        "{:?}",
+        h.state().messages()
+    );
+    let messages = h.state().messages().join("\n");
+    assert!(messages.contains("not stored twice"), "{messages}");
+}

@@ -337,13 +337,26 @@ impl Default for WorkbenchState {
 /// [`Project::archive_places`] when one moved with the project); none when never stored or
 /// unreadable (from another samecore version).
 fn restore_state(project: &Project) -> Result<Option<(WorkbenchState, Vec<String>)>> {
+    let places = project.archive_places()?;
     let Some(value) = project.setting(STATE_KEY)? else {
-        return Ok(None);
+        // A project the workbench never saved (made by `samecore run --project`): its archives,
+        // found where they were recorded or moved with the project, and the defaults.
+        if places.is_empty() {
+            return Ok(None);
+        }
+        let (found, missing): (Vec<_>, Vec<_>) = places.iter().partition(|p| p.found.is_some());
+        let state = WorkbenchState {
+            inputs: found.iter().filter_map(|p| p.found.clone()).collect(),
+            ..WorkbenchState::default()
+        };
+        return Ok(Some((
+            state,
+            missing.iter().map(|p| p.path.clone()).collect(),
+        )));
     };
     let Ok(mut state) = serde_json::from_value::<WorkbenchState>(value) else {
         return Ok(None);
     };
-    let places = project.archive_places()?;
     let mut found = Vec::new();
     let mut missing = Vec::new();
     for input in &state.inputs {
