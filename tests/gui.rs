@@ -1416,3 +1416,42 @@ fn a_project_made_on_the_command_line_brings_back_its_archives() {
     let messages = h.state().messages().join("\n");
     assert!(messages.contains("not stored twice"), "{messages}");
 }
+
+/// The workbench follows the project file: a code added by the command line while the window
+/// is open appears at the next frame, with a message (issue 34: "the workbench does not see
+/// command-line edits to the open project until the next click").
+#[test]
+fn the_workbench_follows_edits_made_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("follow.samecore");
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.run();
+    let has = |h: &Harness<'_, Workbench>| {
+        h.state()
+            .project_codes()
+            .codes
+            .iter()
+            .any(|c| c.name == "protest")
+    };
+    assert!(!has(&h));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_samecore"))
+        .args(["code", "--project"])
+        .arg(&file)
+        .args(["add", "protest"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    h.run();
+    h.run();
+    assert!(has(&h), "{:?}", h.state().messages());
+    let messages = h.state().messages().join("\n");
+    assert!(
+        messages.contains("changed by another samecore"),
+        "{messages}"
+    );
+}

@@ -38,9 +38,21 @@ pub struct StoreState {
     /// The open project.
     pub project: Project,
     saved: Vec<(Arc<Detection>, RunId)>,
+    /// The project's `data_version` last seen ([`Project::data_version`]).
+    seen_version: i64,
 }
 
+/// How often the project worker looks for edits another samecore made to the project file.
+pub const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(400);
+
 impl StoreState {
+    /// [`Reply::ChangedElsewhere`] when another samecore committed to the project file since
+    /// the last look.
+    pub fn changed_elsewhere(&mut self) -> Option<Reply> {
+        let v = self.project.data_version().ok()?;
+        (v != std::mem::replace(&mut self.seen_version, v)).then_some(Reply::ChangedElsewhere)
+    }
+
     /// The stored run of an engine result saved earlier.
     pub fn run_of(&self, detection: &Arc<Detection>) -> Result<RunId> {
         self.saved
@@ -176,6 +188,9 @@ pub enum Reply {
     Failed(String),
     /// Something done, for the person.
     Notice(String),
+    /// Another samecore (the command line) changed the project file: what is shown of it is
+    /// read again.
+    ChangedElsewhere,
 }
 
 /// The worker owning the project (or, for tests, the project held inline).
@@ -237,11 +252,25 @@ impl StoreActor {
                 };
                 wake();
                 // Ends when the workbench drops its sender (project closed or app gone).
-                for command in rx {
-                    for r in command(&mut state) {
-                        let _ = replies_tx.send(r);
+                // Between commands it looks for edits made elsewhere (the command line).
+                loop {
+                    match rx.recv_timeout(FOLLOW_EVERY) {
+                        Ok(command) => {
+                            for r in command(&mut state) {
+                                let _ = replies_tx.send(r);
+                            }
+                            // Its own writes are not another's.
+                            state.changed_elsewhere();
+                            wake();
+                        }
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                            if let Some(r) = state.changed_elsewhere() {
+                                let _ = replies_tx.send(r);
+                                wake();
+                            }
+                        }
+                        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
                     }
-                    wake();
                 }
             });
         if let Err(e) = spawned {
@@ -272,8 +301,12 @@ impl StoreActor {
         }
     }
 
-    /// Replies that arrived since the last poll, in order.
+    /// Replies that arrived since the last poll, in order. Inline (tests), the look for edits
+    /// made elsewhere happens here.
     pub fn poll(&mut self) -> Vec<Reply> {
+        if let Some(r) = self.inline.as_mut().and_then(StoreState::changed_elsewhere) {
+            let _ = self.replies_tx.send(r);
+        }
         self.replies.try_iter().collect()
     }
 }
@@ -284,9 +317,11 @@ fn open_message(path: &std::path::Path, e: &crate::Error) -> String {
 
 fn open_state(path: &std::path::Path) -> Result<(StoreState, Vec<Reply>)> {
     let project = Project::open(path)?;
+    let seen_version = project.data_version()?;
     let state = StoreState {
         project,
         saved: Vec::new(),
+        seen_version,
     };
     let mut first = vec![Reply::Opened(path.to_path_buf())];
     if let Some((restore, missing)) = restore_state(&state.project)? {

@@ -558,6 +558,7 @@ impl ProjectSession {
                 self.open(path, waker);
             }
         }
+        let mut changed_elsewhere = false;
         let replies = self
             .actor
             .as_mut()
@@ -615,8 +616,29 @@ impl ProjectSession {
                     out.undone = p;
                 }
                 Reply::Failed(msg) | Reply::Notice(msg) => out.messages.push(msg),
+                Reply::ChangedElsewhere => changed_elsewhere = true,
             }
         }
+        if changed_elsewhere {
+            self.reload_after_outside_edit();
+            out.messages
+                .push("The project file was changed by another samecore: reloaded".into());
+        }
         out
+    }
+
+    /// Read again what is shown of the project: its samples, the open sample's labels, the
+    /// codebook and codes (another samecore wrote to the file).
+    fn reload_after_outside_edit(&mut self) {
+        self.send(|st| {
+            replies(
+                "Reloading the project",
+                st.project.samples().map(|s| vec![Reply::Samples(s)]),
+            )
+        });
+        if let Some(id) = self.sample.as_ref().map(|s| s.info.id) {
+            self.select_sample(id);
+        }
+        self.refresh_codes();
     }
 }

@@ -274,6 +274,15 @@ impl Project {
         result.map_err(|e| classify(e, self.path.as_deref(), self.busy_timeout))
     }
 
+    /// SQLite's `data_version` of this connection: it changes when another connection (another
+    /// samecore, the command line) commits to the project file, not on this one's own writes.
+    /// The workbench polls it to follow edits made elsewhere.
+    pub fn data_version(&self) -> Result<i64> {
+        self.conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))
+            .map_err(|e| classify(e.into(), self.path.as_deref(), self.busy_timeout))
+    }
+
     /// Run `f` in one read transaction, so it sees one consistent snapshot.
     pub(crate) fn read<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
         let result = (|| {
