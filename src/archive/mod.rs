@@ -576,6 +576,16 @@ pub fn read_raw(location: &RecordLocation) -> Result<Vec<u8>> {
     read_payload(location).map(|(_, bytes)| bytes)
 }
 
+/// The `<title>` of the page at `location`, read again from its record and decoded as a read
+/// would (`url` gives the charset detector its country domain).
+pub fn title_at(location: &RecordLocation, url: Option<&str>) -> Result<Option<String>> {
+    let (head, bytes) = read_payload(location)?;
+    let tld = decode::tld_of(url);
+    let charset = head.and_then(|h| h.charset);
+    let (html, _) = decode::decode_page(&bytes, charset.as_deref(), tld.as_deref());
+    Ok(decode::extract_title(&html))
+}
+
 /// The HTTP head (when the record has one) and payload of the record at `location`.
 pub(crate) fn read_payload(
     location: &RecordLocation,

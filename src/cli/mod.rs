@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+pub mod clusters;
 pub mod code;
 pub mod eval;
 pub mod export;
@@ -58,6 +59,9 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Read gold clusters (`doc,cluster`) into a project.
     ImportGold(import_gold::ImportGoldArgs),
+    /// A run's clusters on the terminal (number, size, title, sites, first capture, codes), or
+    /// one cluster's members.
+    Clusters(clusters::ClustersArgs),
     /// Code clusters and pages from the command line: codebook, apply, override, undo,
     /// reconcile with a new run.
     Code(code::CodeArgs),
@@ -108,6 +112,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Export(args) => export::run(args),
         Command::ImportGold(args) => import_gold::run(args),
         Command::Relocate(args) => relocate::run(args),
+        Command::Clusters(args) => clusters::run(args),
         Command::Code(args) => code::run(args),
         Command::Sign(args) => sign::run(args),
         Command::ImportPairs(args) => import_pairs::run(args),
