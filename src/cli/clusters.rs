@@ -11,8 +11,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use samecore::store::PageId;
 use samecore::store::runs::Page;
-use samecore::store::{PageId, RunId};
 
 /// Arguments of `samecore clusters`.
 #[derive(Debug, Args)]
@@ -37,13 +37,7 @@ pub struct ClustersArgs {
 /// Run `samecore clusters`.
 pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
     let project = super::open_existing(&args.project)?;
-    let run = match args.run {
-        Some(id) => project.run(RunId(id))?.id,
-        None => match project.runs()?.last() {
-            Some(r) => r.id,
-            None => anyhow::bail!("the project has no run yet (samecore run ARCHIVE --project P)"),
-        },
-    };
+    let run = super::run_or_latest(&project, args.run)?;
     let pages: HashMap<PageId, Page> = project.pages()?.into_iter().map(|p| (p.id, p)).collect();
     let mut clusters = project.run_clusters(run)?;
     let mut out = std::io::stdout().lock();

@@ -240,7 +240,7 @@ pub fn run(args: CodeArgs) -> anyhow::Result<()> {
             }
         }
         CodeAction::Reconcile { run, extend } => {
-            let run = run_id(&project, run)?;
+            let run = super::run_or_latest(&project, run)?;
             reconcile(&project, run, &mut out)?;
             if let Some(share) = extend {
                 let codes: Vec<_> = project.codes()?.into_iter().map(|c| c.id).collect();
@@ -327,17 +327,7 @@ fn cluster_run(project: &Project, run: Option<i64>, cluster: i64) -> anyhow::Res
             );
         }
     }
-    run_id(project, run)
-}
-
-fn run_id(project: &Project, run: Option<i64>) -> anyhow::Result<RunId> {
-    match run {
-        Some(id) => Ok(project.run(RunId(id))?.id),
-        None => match project.runs()?.last() {
-            Some(r) => Ok(r.id),
-            None => bail!("the project has no run yet (samecore run ARCHIVE --project P)"),
-        },
-    }
+    super::run_or_latest(project, run)
 }
 
 /// A page by key, record id, URL or reader key; an error when none or several match.

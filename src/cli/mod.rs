@@ -100,6 +100,20 @@ pub fn open_existing(path: &std::path::Path) -> anyhow::Result<samecore::store::
         .with_context(|| format!("cannot open project {}", path.display()))
 }
 
+/// The run `run` names, checked, or the project's latest.
+pub fn run_or_latest(
+    project: &samecore::store::Project,
+    run: Option<i64>,
+) -> anyhow::Result<samecore::store::RunId> {
+    match run {
+        Some(id) => Ok(project.run(samecore::store::RunId(id))?.id),
+        None => match project.runs()?.last() {
+            Some(r) => Ok(r.id),
+            None => anyhow::bail!("the project has no run yet (samecore run ARCHIVE --project P)"),
+        },
+    }
+}
+
 /// Run one subcommand.
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
