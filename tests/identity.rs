@@ -434,3 +434,53 @@ fn relocate_finds_a_renamed_folder_of_pages() {
     assert!(out.contains("moved:") && out.contains("found:"), "{out}");
     assert!(!out.contains("missing"), "{out}");
 }
+
+/// Terminal labelling of a folder corpus in a blind sample names pages by their titles, not by
+/// their paths, which name the gold story (issue 38, item 8).
+#[test]
+fn a_blind_sample_of_a_folder_corpus_shows_titles_not_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    let story = "the mayor opened the new bridge over the river on monday and said the city \
+                 had waited twenty years for it while traffic was diverted through the old town";
+    for (rel, site) in [
+        ("Secret_Story/a.htm", "alpha"),
+        ("Secret_Story/b.htm", "beta"),
+    ] {
+        let p = corpus.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(
+            p,
+            format!("<title>Bridge opens</title><a href=\"http://{site}.example/\">{site}</a><p>{story}</p>"),
+        )
+        .unwrap();
+    }
+    let project = dir.path().join("p.samecore");
+    let p = project.to_str().unwrap();
+    common::samecore(["run", corpus.to_str().unwrap(), "--project", p]);
+    common::samecore([
+        "sample",
+        "--project",
+        p,
+        "--name",
+        "b",
+        "--size",
+        "1",
+        "--blind",
+    ]);
+    let (ok, out, err) = common::samecore_with_input(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "b",
+            "--annotator",
+            "ann",
+        ],
+        "q\n",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("A: Bridge opens"), "{out}");
+    assert!(!out.contains("Secret_Story"), "{out}");
+}

@@ -262,21 +262,41 @@ fn parse_key(line: &str) -> Result<Key, String> {
     }))
 }
 
-fn show(out: &mut impl Write, view: &PairView, done: u32, total: u32) -> std::io::Result<()> {
+/// A page's title, read again from its archive, for the prompt; `None` when it has none or its
+/// archive cannot be read (the prompt still shows the rest).
+fn title(project: &Project, page: &samecore::store::runs::Page) -> Option<String> {
+    let location = project.locate(page).ok()?;
+    samecore::archive::title_at(&location, page.identity.url.as_deref())
+        .ok()
+        .flatten()
+}
+
+/// One pair at the prompt: each page's title, URL and capture time. In a blind sample (no
+/// score shown) a page without a URL is not named by its path: a folder corpus's path names
+/// its gold story (`Google_Watch/g16.htm`).
+fn show(
+    out: &mut impl Write,
+    view: &PairView,
+    titles: [Option<String>; 2],
+    done: u32,
+    total: u32,
+) -> std::io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
         "pair {} of {total} ({done} labelled)",
         view.position + 1
     )?;
-    for (side, page) in [("A", &view.a), ("B", &view.b)] {
+    let blind = view.score.is_none();
+    for ((side, page), title) in [("A", &view.a), ("B", &view.b)].into_iter().zip(titles) {
         let p = &page.identity;
+        let key = if blind && p.url.is_none() { "" } else { &p.key };
         writeln!(
             out,
-            "  {side}: {}  {}  {}",
+            "  {side}: {}  {}  {}  {key}",
+            title.as_deref().unwrap_or("(no title)"),
             p.url.as_deref().unwrap_or("-"),
             p.date.as_deref().unwrap_or("-"),
-            p.key
         )?;
     }
     if let Some(score) = view.score {
@@ -333,7 +353,8 @@ fn label_loop(
             break done.len();
         };
         let view = project.pair_view(sample.id, position)?;
-        show(out, &view, done.len() as u32, sample.size)?;
+        let titles = [title(project, &view.a), title(project, &view.b)];
+        show(out, &view, titles, done.len() as u32, sample.size)?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
             break done.len();
