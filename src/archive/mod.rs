@@ -282,8 +282,9 @@ pub fn expand_folders_of_archives(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// Tell what an input is from its first bytes; the name breaks ties (a WARC whose first bytes
-/// are damaged is still read as a WARC when it is called `.warc`).
+/// Tell what an input is from what it holds (its first 64 KB, decompressed), not its name: an
+/// ARC called `.warc.gz` is an ARC. The name counts once: a file called `.warc` whose first
+/// bytes are damaged is read as a WARC when a WARC record starts within those 64 KB.
 pub(crate) fn detect(path: &Path) -> Result<Format> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(e, path))?;
     if meta.is_dir() {
@@ -352,6 +353,21 @@ pub fn check_input(path: &Path) -> Result<()> {
 /// Bytes of a file (decompressed) that [`detect`] looks at.
 const SNIFF: usize = 64 * 1024;
 
+/// Whether the first 4 KB of `start` read as text: valid UTF-8 (the cut may fall inside a
+/// character) without control characters other than white space.
+fn looks_like_text(start: &[u8]) -> bool {
+    let cut = &start[..start.len().min(4096)];
+    let valid = match std::str::from_utf8(cut) {
+        Ok(t) => Some(t),
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&cut[..e.valid_up_to()]).ok(),
+        Err(_) => None,
+    };
+    valid.is_some_and(|t| {
+        t.chars()
+            .all(|c| !c.is_control() || c.is_ascii_whitespace())
+    })
+}
+
 /// What a file that is not an archive seems to hold, by its first bytes, for the message.
 fn what_it_holds(start: &[u8], gzip: bool) -> String {
     let lower: Vec<u8> = start.iter().take(512).map(u8::to_ascii_lowercase).collect();
@@ -368,10 +384,7 @@ fn what_it_holds(start: &[u8], gzip: bool) -> String {
         "an HTML page (to read loose pages, open the folder that holds them)"
     } else if start.is_empty() {
         "nothing"
-    } else if std::str::from_utf8(&start[..start.len().min(4096)]).is_ok_and(|t| {
-        t.chars()
-            .all(|c| !c.is_control() || c.is_ascii_whitespace())
-    }) {
+    } else if looks_like_text(start) {
         "text"
     } else {
         "binary data"
@@ -397,7 +410,6 @@ pub(crate) fn not_an_archive(path: &Path, reason: &str) -> Error {
     }
 }
 
-/// Fill as much of `buf` as the reader has; returns how much was read.
 /// Fill `buf` from `reader` as far as it goes, stopping at the end or at an error; the bytes
 /// read.
 fn read_prefix(reader: &mut impl Read, buf: &mut [u8]) -> usize {
@@ -413,6 +425,7 @@ fn read_prefix(reader: &mut impl Read, buf: &mut [u8]) -> usize {
     filled
 }
 
+/// Fill as much of `buf` as the reader has; returns how much was read.
 pub(crate) fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {

@@ -358,7 +358,9 @@ fn page_of_record(
         .to_vec();
     // A record without `WARC-Payload-Digest` gets the one its writer would have written, so
     // the same capture in another archive (an ARC of the crawl) has the same key.
-    let digest = digest.or_else(|| Some(crate::document::payload_sha1(&body)));
+    let digest = digest
+        .filter(|d| !d.trim().is_empty())
+        .or_else(|| Some(crate::document::payload_sha1(&body)));
     let payload = decode::http_payload(&head, body, MAX_PAGE);
     if payload.iter().all(u8::is_ascii_whitespace) {
         ctx.report.skip("empty");

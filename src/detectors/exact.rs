@@ -135,7 +135,12 @@ pub fn join_identical(d: &mut Detection, groups: &[Vec<DocId>]) {
         return;
     }
     d.outcome.pairs.extend(extra);
-    d.outcome.pairs.sort_by_key(|p| (p.a, p.b));
+    // A twin pair the detector scored too keeps the 1 of identical pages.
+    d.outcome.pairs.sort_by(|x, y| {
+        (x.a, x.b)
+            .cmp(&(y.a, y.b))
+            .then(y.score.total_cmp(&x.score))
+    });
     d.outcome.pairs.dedup_by_key(|p| (p.a, p.b));
     if exact.joined == 0 {
         return;

@@ -117,8 +117,9 @@ pub struct RawSignatures {
     /// The site the frame filter groups the page by: its URL's registrable domain, else the
     /// one most of its links point to; `None` when neither is known.
     pub site: Option<String>,
-    /// The page's language as its antecedents were chosen by (ISO 639-1 where it has one);
-    /// `None` without per-language sets or when it could not be told.
+    /// The page's language as identified, which chose its antecedents (ISO 639-1 where it has
+    /// one; a language without a set of its own took the main set); `None` without
+    /// per-language sets or when it could not be told.
     pub language: Option<&'static str>,
     /// The number of terms of the page's text (signatures per term tell how well its
     /// antecedents fit its language).

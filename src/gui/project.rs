@@ -259,8 +259,10 @@ impl StoreActor {
                             for r in command(&mut state) {
                                 let _ = replies_tx.send(r);
                             }
-                            // Its own writes are not another's.
-                            state.changed_elsewhere();
+                            // (Its own writes do not move its connection's data_version.)
+                            if let Some(r) = state.changed_elsewhere() {
+                                let _ = replies_tx.send(r);
+                            }
                             wake();
                         }
                         Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {

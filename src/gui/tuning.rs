@@ -68,6 +68,8 @@ impl TuningView {
                 if let Some(mut set) = l.set(&self.language) {
                     set.stopwords
                         .extend(antecedents.iter().map(|a| a.word.clone()));
+                    set.stopwords.sort();
+                    set.stopwords.dedup();
                     set.antecedents = antecedents;
                     l.edit(&self.language, Some(set));
                 }
@@ -119,7 +121,8 @@ impl TuningView {
             if ui
                 .checkbox(&mut per_page, "per page language")
                 .on_hover_text(
-                    "Each page takes the antecedents and stopwords of its language, identified                      from its core text; off: every page takes the English set (the paper)",
+                    "Each page takes the antecedents and stopwords of its language, identified \
+                     from its core text; off: every page takes the English set (the paper)",
                 )
                 .changed()
             {
@@ -144,10 +147,7 @@ impl TuningView {
                 .selected_text(name(&self.language))
                 .show_ui(ui, |ui| {
                     for c in &codes {
-                        if ui
-                            .selectable_label(*c == self.language, name(c))
-                            .clicked()
-                        {
+                        if ui.selectable_label(*c == self.language, name(c)).clicked() {
                             chosen = Some(c.clone());
                         }
                     }

@@ -90,11 +90,16 @@ impl LanguageSet {
         let b = BUNDLED.iter().find(|b| b.code == code)?;
         // The bundled files are checked by a unit test, so this does not fail at run time.
         let antecedents = Antecedent::parse_list(b.antecedents, distances).ok()?;
-        let mut stopwords: Vec<String> = stop_words::lookup(code)
-            .unwrap_or_default()
-            .iter()
-            .map(|w| w.to_lowercase())
-            .collect();
+        // Through the tokenizer, so a list's spelling meets a page's terms; a stopword the
+        // tokenizer splits (a multi-character Chinese word, `aujourd'hui`) is no single term
+        // and is left out rather than making its pieces stopwords.
+        let mut stopwords: Vec<String> = Vec::new();
+        for w in stop_words::lookup(code).unwrap_or_default() {
+            let terms = crate::token::markup::terms(w);
+            if let [one] = terms.as_slice() {
+                stopwords.push(one.clone());
+            }
+        }
         stopwords.extend(antecedents.iter().map(|a| a.word.clone()));
         stopwords.sort();
         stopwords.dedup();

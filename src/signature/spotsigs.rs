@@ -188,8 +188,9 @@ pub struct SpotSignature {
 pub struct SignedPage {
     /// The signature hashes, repeats kept, in page order.
     pub hashes: Vec<u64>,
-    /// The language whose antecedents the page took (`None`: the main set, because the signer
-    /// has no per-language sets or the language could not be told).
+    /// The page's language as identified (`None`: the signer has no per-language sets, or it
+    /// could not be told). A language without a set of its own (`nb`, `he`, …) took the main
+    /// set.
     pub language: Option<&'static str>,
     /// The number of terms the page's text gave.
     pub terms: usize,

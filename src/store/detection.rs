@@ -94,24 +94,41 @@ impl Project {
         else {
             return Ok(None);
         };
-        // Clusters as sorted member lists, sorted: comparable whatever their numbers.
+        // Every cluster (pages alone too, so the same pages are covered) as a sorted member
+        // list, sorted: comparable whatever their numbers. And every scored pair: a run with
+        // other signatures (edited antecedents) scores differently even with the same clusters.
         let mut ours: HashMap<u32, Vec<PageId>> = HashMap::new();
         for (d, &c) in detection.clustering.cluster_of.iter().enumerate() {
             ours.entry(c).or_default().push(pages[d]);
         }
-        let mut ours: Vec<Vec<PageId>> = ours.into_values().filter(|m| m.len() > 1).collect();
+        let mut ours: Vec<Vec<PageId>> = ours.into_values().collect();
         ours.iter_mut().for_each(|m| m.sort());
         ours.sort();
+        let pair = |a: PageId, b: PageId, s: f64| (a.min(b), a.max(b), s.to_bits());
+        let mut our_pairs: Vec<(PageId, PageId, u64)> = detection
+            .pairs()
+            .iter()
+            .map(|p| pair(pages[p.a.index()], pages[p.b.index()], p.score))
+            .collect();
+        our_pairs.sort_unstable();
         for run in candidates {
             let mut theirs: Vec<Vec<PageId>> = self
                 .run_clusters(run)?
                 .into_iter()
                 .map(|c| c.members)
-                .filter(|m| m.len() > 1)
                 .collect();
             theirs.iter_mut().for_each(|m| m.sort());
             theirs.sort();
-            if theirs == ours {
+            if theirs != ours {
+                continue;
+            }
+            let mut their_pairs: Vec<(PageId, PageId, u64)> = self
+                .run_pairs(run)?
+                .into_iter()
+                .map(|p| pair(p.pair.a, p.pair.b, p.pair.score))
+                .collect();
+            their_pairs.sort_unstable();
+            if their_pairs == our_pairs {
                 return Ok(Some((run, pages)));
             }
         }

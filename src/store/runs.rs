@@ -735,6 +735,13 @@ pub(crate) fn upsert_pages_tx(
         "SELECT id, key FROM documents WHERE digest LIKE 'xxh3:%' AND url IS ?1 AND file IS ?2
          AND offset IS ?3 AND NOT EXISTS (SELECT 1 FROM documents WHERE key = ?4)",
     )?;
+    // Most projects have none: then the look-up (a scan, `documents` has no index on file and
+    // offset) is not made page by page.
+    let old_digests: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM documents WHERE digest LIKE 'xxh3:%' AND url IS NOT NULL)",
+        [],
+        |r| r.get(0),
+    )?;
     let mut rekey = tx.prepare("UPDATE documents SET key = ?2, legacy = 0 WHERE id = ?1")?;
     let mut rekey_gold = tx.prepare("UPDATE OR IGNORE gold SET key = ?2 WHERE key = ?1")?;
     let mut ids = Vec::with_capacity(pages.len());
@@ -751,7 +758,10 @@ pub(crate) fn upsert_pages_tx(
                 rekey_gold.execute(params![old, p.key])?;
             }
         }
-        if p.url.is_some() && p.digest.as_deref().is_some_and(|d| d.starts_with("sha1:")) {
+        if old_digests
+            && p.url.is_some()
+            && p.digest.as_deref().is_some_and(|d| d.starts_with("sha1:"))
+        {
             let found: Option<(i64, String)> = computed
                 .query_row(params![p.url, p.file, opt_i64(p.offset), p.key], |r| {
                     Ok((r.get(0)?, r.get(1)?))

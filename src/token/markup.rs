@@ -21,25 +21,34 @@
 
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark, is_nfkc_quick};
 
-/// Whether `c` belongs to a script written without spaces between words, whose characters
-/// are terms one by one.
+/// Whether `c` is a letter of a script written without spaces between words, whose letters
+/// are terms one by one (the scripts' punctuation — `・`, the Tibetan tsheg, Khmer signs —
+/// separates terms as any punctuation does).
 pub fn is_unspaced(c: char) -> bool {
-    matches!(c as u32,
-        0x0E00..=0x0EFF         // Thai, Lao
-        | 0x0F00..=0x0FFF       // Tibetan
-        | 0x1000..=0x109F       // Myanmar
-        | 0x1780..=0x17FF       // Khmer
-        | 0x2E80..=0x2FDF       // CJK radicals, Kangxi radicals
-        | 0x3005..=0x3007       // 々 〆 〇
-        | 0x3040..=0x30FF       // Hiragana, Katakana
-        | 0x3100..=0x312F       // Bopomofo
-        | 0x31F0..=0x31FF       // Katakana extension
-        | 0x3400..=0x4DBF       // CJK extension A
-        | 0x4E00..=0x9FFF       // CJK unified ideographs
-        | 0xF900..=0xFAFF       // CJK compatibility ideographs
-        | 0xFF66..=0xFF9F       // half-width Katakana
-        | 0x20000..=0x3134F     // CJK extensions B–G
-    )
+    c.is_alphanumeric()
+        && !is_voicing_mark(c)
+        && matches!(c as u32,
+            0x0E00..=0x0EFF         // Thai, Lao
+            | 0x0F00..=0x0FFF       // Tibetan
+            | 0x1000..=0x109F       // Myanmar
+            | 0x1780..=0x17FF       // Khmer
+            | 0x2E80..=0x2FDF       // CJK radicals, Kangxi radicals
+            | 0x3005..=0x3007       // 々 〆 〇
+            | 0x3040..=0x30FF       // Hiragana, Katakana
+            | 0x3100..=0x312F       // Bopomofo
+            | 0x31F0..=0x31FF       // Katakana extension
+            | 0x3400..=0x4DBF       // CJK extension A
+            | 0x4E00..=0x9FFF       // CJK unified ideographs
+            | 0xF900..=0xFAFF       // CJK compatibility ideographs
+            | 0xFF66..=0xFF9F       // half-width Katakana
+            | 0x20000..=0x3134F     // CJK extensions B–G
+        )
+}
+
+/// Half-width katakana's voicing marks (U+FF9E, U+FF9F): letters by their category, but they
+/// belong to the character before them, with which NFKC composes them (`ｶﾞ` is `ガ`).
+fn is_voicing_mark(c: char) -> bool {
+    matches!(c, '\u{FF9E}' | '\u{FF9F}')
 }
 
 /// Feed every lowercased term of `text` to `f`, in order.
@@ -93,7 +102,7 @@ pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
         }
         // Non-ASCII: decode one char (the input is a `str`, so it is valid UTF-8).
         let ch = text[i..].chars().next().unwrap_or(' ');
-        if is_combining_mark(ch) {
+        if is_combining_mark(ch) || is_voicing_mark(ch) {
             // A mark belongs to the character before it (Thai vowel signs, a decomposed
             // accent); one with nothing before it is dropped.
             if !buf.is_empty() {
@@ -167,6 +176,14 @@ mod tests {
         );
         // A Thai vowel sign (a combining mark) stays with its consonant.
         assert_eq!(terms("กัน"), ["กั", "น"]);
+        // The scripts' punctuation separates: the katakana middle dot, the Tibetan tsheg.
+        assert_eq!(
+            terms("コーヒー・ショップ"),
+            ["コ", "ー", "ヒ", "ー", "シ", "ョ", "ッ", "プ"]
+        );
+        assert_eq!(terms("བོད་ཡིག"), ["བོ", "ད", "ཡི", "ག"]);
+        // Half-width katakana with a voicing mark is its full-width letter.
+        assert_eq!(terms("ｶﾞｲﾄﾞ"), terms("ガイド"));
         // Korean is written with spaces: words.
         assert_eq!(terms("대한민국 정부는"), ["대한민국", "정부는"]);
     }
