@@ -152,16 +152,23 @@ pub fn of_text(sample: &str) -> Option<&'static str> {
 /// The primary subtag of the page's `<html lang="…">` (or `xml:lang`), lowercased, if the
 /// page declares one in its first 16 KB.
 pub fn declared(html: &str) -> Option<String> {
-    let head = &html.as_bytes()[..html.len().min(16 * 1024)];
-    let at = memchr::memmem::find_iter(head, b"<html")
-        .chain(memchr::memmem::find_iter(head, b"<HTML"))
-        .min()?;
+    let head = html.as_bytes()[..html.len().min(16 * 1024)].to_ascii_lowercase();
+    let at = memchr::memmem::find(&head, b"<html")?;
     let end = memchr::memchr(b'>', &head[at..]).map_or(head.len(), |e| at + e);
-    let tag = std::str::from_utf8(&head[at..end])
-        .ok()?
-        .to_ascii_lowercase();
-    let i = tag.find(" lang=").or_else(|| tag.find(":lang="))? + 6;
-    let value = tag[i..].trim_start_matches(['"', '\'']);
+    let tag = std::str::from_utf8(&head[at..end]).ok()?;
+    // `lang` (or `xml:lang`) after white space or a colon, `=` with optional spaces around.
+    let mut rest = tag;
+    let value = loop {
+        let i = rest.find("lang")?;
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + 4..].trim_start();
+        rest = &rest[i + 4..];
+        if before.is_some_and(|c| c.is_whitespace() || c == ':')
+            && let Some(v) = after.strip_prefix('=')
+        {
+            break v.trim_start().trim_start_matches(['"', '\'']);
+        }
+    };
     let primary: String = value
         .chars()
         .take_while(|c| c.is_ascii_alphabetic())
@@ -234,6 +241,14 @@ mod tests {
         assert_eq!(of_page("dia duit", None, &["ga"]), None);
         assert_eq!(declared(r#"<html xml:lang="de">"#).as_deref(), Some("de"));
         assert_eq!(declared("<html><body lang=de>"), None);
+        assert_eq!(
+            declared("<Html\n\tdir=\"ltr\"\n\tLANG = 'fr-CA'>").as_deref(),
+            Some("fr")
+        );
+        assert_eq!(
+            declared("<html data-slang=\"x\" lang=\"nl\">").as_deref(),
+            Some("nl")
+        );
     }
 
     #[test]
