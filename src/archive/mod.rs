@@ -413,26 +413,24 @@ pub(crate) fn not_an_archive(path: &Path, reason: &str) -> Error {
 /// Fill `buf` from `reader` as far as it goes, stopping at the end or at an error; the bytes
 /// read.
 fn read_prefix(reader: &mut impl Read, buf: &mut [u8]) -> usize {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-    filled
+    fill(reader, buf, true).unwrap_or(0)
 }
 
 /// Fill as much of `buf` as the reader has; returns how much was read.
 pub(crate) fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    fill(reader, buf, false)
+}
+
+/// Fill `buf` from `reader` until it is full or the reader ends; at an error, what was read so
+/// far (`keep_on_error`) or the error.
+fn fill(reader: &mut impl Read, buf: &mut [u8], keep_on_error: bool) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match reader.read(&mut buf[filled..]) {
             Ok(0) => break,
             Ok(n) => filled += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) if keep_on_error => break,
             Err(e) => return Err(e),
         }
     }

@@ -199,27 +199,34 @@ pub(crate) fn relative_to(base: &Path, target: &Path) -> Option<PathBuf> {
 
 /// A file or folder called `name` in `folder` or below it, down to `depth` levels.
 fn find_named(folder: &Path, name: &std::ffi::OsStr, depth: usize) -> Option<PathBuf> {
-    let direct = folder.join(name);
-    if direct.exists() {
-        return Some(direct);
-    }
-    if depth == 0 {
-        return None;
-    }
-    let mut subs: Vec<PathBuf> = std::fs::read_dir(folder)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    subs.sort();
-    subs.iter().find_map(|sub| find_named(sub, name, depth - 1))
+    find_below(folder, depth, &|f| {
+        let direct = f.join(name);
+        direct.exists().then_some(direct)
+    })
 }
 
 /// A folder at or under `folder` (`depth` levels) holding every file of `files` (paths relative
 /// to the folder an archive of loose pages was): that folder, renamed.
 fn find_holding(folder: &Path, files: &[String], depth: usize) -> Option<PathBuf> {
-    if !files.is_empty() && files.iter().all(|f| folder.join(f).is_file()) {
-        return Some(folder.to_path_buf());
+    if files.is_empty() {
+        return None;
+    }
+    find_below(folder, depth, &|f| {
+        files
+            .iter()
+            .all(|x| f.join(x).is_file())
+            .then(|| f.to_path_buf())
+    })
+}
+
+/// What `found` finds in `folder`, else in its sub-folders (`depth` levels, in name order).
+fn find_below(
+    folder: &Path,
+    depth: usize,
+    found: &dyn Fn(&Path) -> Option<PathBuf>,
+) -> Option<PathBuf> {
+    if let Some(hit) = found(folder) {
+        return Some(hit);
     }
     if depth == 0 {
         return None;
@@ -231,7 +238,7 @@ fn find_holding(folder: &Path, files: &[String], depth: usize) -> Option<PathBuf
         .collect();
     subs.sort();
     subs.iter()
-        .find_map(|sub| find_holding(sub, files, depth - 1))
+        .find_map(|sub| find_below(sub, depth - 1, found))
 }
 
 fn opt_u64(v: Option<i64>) -> Option<u64> {
