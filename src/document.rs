@@ -240,6 +240,11 @@ pub struct Document {
     /// ([`crate::archive::page_text`]).
     #[serde(default)]
     pub payload_check: u64,
+    /// When the page says it was published, and where it says so ([`crate::dates`]); the
+    /// capture time (source `capture`) when it says nothing, `None` only without either.
+    /// A revisit's is read from its original's text.
+    #[serde(default)]
+    pub published: Option<crate::dates::Published>,
     /// The decoded page (markup included), kept compressed. Empty in metadata-only collections.
     pub html: PageText,
 }
@@ -375,6 +380,7 @@ impl Document {
             revisit_of: None,
             capture_digest: Some(content_digest(html.as_ref().as_bytes())),
             payload_check: 0,
+            published: None,
             html: PageText::new(html.as_ref()),
         }
     }

@@ -17,6 +17,7 @@
 pub mod archive;
 pub mod cluster;
 pub mod coding;
+pub mod dates;
 pub mod detectors;
 pub mod document;
 pub mod engine;

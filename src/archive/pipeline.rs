@@ -324,6 +324,7 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     doc.charset = used;
     doc.set_capture_digest(None, &bytes);
     doc.payload_check = xxhash_rust::xxh3::xxh3_64(&bytes);
+    doc.published = crate::dates::publication(&html, doc.url.as_deref(), doc.date.as_deref());
     let made = make(&doc, &html);
     if opts.keep_html.keeps(&doc.location) {
         doc.html = PageText::new(&html);
@@ -413,6 +414,12 @@ pub(crate) fn resolve_across_files<T: Clone>(
             set_revisit_capture(&mut doc, original);
             doc.location = original.location.clone();
             doc.title = original.title.clone();
+            // Its original's text, bounded by its own capture: the original's date, or this
+            // capture when the text has none (as for a revisit resolved inside its file).
+            doc.published = match original.published {
+                Some(p) if p.source != crate::dates::DateSource::Capture => Some(p),
+                _ => crate::dates::publication("", None, doc.date.as_deref()),
+            };
             doc.charset = original.charset.clone();
             if opts.keep_html != KeepHtml::None {
                 // Held exactly when the original's text is.

@@ -189,6 +189,7 @@ pub(crate) fn new_doc(
         revisit_of: None,
         capture_digest: None,
         payload_check: 0,
+        published: None,
         html: PageText::default(),
     };
     doc.set_record_id(record_id);

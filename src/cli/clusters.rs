@@ -1,16 +1,19 @@
 //! `samecore clusters --project FILE.samecore [--run R] [--cluster N]`: a run's clusters on the
 //! terminal, for coding without the workbench. The list gives each cluster of two or more
-//! pages with its number, size, representative title, sites, first capture (the page captured
-//! earliest, ties named) and capture span, and its codes; `--cluster N` lists its members with
-//! title, site, capture time and the page and score each was linked through. Titles are read
-//! again from the archives (`samecore relocate` if they moved); `--json` writes the same as
-//! JSON Lines for scripts.
+//! pages with its number, size, representative title, sites, first publication (the page that
+//! published earliest by its own date, else its capture; ties named, [`samecore::dates::spread`])
+//! and span, and its codes; `--cluster N` lists its members with title, site, publication date
+//! and where it was found, lag after the first, and the page and score each was linked
+//! through. Titles are those the project stored, else read again from the archives
+//! (`samecore relocate` if they moved); `--json` writes the same as JSON Lines for scripts.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use samecore::dates::spread::{Member, human, spread};
+use samecore::dates::{DateSource, Published};
 use samecore::store::PageId;
 use samecore::store::runs::Page;
 
@@ -41,24 +44,54 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
     let pages: HashMap<PageId, Page> = project.pages()?.into_iter().map(|p| (p.id, p)).collect();
     let mut clusters = project.run_clusters(run)?;
     let mut out = std::io::stdout().lock();
-    // A page's own title, read again from its archive (none when it has none or is missing).
-    let title = |p: &Page| -> Option<String> {
-        project
-            .locate(p)
-            .ok()
-            .and_then(|loc| samecore::archive::title_at(&loc, p.identity.url.as_deref()).ok())
-            .flatten()
-    };
-    // What a person reads for a page: its title, else its URL, else its key.
-    let shown = |p: &Page| -> String {
-        title(p).unwrap_or_else(|| p.identity.url.clone().unwrap_or(p.identity.key.clone()))
-    };
     let captured = |p: &PageId| pages.get(p).and_then(|p| p.identity.date.clone());
     let site = |p: &PageId| {
         pages
             .get(p)
             .and_then(|p| p.identity.site.clone())
             .unwrap_or_default()
+    };
+    // A page's own title: stored, else read again from its archive (none when it has none
+    // or is missing; projects before schema v4 stored none).
+    let title = |p: &Page| -> Option<String> {
+        p.identity.title.clone().or_else(|| {
+            project
+                .locate(p)
+                .ok()
+                .and_then(|loc| samecore::archive::title_at(&loc, p.identity.url.as_deref()).ok())
+                .flatten()
+        })
+    };
+    let published = |p: &PageId| {
+        pages.get(p).and_then(|p| {
+            Published::from_stored(
+                p.identity.published.as_deref(),
+                p.identity.published_source.as_deref(),
+            )
+            .or_else(|| {
+                // A project before v4: the capture.
+                let at = samecore::dates::parse_iso(p.identity.date.as_deref()?)?;
+                Some(Published {
+                    at,
+                    source: DateSource::Capture,
+                })
+            })
+        })
+    };
+    let described = |members: &[PageId]| -> Vec<Member> {
+        members
+            .iter()
+            .map(|p| Member {
+                site: site(p),
+                published: published(p),
+                captured: captured(p).as_deref().and_then(samecore::dates::parse_iso),
+            })
+            .collect()
+    };
+    let spread_of = |members: &[PageId]| spread(&described(members));
+    // What a person reads for a page: its title, else its URL, else its key.
+    let shown = |p: &Page| -> String {
+        title(p).unwrap_or_else(|| p.identity.url.clone().unwrap_or(p.identity.key.clone()))
     };
     if let Some(number) = args.cluster {
         let Some(c) = clusters.iter().find(|c| c.id == number) else {
@@ -79,29 +112,54 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
             }
         }
         let mut order: Vec<PageId> = c.members.clone();
-        order.sort_by_key(|p| (captured(p), *p));
+        let s = spread_of(&order);
+        let believed: HashMap<PageId, Option<Published>> = order
+            .iter()
+            .copied()
+            .zip(samecore::dates::spread::believed(&described(&order)))
+            .collect();
+        let lag: HashMap<PageId, Option<i64>> =
+            order.iter().copied().zip(s.lag_seconds.iter().copied()).collect();
+        let firsts: BTreeSet<PageId> = s.first.iter().map(|&i| order[i]).collect();
+        order.sort_by_key(|p| (lag[p].is_none(), lag[p], captured(p), *p));
         if !args.json {
             writeln!(out, "cluster {number} of run {run}: {} pages", order.len())?;
+            writeln!(
+                out,
+                "  {:<25} {:<8} {:>8} {:<24} {:>5}  title",
+                "published", "from", "lag", "site", "link"
+            )?;
         }
         for p in &order {
             let page = &pages[p];
             let rep = c.representative == Some(*p);
             let (with, score) = link.get(p).copied().unzip();
             let with = with.map(|w| pages[&w].identity.key.clone());
+            let date = believed[p];
             if args.json {
                 let row = serde_json::json!({
                     "run": run.0, "cluster": number, "key": page.identity.key,
                     "url": page.identity.url, "captured": captured(p), "site": site(p),
                     "title": title(page), "representative": rep,
+                    "published": date.map(|d| d.at.iso()),
+                    "published_source": date.map(|d| d.source.name()),
+                    "first_publisher": firsts.contains(p), "lag_seconds": lag[p],
                     "linked_through": with, "link_score": score,
                 });
                 writeln!(out, "{row}")?;
             } else {
+                let mark = match (rep, firsts.contains(p)) {
+                    (true, true) => "*1",
+                    (true, false) => "* ",
+                    (false, true) => " 1",
+                    (false, false) => "  ",
+                };
                 writeln!(
                     out,
-                    "{} {:<20} {:<24} {} {}",
-                    if rep { "*" } else { " " },
-                    captured(p).unwrap_or_else(|| "-".into()),
+                    "{mark}{:<25} {:<8} {:>8} {:<24} {} {}",
+                    date.map_or("-".into(), |d| d.at.iso()),
+                    date.map_or("-", |d| d.source.name()),
+                    lag[p].map_or("-".into(), human),
                     site(p),
                     score.map_or("    -".into(), |s| format!("{s:.3}")),
                     shown(page)
@@ -114,7 +172,9 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
         if !args.json {
             writeln!(
                 out,
-                "(* the representative; the score is each page's strongest link in the cluster)"
+                "(* the representative, 1 a first publisher; \"from\": where the date was found, \
+                 capture when the page gives none; the score is each page's strongest link in \
+                 the cluster)"
             )?;
         }
         return Ok(());
@@ -136,25 +196,14 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
         )?;
         writeln!(
             out,
-            "{:>6} {:>5}  {:<20}  {:<20}  {:<28} title / codes",
-            "#", "pages", "first captured", "last captured", "sites"
+            "{:>6} {:>5}  {:<25} {:>8}  {:<28} title / codes",
+            "#", "pages", "first published", "span", "sites"
         )?;
     }
     for c in &clusters {
-        let mut dates: Vec<(String, PageId)> = c
-            .members
-            .iter()
-            .filter_map(|p| captured(p).map(|d| (d, *p)))
-            .collect();
-        dates.sort();
-        let first = dates.first().map(|(d, _)| d.clone());
-        let last = dates.last().map(|(d, _)| d.clone());
-        // Every member captured at the earliest time (a tie is named, not broken).
-        let firsts: Vec<PageId> = dates
-            .iter()
-            .take_while(|(d, _)| Some(d) == first.as_ref())
-            .map(|(_, p)| *p)
-            .collect();
+        let s = spread_of(&c.members);
+        let first = s.first_at.map(|a| a.iso());
+        let firsts: Vec<PageId> = s.first.iter().map(|&i| c.members[i]).collect();
         let mut sites: BTreeMap<String, usize> = BTreeMap::new();
         for p in &c.members {
             *sites.entry(site(p)).or_default() += 1;
@@ -172,22 +221,27 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
                 "run": run.0, "cluster": c.id, "pages": c.members.len(),
                 "title": rep_page.and_then(&title),
                 "representative": rep.map(|r| pages[&r].identity.key.clone()),
-                "first_captured": first, "last_captured": last,
+                "first_published": first, "span_seconds": s.span_seconds,
+                "dated_by_page": s.dated_by_page,
                 "first": firsts.iter().map(|p| pages[p].identity.key.clone()).collect::<Vec<_>>(),
                 "sites": sites, "codes": cluster_codes, "edited": c.edited,
             });
             writeln!(out, "{row}")?;
             continue;
         }
-        let site_list: Vec<String> = sites.keys().cloned().collect();
-        let first_sites: BTreeSet<String> = firsts.iter().map(&site).collect();
+        let site_list: Vec<String> = sites.keys().filter(|s| !s.is_empty()).cloned().collect();
+        let first_sites: BTreeSet<String> = firsts
+            .iter()
+            .map(&site)
+            .filter(|s| !s.is_empty())
+            .collect();
         writeln!(
             out,
-            "{:>6} {:>5}  {:<20}  {:<20}  {:<28} {}",
+            "{:>6} {:>5}  {:<25} {:>8}  {:<28} {}",
             c.id,
             c.members.len(),
             first.unwrap_or_else(|| "-".into()),
-            last.unwrap_or_else(|| "-".into()),
+            human(s.span_seconds),
             shorten(&site_list.join(","), 28),
             rep_page.map(&shown).unwrap_or_default()
         )?;
@@ -195,7 +249,7 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
         if sites.len() > 1 {
             notes.push(format!(
                 "first: {}",
-                first_sites.into_iter().collect::<Vec<_>>().join(" and ")
+                named_few(&first_sites.into_iter().collect::<Vec<_>>(), 4)
             ));
         }
         if !cluster_codes.is_empty() {
@@ -213,6 +267,16 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `a, b and c`, or `a, b, c, d and 7 more`.
+fn named_few(items: &[String], most: usize) -> String {
+    match items.len() {
+        0 => "pages without a site".into(),
+        1 => items[0].clone(),
+        n if n <= most => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
+        n => format!("{} and {} more", items[..most].join(", "), n - most),
+    }
 }
 
 /// `text` cut to `width` characters with an ellipsis.

@@ -560,6 +560,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         None => None,
     };
 
+    let spreads = samecore::dates::spread::of_clusters(&detection.clustering.cluster_of, |i| {
+        samecore::dates::spread::Member {
+            site: docs[i].site.registrable.clone(),
+            published: docs[i].published,
+            captured: docs[i].date.as_deref().and_then(samecore::dates::parse_iso),
+        }
+    });
     if let Some(path) = &args.clusters {
         let reps = &detection.clustering.representatives;
         let links = detection.linked_through();
@@ -572,6 +579,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                 let link = links[i].map(|(other, score)| (&docs[other.index()], score));
                 let mut row = ClusterFileRow::new(d, c, rep, link);
                 row.language = languages.get(i).and_then(|l| l.0).map(String::from);
+                row.first_publisher = spreads.first[i];
+                row.lag_seconds = spreads.lag_seconds[i];
                 row
             });
         export::write_file_streamed(rows, path, None)
@@ -621,6 +630,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             "gold_clusters": gold.names.len(),
             "metrics": metrics,
             "languages": by_language,
+            "stories": stories_json(&detection, &docs, &spreads),
             "seconds": {"load": load_secs, "signatures": sign_secs, "matching": match_secs},
             "project_run": stored.map(|r| r.0),
         });
@@ -837,4 +847,31 @@ pub fn store_gold(
     };
     project.import_gold(&by_key, &source)?;
     Ok(())
+}
+
+/// Each cluster of two or more pages over time, for `run --json`: its first publishers (keys,
+/// sites), when they published, its sites, span and how many members the pages themselves date.
+fn stories_json(
+    detection: &samecore::detectors::Detection,
+    docs: &[Document],
+    spreads: &samecore::dates::spread::Spreads,
+) -> Vec<serde_json::Value> {
+    let groups = detection.clustering.groups();
+    groups
+        .iter()
+        .map(|members| {
+            let c = detection.clustering.cluster_of[members[0].index()] as usize;
+            let s = &spreads.clusters[c];
+            serde_json::json!({
+                "cluster": c,
+                "pages": members.len(),
+                "sites": s.sites,
+                "first": s.first.iter().map(|&i| docs[i].key.clone()).collect::<Vec<_>>(),
+                "first_sites": s.first.iter().map(|&i| docs[i].site.registrable.clone()).collect::<Vec<_>>(),
+                "first_published": s.first_at.map(|a| a.iso()),
+                "span_seconds": s.span_seconds,
+                "dated_by_page": s.dated_by_page,
+            })
+        })
+        .collect()
 }

@@ -68,6 +68,15 @@ pub struct PageRow {
     pub mime: Option<String>,
     /// Site: registrable domain by the public suffix list.
     pub site: Option<String>,
+    /// The page's `<title>`.
+    pub title: Option<String>,
+    /// The day the page says it was published (`2006-05-03`), or its capture day
+    /// ([`crate::dates`]).
+    pub published_day: Option<String>,
+    /// The same with its time and offset when the page gives one (ISO 8601).
+    pub published: Option<String>,
+    /// Where the date was found: `meta`, `json-ld`, `time`, `url`, `text`, `capture`.
+    pub published_source: Option<String>,
     /// The run whose clusters `cluster` numbers (a cluster number means nothing without it).
     pub run: Option<i64>,
     /// Cluster in the exported run (after hand edits).
@@ -293,6 +302,19 @@ pub struct ClusterFileRow {
     pub link_score: Option<f64>,
     /// The page's language as SpotSigs chose its antecedents by (ISO 639-1), when known.
     pub language: Option<String>,
+    /// The page's `<title>`.
+    pub title: Option<String>,
+    /// The day the page says it was published, or its capture day ([`crate::dates`]).
+    pub published_day: Option<String>,
+    /// The same with its time and offset when the page gives one (ISO 8601).
+    pub published: Option<String>,
+    /// Where the date was found: `meta`, `json-ld`, `time`, `url`, `text`, `capture`.
+    pub published_source: Option<String>,
+    /// Whether the page is among the first publishers of its cluster's story (ties are all
+    /// first; never for a page alone) ([`crate::dates::spread`]).
+    pub first_publisher: bool,
+    /// How long after the first publishers the page published, in seconds.
+    pub lag_seconds: Option<i64>,
 }
 
 /// One scored pair of `samecore run --pairs`: both reader keys and the score first, then both
@@ -348,6 +370,12 @@ impl ClusterFileRow {
             linked_through: link.map(|(d, _)| d.key.clone()),
             link_score: link.map(|(_, s)| (s * 1e6).round() / 1e6),
             language: None,
+            title: doc.title.clone(),
+            published_day: doc.published.map(|p| p.at.ymd()),
+            published: doc.published.map(|p| p.at.iso()),
+            published_source: doc.published.map(|p| p.source.name().to_string()),
+            first_publisher: false,
+            lag_seconds: None,
         }
     }
 }
@@ -423,7 +451,14 @@ pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> 
     for p in project.pages()? {
         let (gold, gold_source) = gold_of(&gold, &p.identity).unzip();
         let s = Side::from(&p.identity);
+        let title = p.identity.title.clone();
+        let published = p.identity.published.clone();
+        let published_source = p.identity.published_source.clone();
         rows.push(PageRow {
+            title,
+            published_day: published.as_deref().map(|d| d[..d.len().min(10)].to_string()),
+            published,
+            published_source,
             key: s.key,
             record_id: s.record_id,
             url: s.url,

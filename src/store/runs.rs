@@ -52,6 +52,16 @@ pub struct PageIdentity {
     /// a folder or zip), the key gold files and `--seeds` name pages by, and the key projects
     /// before schema v3 stored the page under.
     pub reader_key: Option<String>,
+    /// The page's `<title>`.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// When the page says it was published (ISO 8601: a day, or a time with its offset), its
+    /// capture when it says nothing ([`crate::dates`]).
+    #[serde(default)]
+    pub published: Option<String>,
+    /// Where that date was found: `meta`, `json-ld`, `time`, `url`, `text` or `capture`.
+    #[serde(default)]
+    pub published_source: Option<String>,
 }
 
 impl From<&Document> for PageIdentity {
@@ -77,6 +87,9 @@ impl From<&Document> for PageIdentity {
             status: doc.status,
             mime: doc.content_type.clone(),
             reader_key: Some(doc.key.clone()),
+            title: doc.title.clone(),
+            published: doc.published.map(|p| p.at.iso()),
+            published_source: doc.published.map(|p| p.source.name().to_string()),
         }
     }
 }
@@ -714,8 +727,8 @@ pub(crate) fn upsert_pages_tx(
 ) -> Result<Vec<PageId>> {
     let mut upsert = tx.prepare(
         "INSERT INTO documents (archive_id, key, record_id, url, date, file, offset, length, site,
-           location, digest, status, mime, reader_key)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+           location, digest, status, mime, reader_key, title, published, published_source)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
          ON CONFLICT (key) DO UPDATE SET
            archive_id = coalesce(excluded.archive_id, archive_id),
            record_id = coalesce(excluded.record_id, record_id),
@@ -729,7 +742,11 @@ pub(crate) fn upsert_pages_tx(
            digest = coalesce(excluded.digest, digest),
            status = coalesce(excluded.status, status),
            mime = coalesce(excluded.mime, mime),
-           reader_key = coalesce(excluded.reader_key, reader_key)
+           reader_key = coalesce(excluded.reader_key, reader_key),
+           title = coalesce(excluded.title, title),
+           published = coalesce(excluded.published, published),
+           published_source = CASE WHEN excluded.published IS NULL THEN published_source
+                                    ELSE excluded.published_source END
          RETURNING id",
     )?;
     let mut legacy = tx.prepare(
@@ -794,7 +811,10 @@ pub(crate) fn upsert_pages_tx(
                 p.digest,
                 p.status,
                 p.mime,
-                p.reader_key
+                p.reader_key,
+                p.title,
+                p.published,
+                p.published_source
             ],
             |r| r.get(0),
         )?;
@@ -805,14 +825,15 @@ pub(crate) fn upsert_pages_tx(
 
 const PAGE_SELECT: &str =
     "SELECT id, key, record_id, url, date, file, offset, length, site, location,
-     digest, status, mime, reader_key FROM documents";
+     digest, status, mime, reader_key, title, published, published_source FROM documents";
 
 pub(crate) fn page_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Page> {
     page_row_at(r, 0)
 }
 
-/// A page whose fourteen columns (`id, key, record_id, url, date, file, offset, length, site,
-/// location, digest, status, mime, reader_key`, [`PAGE_COLUMNS`]) start at `first`.
+/// A page whose seventeen columns (`id, key, record_id, url, date, file, offset, length, site,
+/// location, digest, status, mime, reader_key, title, published, published_source`,
+/// [`PAGE_COLUMNS`]) start at `first`.
 pub(crate) fn page_row_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Page> {
     let location: Option<String> = r.get(first + 9)?;
     Ok(Page {
@@ -840,12 +861,15 @@ pub(crate) fn page_row_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Resu
             status: r.get(first + 11)?,
             mime: r.get(first + 12)?,
             reader_key: r.get(first + 13)?,
+            title: r.get(first + 14)?,
+            published: r.get(first + 15)?,
+            published_source: r.get(first + 16)?,
         },
     })
 }
 
 /// Number of columns [`page_row_at`] reads.
-pub(crate) const PAGE_COLUMNS: usize = 14;
+pub(crate) const PAGE_COLUMNS: usize = 17;
 
 fn page_where(
     tx: &rusqlite::Transaction<'_>,

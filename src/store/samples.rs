@@ -267,9 +267,11 @@ impl Project {
             let mut stmt = tx.prepare(
                 "SELECT p.position, p.score, p.stratum,
                    a.id, a.key, a.record_id, a.url, a.date, a.file, a.offset, a.length, a.site,
-                   a.location, a.digest, a.status, a.mime, a.reader_key,
+                   a.location, a.digest, a.status, a.mime, a.reader_key, a.title, a.published,
+                   a.published_source,
                    b.id, b.key, b.record_id, b.url, b.date, b.file, b.offset, b.length, b.site,
-                   b.location, b.digest, b.status, b.mime, b.reader_key
+                   b.location, b.digest, b.status, b.mime, b.reader_key, b.title, b.published,
+                   b.published_source
                  FROM sample_pairs p JOIN documents a ON a.id = p.a JOIN documents b ON b.id = p.b
                  WHERE p.sample_id = ?1 AND (?2 IS NULL OR p.position = ?2) ORDER BY p.position",
             )?;

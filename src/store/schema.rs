@@ -19,6 +19,7 @@
 //!   archives their absolute path and their path relative to the project file; gold its source;
 //!   a log of code edits, so `samecore code undo` works across invocations; settings (the
 //!   workbench's state: annotator, run settings, antecedents, tab) that come back with the file.
+//! - v4: pages keep their title and publication date with its source ([`crate::dates`]).
 
 use std::path::{Path, PathBuf};
 
@@ -27,7 +28,7 @@ use rusqlite::Connection;
 use crate::{Error, Result};
 
 /// The schema version this samecore writes.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// `user_version` 0 -> 1: the first released schema.
 const V1: &str = r#"
@@ -188,8 +189,15 @@ CREATE TABLE settings (
 ) WITHOUT ROWID;
 "#;
 
+/// `user_version` 3 -> 4.
+const V4: &str = r#"
+ALTER TABLE documents ADD COLUMN title TEXT;
+ALTER TABLE documents ADD COLUMN published TEXT;
+ALTER TABLE documents ADD COLUMN published_source TEXT;
+"#;
+
 /// Migration `i` takes the file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2, V3];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2, V3, V4];
 
 /// What [`migrate`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]

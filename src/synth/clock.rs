@@ -49,19 +49,12 @@ impl Instant {
     /// 2024-03-01T00:00:00Z, where the synthetic crawl begins.
     pub const CRAWL_START: Instant = Instant(1_709_251_200);
 
-    /// Break the instant down (Howard Hinnant's `civil_from_days`).
+    /// Break the instant down ([`crate::dates::civil_from_days`]).
     pub fn civil(self) -> Civil {
         let days = (self.0 / 86_400) as i64;
         let secs = (self.0 % 86_400) as u32;
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z - era * 146_097;
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-        let year = yoe + era * 400 + i64::from(month <= 2);
+        let (year, month, day) = crate::dates::civil_from_days(days);
+        let year = i64::from(year);
         Civil {
             year,
             month,

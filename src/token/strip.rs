@@ -50,7 +50,7 @@ fn tag(html: &str, start: usize, out: &mut String) -> usize {
 }
 
 /// A tag found at a `<`.
-pub(super) struct Tag<'a> {
+pub(crate) struct Tag<'a> {
     /// Where it starts (its `<`).
     pub start: usize,
     /// Its element name as written (empty for comments, `<!…>` and `<?…>`).
@@ -100,7 +100,7 @@ impl<'a> Tag<'a> {
 }
 
 /// Skip the content of a hidden element up to and including its closing tag.
-pub(super) fn skip_to_close(bytes: &[u8], from: usize, name: &str) -> usize {
+pub(crate) fn skip_to_close(bytes: &[u8], from: usize, name: &str) -> usize {
     let mut i = from;
     while let Some(rel) = memmem::find(&bytes[i.min(bytes.len())..], b"</") {
         let at = i + rel + 2;
@@ -118,7 +118,7 @@ pub(super) fn skip_to_close(bytes: &[u8], from: usize, name: &str) -> usize {
 
 /// Decode the character reference starting with `&` at `start` ([`super::entities`]; an
 /// unknown name becomes a space); returns where text resumes.
-pub(super) fn entity(html: &str, start: usize, out: &mut String) -> usize {
+pub(crate) fn entity(html: &str, start: usize, out: &mut String) -> usize {
     match reference_at(&html[start..]) {
         Some((Reference::Char(ch), len)) => {
             out.push(ch);
