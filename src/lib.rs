@@ -26,6 +26,7 @@ pub mod eval;
 pub mod export;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod history;
 pub mod labels;
 pub mod matching;
 pub mod progress;

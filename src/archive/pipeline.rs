@@ -413,6 +413,7 @@ pub(crate) fn resolve_across_files<T: Clone>(
             doc.revisit_of = Some(original.key.clone());
             set_revisit_capture(&mut doc, original);
             doc.location = original.location.clone();
+            doc.payload_check = original.payload_check;
             doc.title = original.title.clone();
             // Its original's text, bounded by its own capture: the original's date, or this
             // capture when the text has none (as for a revisit resolved inside its file).

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 pub mod clusters;
+pub mod history;
 pub mod code;
 pub mod eval;
 pub mod export;
@@ -59,9 +60,12 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Read gold clusters (`doc,cluster`) into a project.
     ImportGold(import_gold::ImportGoldArgs),
-    /// A run's clusters on the terminal (number, size, title, sites, first capture, codes), or
-    /// one cluster's members.
+    /// A run's clusters on the terminal (number, size, title, sites, first publisher, span,
+    /// codes), or one cluster's members with their publication dates and lags.
     Clusters(clusters::ClustersArgs),
+    /// Each URL captured several times: every capture against the one before (identical, frame
+    /// only, core changed), with the core's token diff.
+    History(history::HistoryArgs),
     /// Code clusters and pages from the command line: codebook, apply, override, undo,
     /// reconcile with a new run.
     Code(code::CodeArgs),
@@ -127,6 +131,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::ImportGold(args) => import_gold::run(args),
         Command::Relocate(args) => relocate::run(args),
         Command::Clusters(args) => clusters::run(args),
+        Command::History(args) => history::run(args),
         Command::Code(args) => code::run(args),
         Command::Sign(args) => sign::run(args),
         Command::ImportPairs(args) => import_pairs::run(args),

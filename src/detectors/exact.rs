@@ -34,12 +34,17 @@ pub struct ExactDuplicates {
     pub joined: usize,
 }
 
-/// Pages grouped by payload digest, groups of two or more, each sorted by id.
+/// Pages grouped by payload digest, groups of two or more, each sorted by id. The digest an
+/// archive declares is checked against the bytes read (their XXH3, [`Document::payload_check`]):
+/// a WARC that writes one digest on records of different payloads (a test file of ipwb's does)
+/// does not make them identical.
 pub fn digest_groups(docs: &[Document]) -> Vec<Vec<DocId>> {
-    let mut by: HashMap<&str, Vec<DocId>> = HashMap::new();
+    let mut by: HashMap<(&str, u64), Vec<DocId>> = HashMap::new();
     for (i, d) in docs.iter().enumerate() {
         if let Some(digest) = d.digest() {
-            by.entry(digest).or_default().push(DocId(i as u32));
+            by.entry((digest, d.payload_check))
+                .or_default()
+                .push(DocId(i as u32));
         }
     }
     let mut groups: Vec<Vec<DocId>> = by.into_values().filter(|g| g.len() > 1).collect();

@@ -317,6 +317,36 @@ pub struct ClusterFileRow {
     pub lag_seconds: Option<i64>,
 }
 
+/// One capture of `samecore history --out`: a URL's capture against the one before it
+/// ([`crate::history`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HistoryRow {
+    /// The URL as its first capture wrote it.
+    pub url: String,
+    /// Which capture of the URL this is (1 for the first).
+    pub capture: u32,
+    /// When it was captured (ISO 8601).
+    pub captured: Option<String>,
+    /// When the capture before it was.
+    pub previous_captured: Option<String>,
+    /// `first`, `identical`, `frame-only` or `core-changed`.
+    pub change: String,
+    /// Similarity of the core to the previous capture's (Jaccard of word 3-shingles).
+    pub core_similarity: Option<f64>,
+    /// Whether the archive recorded it as a revisit.
+    pub revisit: bool,
+    /// Payload digest.
+    pub digest: Option<String>,
+    /// The capture's key (as in a project).
+    pub key: String,
+    /// The previous capture's key.
+    pub previous_key: Option<String>,
+    /// The page's `<title>`.
+    pub title: Option<String>,
+    /// The day the page says it was published (or its capture day).
+    pub published_day: Option<String>,
+}
+
 /// One scored pair of `samecore run --pairs`: both reader keys and the score first, then both
 /// pages' capture key, URL, timestamp and record id.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
