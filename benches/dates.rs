@@ -80,9 +80,7 @@ fn main() {
         let t = Instant::now();
         let mut n = 0;
         for (doc, html) in &pages {
-            n += usize::from(
-                publication(html, doc.url.as_deref(), doc.date.as_deref()).is_some(),
-            );
+            n += usize::from(publication(html, doc.url.as_deref(), doc.date.as_deref()).is_some());
         }
         std::hint::black_box(n);
         best = best.min(t.elapsed().as_secs_f64());

@@ -98,6 +98,33 @@ impl UrlHistory {
     }
 }
 
+/// Every history of a collection, found by any of its captures.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Index {
+    /// The histories, as [`histories`] returns them.
+    pub histories: Vec<UrlHistory>,
+    by_doc: std::collections::HashMap<DocId, (usize, usize)>,
+}
+
+impl Index {
+    /// Index `histories` by their captures.
+    pub fn new(histories: Vec<UrlHistory>) -> Index {
+        let mut by_doc = std::collections::HashMap::new();
+        for (h, history) in histories.iter().enumerate() {
+            for (k, step) in history.steps.iter().enumerate() {
+                by_doc.insert(step.doc, (h, k));
+            }
+        }
+        Index { histories, by_doc }
+    }
+
+    /// The history `doc` is a capture in, and its step there.
+    pub fn of(&self, doc: DocId) -> Option<(&UrlHistory, usize)> {
+        let &(h, k) = self.by_doc.get(&doc)?;
+        Some((&self.histories[h], k))
+    }
+}
+
 /// The key captures of one URL share: host lowercased, scheme, `www.`, fragment and a trailing
 /// `/` dropped.
 pub fn url_key(url: &str) -> String {
@@ -265,7 +292,10 @@ mod tests {
     fn url_keys_group_what_archives_group() {
         assert_eq!(url_key("http://WWW.Example.com/a/#top"), "example.com/a");
         assert_eq!(url_key("https://example.com/a"), "example.com/a");
-        assert_ne!(url_key("http://example.com/a?x=1"), url_key("http://example.com/a"));
+        assert_ne!(
+            url_key("http://example.com/a?x=1"),
+            url_key("http://example.com/a")
+        );
     }
 
     #[test]

@@ -118,8 +118,11 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
             .copied()
             .zip(samecore::dates::spread::believed(&described(&order)))
             .collect();
-        let lag: HashMap<PageId, Option<i64>> =
-            order.iter().copied().zip(s.lag_seconds.iter().copied()).collect();
+        let lag: HashMap<PageId, Option<i64>> = order
+            .iter()
+            .copied()
+            .zip(s.lag_seconds.iter().copied())
+            .collect();
         let firsts: BTreeSet<PageId> = s.first.iter().map(|&i| order[i]).collect();
         order.sort_by_key(|p| (lag[p].is_none(), lag[p], captured(p), *p));
         if !args.json {
@@ -230,11 +233,8 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
             continue;
         }
         let site_list: Vec<String> = sites.keys().filter(|s| !s.is_empty()).cloned().collect();
-        let first_sites: BTreeSet<String> = firsts
-            .iter()
-            .map(&site)
-            .filter(|s| !s.is_empty())
-            .collect();
+        let first_sites: BTreeSet<String> =
+            firsts.iter().map(&site).filter(|s| !s.is_empty()).collect();
         writeln!(
             out,
             "{:>6} {:>5}  {:<25} {:>8}  {:<28} {}",

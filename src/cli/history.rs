@@ -64,7 +64,8 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<()> {
     })
     .map_err(|e| anyhow::anyhow!("{e}"))?;
     all.retain(|h| {
-        args.url.as_deref().is_none_or(|u| h.url.contains(u)) && (!args.changed || h.core_changes() > 0)
+        args.url.as_deref().is_none_or(|u| h.url.contains(u))
+            && (!args.changed || h.core_changes() > 0)
     });
     if let Some(path) = &args.out {
         let rows = all.iter().flat_map(|h| {
@@ -104,7 +105,11 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<()> {
                     })
                 })
                 .collect();
-            writeln!(out, "{}", serde_json::json!({"url": h.url, "captures": steps}))?;
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({"url": h.url, "captures": steps})
+            )?;
         }
         return Ok(());
     }
@@ -123,9 +128,14 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<()> {
                 "  {:<22} {:<12} {:>6} {}{}",
                 d.date.as_deref().unwrap_or("-"),
                 s.change.name(),
-                s.core_similarity.map_or(String::new(), |x| format!("{x:.3}")),
+                s.core_similarity
+                    .map_or(String::new(), |x| format!("{x:.3}")),
                 d.digest().unwrap_or(""),
-                if d.revisit_of.is_some() { " (revisit)" } else { "" }
+                if d.revisit_of.is_some() {
+                    " (revisit)"
+                } else {
+                    ""
+                }
             )?;
             if args.diff
                 && s.change == Change::CoreChanged

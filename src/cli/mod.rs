@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 pub mod clusters;
-pub mod history;
 pub mod code;
 pub mod eval;
 pub mod export;
+pub mod history;
 pub mod import_gold;
 pub mod import_pairs;
 pub mod info;

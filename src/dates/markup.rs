@@ -226,9 +226,13 @@ fn element(raw: &str, html: &str, after: usize, found: &mut Found) {
     };
     if let Some(prop) = attribute(&lower, "itemprop") {
         if prop.contains("datepublished") || prop.contains("datecreated") {
-            found.meta_published.extend(value().or_else(|| own_text(html, after)));
+            found
+                .meta_published
+                .extend(value().or_else(|| own_text(html, after)));
         } else if prop.contains("datemodified") {
-            found.meta_modified.extend(value().or_else(|| own_text(html, after)));
+            found
+                .meta_modified
+                .extend(value().or_else(|| own_text(html, after)));
         }
         return;
     }
@@ -322,12 +326,16 @@ fn walk(
                     Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
                     _ => vec![],
                 };
-                names.iter().any(|n| {
-                    n.contains("Article") || n.contains("Posting") || n.contains("Report")
-                })
+                names
+                    .iter()
+                    .any(|n| n.contains("Article") || n.contains("Posting") || n.contains("Report"))
             });
             for key in ["datePublished", "dateCreated", "uploadDate"] {
-                if let Some(at) = map.get(key).and_then(Value::as_str).and_then(Instant::parse) {
+                if let Some(at) = map
+                    .get(key)
+                    .and_then(Value::as_str)
+                    .and_then(Instant::parse)
+                {
                     if is_article {
                         article.push(at);
                     } else {
@@ -415,7 +423,10 @@ mod tests {
         let t = r#"<meta PROPERTY="article:published_time" content='2006-05-03'>"#;
         assert_eq!(attribute(t, "property"), Some("article:published_time"));
         assert_eq!(attribute(t, "content"), Some("2006-05-03"));
-        assert_eq!(attribute("<time datetime=2006-05-03>", "datetime"), Some("2006-05-03"));
+        assert_eq!(
+            attribute("<time datetime=2006-05-03>", "datetime"),
+            Some("2006-05-03")
+        );
         assert_eq!(attribute("<a data-content=\"x\">", "content"), None);
     }
 

@@ -403,7 +403,20 @@ fn valid_ymd(y: i32, m: u32, d: u32) -> bool {
         return false;
     }
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let days = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     d <= days[m as usize - 1]
 }
 
@@ -456,7 +469,10 @@ mod tests {
     fn iso_forms() {
         let a = parse_iso("2006-05-03T10:20:30+02:00").unwrap();
         assert_eq!(a.iso(), "2006-05-03T10:20:30+02:00");
-        assert_eq!(a.utc, days_from_civil(2006, 5, 3) * 86_400 + 8 * 3600 + 20 * 60 + 30);
+        assert_eq!(
+            a.utc,
+            days_from_civil(2006, 5, 3) * 86_400 + 8 * 3600 + 20 * 60 + 30
+        );
         assert_eq!(parse_iso("2006-05-03").unwrap().iso(), "2006-05-03");
         assert_eq!(parse_iso("2006/05/03").unwrap().iso(), "2006-05-03");
         assert_eq!(parse_iso("20060503").unwrap().iso(), "2006-05-03");
@@ -471,7 +487,9 @@ mod tests {
         assert!(parse_iso("2006-13-03").is_none());
         assert!(parse_iso("12345").is_none());
         assert_eq!(
-            Instant::parse("Wed, 03 May 2006 10:20:30 GMT").unwrap().iso(),
+            Instant::parse("Wed, 03 May 2006 10:20:30 GMT")
+                .unwrap()
+                .iso(),
             "2006-05-03T10:20:30Z"
         );
     }
@@ -507,20 +525,35 @@ mod tests {
             "@graph":[{"@type":"WebSite","name":"x"},{"@type":"NewsArticle",
             "dateModified":"2021-06-05T10:00:00+02:00","datePublished":"2021-06-01T10:00:00+02:00"}]}
             </script><p>text</p>"#;
-        assert_eq!(day(page, None, cap), ("2021-06-01".into(), DateSource::JsonLd));
+        assert_eq!(
+            day(page, None, cap),
+            ("2021-06-01".into(), DateSource::JsonLd)
+        );
         let page = r#"<article><time class="entry-date published" datetime="2021-06-02">2. Juni</time></article>"#;
-        assert_eq!(day(page, None, cap), ("2021-06-02".into(), DateSource::Time));
+        assert_eq!(
+            day(page, None, cap),
+            ("2021-06-02".into(), DateSource::Time)
+        );
         let page = r#"<abbr class="published" title="2021-06-03T09:00:00Z">June 3</abbr>"#;
-        assert_eq!(day(page, None, cap), ("2021-06-03".into(), DateSource::Meta));
+        assert_eq!(
+            day(page, None, cap),
+            ("2021-06-03".into(), DateSource::Meta)
+        );
         let page = r#"<span itemprop="datePublished" content="2021-06-04">4 June</span>"#;
-        assert_eq!(day(page, None, cap), ("2021-06-04".into(), DateSource::Meta));
+        assert_eq!(
+            day(page, None, cap),
+            ("2021-06-04".into(), DateSource::Meta)
+        );
     }
 
     #[test]
     fn never_after_the_capture() {
         let cap = "2006-05-10T12:00:00Z";
         let page = r#"<meta name="date" content="2007-01-01"><p>Veröffentlicht am 3. Mai 2006</p>"#;
-        assert_eq!(day(page, None, cap), ("2006-05-03".into(), DateSource::Text));
+        assert_eq!(
+            day(page, None, cap),
+            ("2006-05-03".into(), DateSource::Text)
+        );
         let page = r#"<meta name="date" content="2006-05-10T18:00:00Z">"#;
         let p = publication(page, None, Some(cap)).unwrap();
         assert_eq!(p.at.iso(), "2006-05-10");
@@ -533,13 +566,25 @@ mod tests {
     #[test]
     fn url_patterns() {
         let d = |u| url_date(u).0.map(|i| i.ymd());
-        assert_eq!(d("http://a.com/2006/05/03/x.html").as_deref(), Some("2006-05-03"));
-        assert_eq!(d("http://a.com/news/2006-5-3-x").as_deref(), Some("2006-05-03"));
-        assert_eq!(d("http://a.com/a/20060503.htm").as_deref(), Some("2006-05-03"));
+        assert_eq!(
+            d("http://a.com/2006/05/03/x.html").as_deref(),
+            Some("2006-05-03")
+        );
+        assert_eq!(
+            d("http://a.com/news/2006-5-3-x").as_deref(),
+            Some("2006-05-03")
+        );
+        assert_eq!(
+            d("http://a.com/a/20060503.htm").as_deref(),
+            Some("2006-05-03")
+        );
         assert_eq!(d("http://a.com/id/200605031234"), None);
         assert_eq!(d("http://2006.com/x"), None);
         assert_eq!(
-            url_date("http://a.com/2006/05/story").1.map(|i| i.ymd()).as_deref(),
+            url_date("http://a.com/2006/05/story")
+                .1
+                .map(|i| i.ymd())
+                .as_deref(),
             Some("2006-05-01")
         );
     }

@@ -90,8 +90,7 @@ pub fn believed(members: &[Member]) -> Vec<Option<Published>> {
         .iter()
         .map(|m| match m.published {
             Some(p)
-                if p.source == DateSource::Text
-                    && p.at.local_day() < median - STORY_DATE_DAYS =>
+                if p.source == DateSource::Text && p.at.local_day() < median - STORY_DATE_DAYS =>
             {
                 m.captured.map(|at| Published {
                     at,
@@ -107,7 +106,11 @@ pub fn believed(members: &[Member]) -> Vec<Option<Published>> {
 pub fn spread(members: &[Member]) -> Spread {
     let believed = believed(members);
     let at: Vec<Option<Instant>> = believed.iter().map(|p| p.map(|p| p.at)).collect();
-    let earliest = at.iter().flatten().copied().min_by_key(|&a| (key(a), !a.has_time));
+    let earliest = at
+        .iter()
+        .flatten()
+        .copied()
+        .min_by_key(|&a| (key(a), !a.has_time));
     let first: Vec<usize> = match earliest {
         Some(e) => (0..members.len())
             .filter(|&i| at[i].is_some_and(|a| ties(a, e)))
@@ -121,6 +124,15 @@ pub fn spread(members: &[Member]) -> Spread {
         .filter(|a| a.has_time)
         .min_by_key(|a| a.utc)
         .or(earliest);
+    // The first are those tied with that reference: a time of day later on the same day is
+    // not first, a member with only that day is.
+    let first: Vec<usize> = match earliest {
+        Some(e) => first
+            .into_iter()
+            .filter(|&i| at[i].is_some_and(|a| ties(a, e)))
+            .collect(),
+        None => first,
+    };
     let lag_seconds: Vec<Option<i64>> = at
         .iter()
         .map(|a| Some(after(earliest?, (*a)?).max(0)))
@@ -159,7 +171,11 @@ pub struct Spreads {
 /// [`spread`] of each cluster, pages numbered `0..cluster_of.len()` and `member(i)` describing
 /// page `i`.
 pub fn of_clusters(cluster_of: &[u32], member: impl Fn(usize) -> Member) -> Spreads {
-    let n_clusters = cluster_of.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+    let n_clusters = cluster_of
+        .iter()
+        .map(|&c| c as usize + 1)
+        .max()
+        .unwrap_or(0);
     let mut pages: Vec<Vec<usize>> = vec![Vec::new(); n_clusters];
     for (i, &c) in cluster_of.iter().enumerate() {
         pages[c as usize].push(i);

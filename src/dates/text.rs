@@ -10,48 +10,161 @@ use crate::token::markup::is_unspaced;
 /// Month names and abbreviations (lowercase, without a final dot) and their numbers.
 const MONTHS: &[(&str, u32)] = &[
     // English
-    ("january", 1), ("february", 2), ("march", 3), ("april", 4), ("may", 5), ("june", 6),
-    ("july", 7), ("august", 8), ("september", 9), ("october", 10), ("november", 11),
-    ("december", 12), ("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("jun", 6), ("jul", 7),
-    ("aug", 8), ("sep", 9), ("sept", 9), ("oct", 10), ("nov", 11), ("dec", 12),
+    ("january", 1),
+    ("february", 2),
+    ("march", 3),
+    ("april", 4),
+    ("may", 5),
+    ("june", 6),
+    ("july", 7),
+    ("august", 8),
+    ("september", 9),
+    ("october", 10),
+    ("november", 11),
+    ("december", 12),
+    ("jan", 1),
+    ("feb", 2),
+    ("mar", 3),
+    ("apr", 4),
+    ("jun", 6),
+    ("jul", 7),
+    ("aug", 8),
+    ("sep", 9),
+    ("sept", 9),
+    ("oct", 10),
+    ("nov", 11),
+    ("dec", 12),
     // German
-    ("januar", 1), ("jänner", 1), ("februar", 2), ("märz", 3), ("mai", 5), ("juni", 6),
-    ("juli", 7), ("oktober", 10), ("dezember", 12), ("mär", 3), ("mrz", 3), ("okt", 10),
+    ("januar", 1),
+    ("jänner", 1),
+    ("februar", 2),
+    ("märz", 3),
+    ("mai", 5),
+    ("juni", 6),
+    ("juli", 7),
+    ("oktober", 10),
+    ("dezember", 12),
+    ("mär", 3),
+    ("mrz", 3),
+    ("okt", 10),
     ("dez", 12),
     // French
-    ("janvier", 1), ("février", 2), ("fevrier", 2), ("mars", 3), ("avril", 4), ("juin", 6),
-    ("juillet", 7), ("août", 8), ("aout", 8), ("septembre", 9), ("octobre", 10),
-    ("novembre", 11), ("décembre", 12), ("decembre", 12), ("janv", 1), ("févr", 2), ("avr", 4),
-    ("juil", 7), ("déc", 12),
+    ("janvier", 1),
+    ("février", 2),
+    ("fevrier", 2),
+    ("mars", 3),
+    ("avril", 4),
+    ("juin", 6),
+    ("juillet", 7),
+    ("août", 8),
+    ("aout", 8),
+    ("septembre", 9),
+    ("octobre", 10),
+    ("novembre", 11),
+    ("décembre", 12),
+    ("decembre", 12),
+    ("janv", 1),
+    ("févr", 2),
+    ("avr", 4),
+    ("juil", 7),
+    ("déc", 12),
     // Spanish
-    ("enero", 1), ("febrero", 2), ("marzo", 3), ("abril", 4), ("mayo", 5), ("junio", 6),
-    ("julio", 7), ("agosto", 8), ("septiembre", 9), ("setiembre", 9), ("octubre", 10),
-    ("noviembre", 11), ("diciembre", 12),
+    ("enero", 1),
+    ("febrero", 2),
+    ("marzo", 3),
+    ("abril", 4),
+    ("mayo", 5),
+    ("junio", 6),
+    ("julio", 7),
+    ("agosto", 8),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("octubre", 10),
+    ("noviembre", 11),
+    ("diciembre", 12),
     // Italian
-    ("gennaio", 1), ("febbraio", 2), ("aprile", 4), ("maggio", 5), ("giugno", 6),
-    ("luglio", 7), ("settembre", 9), ("ottobre", 10), ("dicembre", 12),
+    ("gennaio", 1),
+    ("febbraio", 2),
+    ("aprile", 4),
+    ("maggio", 5),
+    ("giugno", 6),
+    ("luglio", 7),
+    ("settembre", 9),
+    ("ottobre", 10),
+    ("dicembre", 12),
     // Portuguese
-    ("janeiro", 1), ("fevereiro", 2), ("março", 3), ("maio", 5), ("junho", 6), ("julho", 7),
-    ("setembro", 9), ("outubro", 10), ("novembro", 11), ("dezembro", 12),
+    ("janeiro", 1),
+    ("fevereiro", 2),
+    ("março", 3),
+    ("maio", 5),
+    ("junho", 6),
+    ("julho", 7),
+    ("setembro", 9),
+    ("outubro", 10),
+    ("novembro", 11),
+    ("dezembro", 12),
     // Dutch
-    ("januari", 1), ("februari", 2), ("maart", 3), ("mei", 5), ("augustus", 8),
+    ("januari", 1),
+    ("februari", 2),
+    ("maart", 3),
+    ("mei", 5),
+    ("augustus", 8),
     // Swedish, Danish, Norwegian
-    ("maj", 5), ("augusti", 8), ("marts", 3),
+    ("maj", 5),
+    ("augusti", 8),
+    ("marts", 3),
     // Polish (genitive, as dates write them)
-    ("stycznia", 1), ("lutego", 2), ("marca", 3), ("kwietnia", 4), ("maja", 5),
-    ("czerwca", 6), ("lipca", 7), ("sierpnia", 8), ("września", 9), ("października", 10),
-    ("listopada", 11), ("grudnia", 12),
+    ("stycznia", 1),
+    ("lutego", 2),
+    ("marca", 3),
+    ("kwietnia", 4),
+    ("maja", 5),
+    ("czerwca", 6),
+    ("lipca", 7),
+    ("sierpnia", 8),
+    ("września", 9),
+    ("października", 10),
+    ("listopada", 11),
+    ("grudnia", 12),
     // Czech (genitive)
-    ("ledna", 1), ("února", 2), ("března", 3), ("dubna", 4), ("května", 5), ("června", 6),
-    ("července", 7), ("srpna", 8), ("září", 9), ("října", 10), ("listopadu", 11),
+    ("ledna", 1),
+    ("února", 2),
+    ("března", 3),
+    ("dubna", 4),
+    ("května", 5),
+    ("června", 6),
+    ("července", 7),
+    ("srpna", 8),
+    ("září", 9),
+    ("října", 10),
+    ("listopadu", 11),
     ("prosince", 12),
     // Russian (genitive)
-    ("января", 1), ("февраля", 2), ("марта", 3), ("апреля", 4), ("мая", 5), ("июня", 6),
-    ("июля", 7), ("августа", 8), ("сентября", 9), ("октября", 10), ("ноября", 11),
+    ("января", 1),
+    ("февраля", 2),
+    ("марта", 3),
+    ("апреля", 4),
+    ("мая", 5),
+    ("июня", 6),
+    ("июля", 7),
+    ("августа", 8),
+    ("сентября", 9),
+    ("октября", 10),
+    ("ноября", 11),
     ("декабря", 12),
     // Turkish
-    ("ocak", 1), ("şubat", 2), ("mart", 3), ("nisan", 4), ("mayıs", 5), ("haziran", 6),
-    ("temmuz", 7), ("ağustos", 8), ("eylül", 9), ("ekim", 10), ("kasım", 11), ("aralık", 12),
+    ("ocak", 1),
+    ("şubat", 2),
+    ("mart", 3),
+    ("nisan", 4),
+    ("mayıs", 5),
+    ("haziran", 6),
+    ("temmuz", 7),
+    ("ağustos", 8),
+    ("eylül", 9),
+    ("ekim", 10),
+    ("kasım", 11),
+    ("aralık", 12),
 ];
 
 /// Words between a day, a month and a year that change nothing (`3 de mayo de 2006`).
@@ -65,10 +178,30 @@ const ORDINALS: &[&str] = &["st", "nd", "rd", "th", "er", "e", "º", "o", "ª"];
 
 /// Words before a date that say it is the publication's (lowercase).
 const PUBLISHED_WORDS: &[&str] = &[
-    "published", "posted", "publication", "released", "veröffentlicht", "erschienen",
-    "publié", "publiée", "publicado", "publicada", "pubblicato", "gepubliceerd",
-    "publicerad", "publiceret", "publisert", "opublikowano", "publikováno", "publikovano",
-    "опубликовано", "yayınlanma", "date", "datum", "fecha", "dated",
+    "published",
+    "posted",
+    "publication",
+    "released",
+    "veröffentlicht",
+    "erschienen",
+    "publié",
+    "publiée",
+    "publicado",
+    "publicada",
+    "pubblicato",
+    "gepubliceerd",
+    "publicerad",
+    "publiceret",
+    "publisert",
+    "opublikowano",
+    "publikováno",
+    "publikovano",
+    "опубликовано",
+    "yayınlanma",
+    "date",
+    "datum",
+    "fecha",
+    "dated",
 ];
 
 /// Phrases of modification (of several words).
@@ -76,9 +209,20 @@ const MODIFIED_PHRASES: &[&str] = &["last edited", "mis à jour", "zuletzt geän
 
 /// … that it is a modification's.
 const MODIFIED_WORDS: &[&str] = &[
-    "updated", "modified", "aktualisiert", "geändert",
-    "actualizado", "aggiornato", "bijgewerkt", "uppdaterad", "opdateret", "oppdatert",
-    "zaktualizowano", "aktualizováno", "обновлено", "güncelleme",
+    "updated",
+    "modified",
+    "aktualisiert",
+    "geändert",
+    "actualizado",
+    "aggiornato",
+    "bijgewerkt",
+    "uppdaterad",
+    "opdateret",
+    "oppdatert",
+    "zaktualizowano",
+    "aktualizováno",
+    "обновлено",
+    "güncelleme",
 ];
 
 /// … that it is not a publication date at all.
@@ -131,7 +275,12 @@ impl Dates {
         before.reverse();
         // A page of many dates is a listing (a tag page, a home page, a forum): a date far from
         // its headline is one of the listed items', not the page's.
-        let mut days: Vec<i64> = near.iter().chain(&before).chain(&rest).map(|d| d.local_day()).collect();
+        let mut days: Vec<i64> = near
+            .iter()
+            .chain(&before)
+            .chain(&rest)
+            .map(|d| d.local_day())
+            .collect();
         days.sort_unstable();
         days.dedup();
         if days.len() >= LISTING_DAYS {
@@ -283,7 +432,8 @@ fn date_at(text: &str, toks: &[Tok], k: usize) -> Option<(Instant, bool, usize)>
             .filter(|t| t.num.is_none())
             .map(|t| &text[t.start..t.end])
     };
-    let is_word = |i: usize, set: &[&str]| word(i).is_some_and(|w| set.contains(&w.to_lowercase().as_str()));
+    let is_word =
+        |i: usize, set: &[&str]| word(i).is_some_and(|w| set.contains(&w.to_lowercase().as_str()));
     let short_gap = |a: usize, b: usize| {
         let s = sep(a, b);
         b < toks.len() && s.len() <= 3 && s.chars().all(|c| c.is_whitespace() || ".,-/".contains(c))
@@ -412,7 +562,13 @@ mod tests {
         ] {
             assert_eq!(one(text).as_deref(), Some(want), "{text}");
         }
-        for text in ["may 3 people", "32.13.2006", "the 2006 season", "1,234,567", "3 May"] {
+        for text in [
+            "may 3 people",
+            "32.13.2006",
+            "the 2006 season",
+            "1,234,567",
+            "3 May",
+        ] {
             assert_eq!(one(text), None, "{text}");
         }
     }

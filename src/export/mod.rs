@@ -486,7 +486,9 @@ pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> 
         let published_source = p.identity.published_source.clone();
         rows.push(PageRow {
             title,
-            published_day: published.as_deref().map(|d| d[..d.len().min(10)].to_string()),
+            published_day: published
+                .as_deref()
+                .map(|d| d[..d.len().min(10)].to_string()),
             published,
             published_source,
             key: s.key,

@@ -65,6 +65,8 @@ pub enum Action {
     Compare(DocId, DocId),
     /// Compute corpus word statistics for antecedent tuning.
     WordStats,
+    /// Find the capture histories of the open archives.
+    CaptureHistories,
     /// Switch tab.
     Show(Tab),
     /// Something for the project file (labels, codes).

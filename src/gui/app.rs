@@ -63,6 +63,8 @@ pub struct Workbench {
     pub(super) active: usize,
     pub(super) pair: Option<Arc<PairComparison>>,
     pub(super) vocab: Option<Arc<Vec<WordStat>>>,
+    /// Capture histories of the open archives, when found.
+    pub(super) history: Option<Arc<crate::history::Index>>,
     /// Errors and notices for the person, newest last; shown until dismissed.
     pub(super) messages: Vec<String>,
     pub(super) path_input: String,
@@ -106,6 +108,7 @@ impl Workbench {
             active: 0,
             pair: None,
             vocab: None,
+            history: None,
             messages: Vec::new(),
             path_input: String::new(),
             dialog: None,
@@ -404,6 +407,7 @@ impl Workbench {
             JobOutput::Rerun(run, changes) => self.reclustered(run, changes),
             JobOutput::Pair(pair) => self.pair = Some(pair.clone()),
             JobOutput::Vocab(stats) => self.vocab = Some(stats.clone()),
+            JobOutput::History(index) => self.history = Some(index.clone()),
             JobOutput::Exported(message) => self.messages.push(message.clone()),
         }
     }
@@ -459,6 +463,7 @@ impl Workbench {
         self.cache = cache;
         self.pair = None;
         self.vocab = None;
+        self.history = None;
         self.workspace = Some(ws);
         self.labels.labelling = false;
         self.save_runs_to_project();
@@ -570,6 +575,16 @@ impl Workbench {
                             p,
                         )
                         .map(|v| JobOutput::Vocab(Arc::new(v)))
+                    });
+                    self.poll_jobs();
+                }
+            }
+            Action::CaptureHistories => {
+                if let Some(ws) = self.workspace.clone() {
+                    self.jobs.start(JobKind::History, move |p| {
+                        let opts = crate::history::HistoryOptions::default();
+                        crate::history::histories(&ws.collection.docs, &opts, p)
+                            .map(|h| JobOutput::History(Arc::new(crate::history::Index::new(h))))
                     });
                     self.poll_jobs();
                 }

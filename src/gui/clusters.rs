@@ -19,6 +19,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("N / P", "Next / previous cluster"),
     ("J / K", "Next / previous member (Clusters and Pair tabs)"),
     ("Enter", "Compare the member with the representative"),
+    ("T", "The selected cluster's members table / timeline"),
 ];
 
 /// How the cluster list is ordered.
@@ -31,7 +32,7 @@ pub enum SortBy {
     Title,
     /// Number of distinct sites, most first.
     Sites,
-    /// Earliest capture first.
+    /// Earliest first publication first.
     Date,
     /// Least pure first (needs gold): where the detector went wrong.
     Purity,
@@ -99,7 +100,7 @@ impl ListColumn {
             ListColumn::Pages => "Pages",
             ListColumn::Title => "Representative title",
             ListColumn::Sites => "Sites",
-            ListColumn::Captured => "Captured",
+            ListColumn::Captured => "First published",
             ListColumn::Purity => "Gold purity",
             ListColumn::Weakest => "Weakest link",
         }
@@ -172,13 +173,21 @@ impl ListColumn {
                 ui.label(format!("{} ({})", c.sites.join(", "), c.sites.len()));
             }
             ListColumn::Captured => {
-                // Minutes are enough to tell captures apart in a list; the members show more.
-                let short = |d: &str| d.chars().take(16).collect::<String>().replace('T', " ");
-                ui.label(match &c.dates {
-                    Some((lo, hi)) if lo == hi => short(lo),
-                    Some((lo, hi)) => format!("{} – {}", short(lo), short(hi)),
+                // The first publication's day and how long the story took to spread; the
+                // capture span on hover.
+                let text = match c.spread.first_at {
+                    Some(at) if c.spread.span_seconds > 0 => format!(
+                        "{} +{}",
+                        at.ymd(),
+                        crate::dates::spread::human(c.spread.span_seconds)
+                    ),
+                    Some(at) => at.ymd(),
                     None => String::new(),
-                });
+                };
+                let r = ui.label(text);
+                if let Some((lo, hi)) = &c.dates {
+                    r.on_hover_text(format!("captured {lo} – {hi}"));
+                }
             }
             ListColumn::Purity => {
                 ui.label(c.gold_purity.map(|p| format!("{p:.2}")).unwrap_or_default());
@@ -207,6 +216,8 @@ pub struct ClustersView {
     scroll_to_selected: bool,
     /// A cluster number to select once a run shows it (a reopened project's selection).
     pending: Option<u32>,
+    /// The selected cluster shown as a timeline instead of its members table (T).
+    timeline: bool,
 }
 
 impl ClustersView {
@@ -246,7 +257,10 @@ impl ClustersView {
                 SortBy::Size => {}
                 SortBy::Title => rows.sort_by(|a, b| key(a).title.cmp(&key(b).title)),
                 SortBy::Sites => rows.sort_by_key(|i| std::cmp::Reverse(key(i).sites.len())),
-                SortBy::Date => rows.sort_by(|a, b| key(a).dates.cmp(&key(b).dates)),
+                SortBy::Date => rows.sort_by_key(|r| {
+                    let first = key(r).spread.first_at;
+                    (first.is_none(), first.map(|a| a.utc))
+                }),
                 SortBy::WeakestLink => rows.sort_by(|a, b| {
                     key(a)
                         .weakest
@@ -351,12 +365,23 @@ impl ClustersView {
             ui.weak("Select a cluster (N / P) to see its pages.");
             return action;
         };
-        ui.label(format!(
-            "Cluster of {} pages (#{}) — click a page (or J / K, Enter) to compare it with the representative",
-            cluster.members.len(),
-            cluster.id
-        ));
-        if let Some(a) = self.members_table(ui, ws, cluster, codes_of) {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.timeline, false, "Members")
+                .on_hover_text("T");
+            ui.selectable_value(&mut self.timeline, true, "Timeline")
+                .on_hover_text("Who published first and when the others followed (T)");
+            ui.label(format!(
+                "Cluster of {} pages (#{}) — click a page (or J / K, Enter) to compare it with the representative",
+                cluster.members.len(),
+                cluster.id
+            ));
+        });
+        let asked = if self.timeline {
+            super::timeline::cluster_timeline(ui, ws, cluster)
+        } else {
+            self.members_table(ui, ws, cluster, codes_of)
+        };
+        if let Some(a) = asked {
             action = Some(a);
         }
         action
@@ -423,6 +448,9 @@ impl ClustersView {
         let clusters = &run.clusters;
         let mut action = None;
         if !ui.ctx().egui_wants_keyboard_input() {
+            if ui.input(|i| i.key_pressed(Key::T) && i.modifiers.is_none()) {
+                self.timeline = !self.timeline;
+            }
             let (next, prev, down, up, enter) = ui.input(|i| {
                 (
                     i.key_pressed(Key::N),
@@ -544,7 +572,7 @@ impl ClustersView {
                     .striped(true)
                     .resizable(true)
                     .sense(egui::Sense::click())
-                    .column(Column::initial(40.0))
+                    .column(Column::initial(64.0))
                     .column(Column::initial(260.0).clip(true))
                     .column(Column::initial(130.0).clip(true))
                     .column(Column::initial(130.0).clip(true))
@@ -565,7 +593,7 @@ impl ClustersView {
                             "Title",
                             "Codes",
                             "Site",
-                            "Captured",
+                            "Published",
                             "Gold",
                             "Linked through",
                             "URL / record",
@@ -612,11 +640,16 @@ fn member_cells(
     let d = cluster.members[m];
     let doc = &ws.collection.docs[d.index()];
     row.col(|ui| {
-        ui.label(if m == 0 {
-            "rep.".to_string()
-        } else {
-            format!("#{}", m + 1)
+        let first = cluster.members.len() > 1 && cluster.spread.first.contains(&m);
+        let r = ui.label(match (m, first) {
+            (0, true) => "rep. 1st".to_string(),
+            (0, false) => "rep.".to_string(),
+            (_, true) => format!("#{} 1st", m + 1),
+            (_, false) => format!("#{}", m + 1),
         });
+        if first {
+            r.on_hover_text("Among the first to publish the story");
+        }
     });
     row.col(|ui| {
         ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
@@ -632,7 +665,24 @@ fn member_cells(
         ui.label(doc.site.shown());
     });
     row.col(|ui| {
-        ui.label(doc.date.as_deref().unwrap_or(""));
+        // The date the member counts at in the story's spread, its lag after the first, and
+        // where the date came from.
+        let text = match (cluster.published[m], cluster.spread.lag_seconds[m]) {
+            (Some(p), Some(lag)) if lag > 0 => {
+                format!("{} +{}", p.at.ymd(), crate::dates::spread::human(lag))
+            }
+            (Some(p), _) => p.at.ymd(),
+            _ => String::new(),
+        };
+        let r = ui.label(text);
+        if let Some(p) = cluster.published[m] {
+            r.on_hover_text(format!(
+                "{} from {}; captured {}",
+                p.at.iso(),
+                p.source.name(),
+                doc.date.as_deref().unwrap_or("-")
+            ));
+        }
     });
     row.col(|ui| {
         ui.label(ws.gold_name(d).unwrap_or(""));

@@ -9,7 +9,12 @@ use egui_extras::{Column, TableBuilder};
 
 use super::model::Workspace;
 use super::view::{View, ViewContext};
+use crate::DocId;
 use crate::archive::Collection;
+use crate::history::Change;
+
+use super::action::Action;
+use super::jobs::JobKind;
 
 /// Keys of this view, for the help overlay.
 pub const KEYS: &[(&str, &str)] = &[
@@ -81,6 +86,73 @@ impl DocumentsView {
 
         ui.separator();
         self.details(ui, collection);
+    }
+
+    /// The selected page's capture history: each capture of its URL against the one before,
+    /// with a button that opens the two side by side (the pair view's token diff).
+    fn history(&self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
+        let Some(doc) = self.selected.map(|i| DocId(i as u32)) else {
+            return;
+        };
+        ui.separator();
+        ui.strong("Capture history");
+        let Some(index) = cx.history else {
+            if cx.busy(JobKind::History) {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Reading the cores of changed captures…");
+                });
+            } else if ui
+                .button("Find capture histories")
+                .on_hover_text(
+                    "Every URL captured more than once: each capture against the one before \
+                     (identical, frame only, core changed)",
+                )
+                .clicked()
+            {
+                cx.actions.push(Action::CaptureHistories);
+            }
+            return;
+        };
+        let Some((history, at)) = index.of(doc) else {
+            ui.weak("This URL was captured once.");
+            return;
+        };
+        let docs = &cx.workspace.collection.docs;
+        egui::Grid::new("capture_history")
+            .num_columns(4)
+            .striped(true)
+            .show(ui, |ui| {
+                for (k, step) in history.steps.iter().enumerate() {
+                    let d = &docs[step.doc.index()];
+                    let when = d.date.as_deref().unwrap_or("-");
+                    if k == at {
+                        ui.strong(format!("▶ {when}"));
+                    } else {
+                        ui.label(when);
+                    }
+                    ui.label(step.change.name());
+                    ui.label(
+                        step.core_similarity
+                            .map_or(String::new(), |s| format!("core {s:.3}")),
+                    );
+                    match step.previous {
+                        Some(prev) if step.change != Change::Identical => {
+                            if ui
+                                .small_button("Compare with previous")
+                                .on_hover_text("Both captures side by side, with the token diff")
+                                .clicked()
+                            {
+                                cx.actions.push(Action::Compare(prev, step.doc));
+                            }
+                        }
+                        _ => {
+                            ui.label("");
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
     }
 
     /// The filter line (Ctrl+F focuses it).
@@ -204,6 +276,12 @@ impl DocumentsView {
                         ("Title", doc.title.clone().unwrap_or_default()),
                         ("URL", doc.url.clone().unwrap_or_default()),
                         ("Captured", doc.date.clone().unwrap_or_default()),
+                        (
+                            "Published",
+                            doc.published
+                                .map(|p| format!("{} (from {})", p.at.iso(), p.source.name()))
+                                .unwrap_or_default(),
+                        ),
                         ("Record", doc.key.clone()),
                         (
                             "Stored at",
@@ -232,6 +310,7 @@ impl DocumentsView {
 impl View for DocumentsView {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
         self.show(ui, cx.workspace);
+        self.history(ui, cx);
     }
 }
 

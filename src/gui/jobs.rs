@@ -33,6 +33,8 @@ pub enum JobKind {
     Vocab,
     /// Write an export file.
     Export,
+    /// Capture histories of the URLs captured more than once.
+    History,
 }
 
 impl JobKind {
@@ -46,6 +48,7 @@ impl JobKind {
             JobKind::Pair => "Comparing",
             JobKind::Vocab => "Word statistics",
             JobKind::Export => "Export",
+            JobKind::History => "Capture history",
         }
     }
 }
@@ -72,6 +75,8 @@ pub enum JobOutput {
     Vocab(Arc<Vec<WordStat>>),
     /// [`JobKind::Export`]: what was written, for the person.
     Exported(String),
+    /// [`JobKind::History`].
+    History(Arc<crate::history::Index>),
 }
 
 /// The running jobs.

@@ -39,6 +39,7 @@ mod recent;
 mod run_panel;
 mod session;
 mod tabs;
+mod timeline;
 mod tuning;
 mod view;
 

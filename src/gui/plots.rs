@@ -12,7 +12,7 @@ use std::sync::Arc;
 use egui_plot::{Bar, BarChart, Line, Plot, PlotPoints, Points, VLine};
 
 use crate::eval::metrics::{Metrics, Prf};
-use crate::gui::model::workspace::AlgoRun;
+use crate::gui::model::workspace::{AlgoRun, ClusterSummary};
 
 use super::action::{Action, PreviousRun};
 use super::label_curve::{self, RunCurves};
@@ -35,16 +35,19 @@ pub enum PlotKind {
     Histogram,
     /// Degree distribution, log-log.
     Degrees,
+    /// Clusters started per day, by code.
+    Stories,
 }
 
 impl PlotKind {
-    const ALL: [PlotKind; 6] = [
+    const ALL: [PlotKind; 7] = [
         PlotKind::Quality,
         PlotKind::PrCurve,
         PlotKind::IndexSize,
         PlotKind::Collisions,
         PlotKind::Histogram,
         PlotKind::Degrees,
+        PlotKind::Stories,
     ];
 
     fn label(self) -> &'static str {
@@ -55,6 +58,7 @@ impl PlotKind {
             PlotKind::Collisions => "Collisions & time",
             PlotKind::Histogram => "Similarity histogram",
             PlotKind::Degrees => "Degree distribution",
+            PlotKind::Stories => "Stories over time",
         }
     }
 }
@@ -173,6 +177,7 @@ impl PlotsView {
         has_gold: bool,
         labelled: Option<&RunCurves>,
         previous: &BTreeMap<Algo, PreviousRun>,
+        code_of: &dyn Fn(&ClusterSummary) -> String,
     ) -> Option<Action> {
         ui.horizontal_wrapped(|ui| {
             for k in PlotKind::ALL {
@@ -204,6 +209,10 @@ impl PlotsView {
             }
             PlotKind::Degrees => {
                 degrees(ui, run);
+                None
+            }
+            PlotKind::Stories => {
+                super::timeline::stories_over_time(ui, run, code_of);
                 None
             }
         }
@@ -641,7 +650,31 @@ impl View for PlotsView {
             }
             _ => None,
         };
-        let action = self.show(ui, runs, active, ws.has_gold(), labelled, previous);
+        // A cluster's code for the stories plot: the codes most of its members carry.
+        let (codes, pages) = (cx.project.codes.clone(), cx.project.pages.clone());
+        let code_of = move |c: &ClusterSummary| {
+            let mut count: BTreeMap<String, usize> = BTreeMap::new();
+            for &d in &c.members {
+                let (text, _) =
+                    super::codebook::codes_of(&codes, pages.as_deref().map(Vec::as_slice), d);
+                if !text.is_empty() {
+                    *count.entry(text).or_default() += 1;
+                }
+            }
+            count
+                .into_iter()
+                .max_by_key(|(_, n)| *n)
+                .map_or_else(|| "uncoded".to_string(), |(t, _)| t)
+        };
+        let action = self.show(
+            ui,
+            runs,
+            active,
+            ws.has_gold(),
+            labelled,
+            previous,
+            &code_of,
+        );
         cx.ask(action);
     }
 }

@@ -43,6 +43,7 @@ impl Workbench {
             previous,
             pair,
             vocab,
+            history,
             jobs,
             tab,
             ..
@@ -54,6 +55,7 @@ impl Workbench {
             previous,
             pair: pair.as_deref(),
             vocab: vocab.as_deref().map(Vec::as_slice),
+            history: history.as_deref(),
             jobs,
             project,
             blind,

@@ -27,6 +27,8 @@ pub struct ViewContext<'a> {
     pub pair: Option<&'a PairComparison>,
     /// Corpus word statistics, when computed.
     pub vocab: Option<&'a [WordStat]>,
+    /// The capture histories, when found.
+    pub history: Option<&'a crate::history::Index>,
     /// The running jobs (for "working…" states).
     pub jobs: &'a Jobs,
     /// The project file's state (labels, codes, samples).

@@ -207,6 +207,11 @@ pub struct ClusterSummary {
     pub weakest: Option<f64>,
     /// Lowercased text the list filter searches: titles, URLs, sites.
     pub haystack: String,
+    /// Who published first, each member's lag, sites and span ([`crate::dates::spread`]);
+    /// `first` indexes `members`.
+    pub spread: crate::dates::spread::Spread,
+    /// Per member (same order): the date it counts at in the spread.
+    pub published: Vec<Option<crate::dates::Published>>,
 }
 
 /// Summaries of every cluster of `detection`, largest first (ties by smallest member).
@@ -250,7 +255,20 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 .clone()
                 .unwrap_or_else(|| docs[rep.index()].key.clone());
             let haystack = haystack(docs, &members);
+            let described: Vec<crate::dates::spread::Member> = members
+                .iter()
+                .map(|d| {
+                    let doc = &docs[d.index()];
+                    crate::dates::spread::Member {
+                        site: doc.site.shown().to_string(),
+                        published: doc.published,
+                        captured: doc.date.as_deref().and_then(crate::dates::parse_iso),
+                    }
+                })
+                .collect();
             ClusterSummary {
+                spread: crate::dates::spread::spread(&described),
+                published: crate::dates::spread::believed(&described),
                 links,
                 weakest,
                 id: id as u32,
