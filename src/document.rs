@@ -240,11 +240,11 @@ pub struct Document {
     /// ([`crate::archive::page_text`]).
     #[serde(default)]
     pub payload_check: u64,
-    /// When the page says it was published, and where it says so ([`crate::dates`]); the
+    /// When the page says it was published, and where it says so ([`crate::dates`], [`crate::calendar`]); the
     /// capture time (source `capture`) when it says nothing, `None` only without either.
     /// A revisit's is read from its original's text.
     #[serde(default)]
-    pub published: Option<crate::dates::Published>,
+    pub published: Option<crate::calendar::Published>,
     /// The decoded page (markup included), kept compressed. Empty in metadata-only collections.
     pub html: PageText,
 }

@@ -15,6 +15,7 @@
 //! egui outside [`gui`].
 
 pub mod archive;
+pub mod calendar;
 pub mod cluster;
 pub mod coding;
 pub mod dates;

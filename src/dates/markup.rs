@@ -189,16 +189,16 @@ fn meta(raw: &str, found: &mut Found) {
         };
         let key = key.trim().to_ascii_lowercase();
         if PUBLISHED_KEYS.contains(&key.as_str()) {
-            found.meta_published.extend(Instant::parse(content));
+            found.meta_published.extend(super::parse_date(content));
         } else if MODIFIED_KEYS.contains(&key.as_str()) {
-            found.meta_modified.extend(Instant::parse(content));
+            found.meta_modified.extend(super::parse_date(content));
         }
     }
 }
 
 /// A `<time datetime>`: the publication when marked so (`pubdate`, `itemprop`, a class).
 fn time(raw: &str, found: &mut Found) {
-    let Some(at) = attribute(raw, "datetime").and_then(Instant::parse) else {
+    let Some(at) = attribute(raw, "datetime").and_then(super::parse_date) else {
         return;
     };
     let lower = raw.to_ascii_lowercase();
@@ -222,7 +222,7 @@ fn element(raw: &str, html: &str, after: usize, found: &mut Found) {
     let value = || {
         ["datetime", "content", "title"]
             .iter()
-            .find_map(|a| attribute(raw, a).and_then(Instant::parse))
+            .find_map(|a| attribute(raw, a).and_then(super::parse_date))
     };
     if let Some(prop) = attribute(&lower, "itemprop") {
         if prop.contains("datepublished") || prop.contains("datecreated") {
@@ -294,7 +294,7 @@ fn json_ld(block: &str, found: &mut Found) {
                     };
                     let rest = rest.trim_start().trim_start_matches('"');
                     let end = rest.find('"').unwrap_or(rest.len().min(40));
-                    list.extend(Instant::parse(&rest[..end]));
+                    list.extend(super::parse_date(&rest[..end]));
                 }
             }
         }
@@ -334,7 +334,7 @@ fn walk(
                 if let Some(at) = map
                     .get(key)
                     .and_then(Value::as_str)
-                    .and_then(Instant::parse)
+                    .and_then(super::parse_date)
                 {
                     if is_article {
                         article.push(at);
@@ -346,7 +346,7 @@ fn walk(
             if let Some(at) = map
                 .get("dateModified")
                 .and_then(Value::as_str)
-                .and_then(Instant::parse)
+                .and_then(super::parse_date)
             {
                 modified.push(at);
             }

@@ -168,6 +168,15 @@ impl PlotsView {
             .unwrap_or(label_curve::PRECISION_TARGET)
     }
 
+    /// The row of plot kinds.
+    fn kind_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            for k in PlotKind::ALL {
+                ui.selectable_value(&mut self.kind, k, k.label());
+            }
+        });
+    }
+
     /// Draw the view.
     pub fn show(
         &mut self,
@@ -177,13 +186,8 @@ impl PlotsView {
         has_gold: bool,
         labelled: Option<&RunCurves>,
         previous: &BTreeMap<Algo, PreviousRun>,
-        code_of: &dyn Fn(&ClusterSummary) -> String,
     ) -> Option<Action> {
-        ui.horizontal_wrapped(|ui| {
-            for k in PlotKind::ALL {
-                ui.selectable_value(&mut self.kind, k, k.label());
-            }
-        });
+        self.kind_bar(ui);
         let Some(run) = runs.get(active) else {
             ui.label("No run yet: press Run detectors (F5).");
             return None;
@@ -211,10 +215,8 @@ impl PlotsView {
                 degrees(ui, run);
                 None
             }
-            PlotKind::Stories => {
-                super::timeline::stories_over_time(ui, run, code_of);
-                None
-            }
+            // Drawn by `ui`, which has the project's codes.
+            PlotKind::Stories => None,
         }
     }
 
@@ -666,15 +668,17 @@ impl View for PlotsView {
                 .max_by_key(|(_, n)| *n)
                 .map_or_else(|| "uncoded".to_string(), |(t, _)| t)
         };
-        let action = self.show(
-            ui,
-            runs,
-            active,
-            ws.has_gold(),
-            labelled,
-            previous,
-            &code_of,
-        );
+        if self.kind == PlotKind::Stories {
+            self.kind_bar(ui);
+            match runs.get(active) {
+                Some(run) => super::timeline::stories_over_time(ui, run, &code_of),
+                None => {
+                    ui.label("No run yet: press Run detectors (F5).");
+                }
+            }
+            return;
+        }
+        let action = self.show(ui, runs, active, ws.has_gold(), labelled, previous);
         cx.ask(action);
     }
 }
