@@ -1238,7 +1238,7 @@ fn every_tab_fits_a_1024_by_700_window() {
         "Pages",
         "Representative title",
         "Sites",
-        "Captured",
+        "First published",
         "Gold purity",
     ] {
         if hidden.contains(header) {

@@ -106,7 +106,16 @@ fn identical_pages_share_a_cluster_in_every_detector() {
     files.sort();
     let coll = archive::load(&files, &ReadOptions::default(), &Progress::new()).unwrap();
     let groups = detectors::exact::digest_groups(&coll.docs);
-    assert_eq!(groups.len(), 28);
+    // 27: ipwb's 5mementos file writes one payload digest on five records whose payloads
+    // differ; they are not identical pages (the digest is checked against the bytes read).
+    assert_eq!(groups.len(), 27);
+    assert!(groups.iter().flatten().all(|d| {
+        !coll.docs[d.index()]
+            .location
+            .file
+            .to_string_lossy()
+            .contains("5mementos")
+    }));
     for algo in Algo::ALL
         .into_iter()
         .filter(|a| *a != Algo::SpotSigsReference)
@@ -123,7 +132,7 @@ fn identical_pages_share_a_cluster_in_every_detector() {
                 "{algo:?}: identical pages {g:?} split"
             );
         }
-        assert_eq!(d.exact.groups, 28, "{algo:?}");
+        assert_eq!(d.exact.groups, 27, "{algo:?}");
     }
 }
 
