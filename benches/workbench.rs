@@ -3,6 +3,9 @@
 //! never stalls), the time from asking for a pair of the first clusters to its comparison shown
 //! (both pages read again from the archive; target under 100 ms) and the peak RSS.
 //!
+//! It first measures the frame time of a cluster's timeline with 1,000 members
+//! (`SAMECORE_BENCH_TIMELINE_ONLY=1` stops there).
+//!
 //! `cargo bench --bench workbench` opens, in a headless egui_kittest harness with real
 //! background jobs: the project's sample archive, goldset-dev (when ../shared is there), and a
 //! generated archive of 100k pages (made once under target/bench-data; pass another archive
@@ -277,9 +280,95 @@ fn generated(pages: u64) -> PathBuf {
     path
 }
 
+/// One story carried by `n` sites over ten days (each page dated by `article:published_time`),
+/// written once under target/bench-data: a cluster of `n` members for the timeline.
+fn spread_archive(n: usize) -> PathBuf {
+    use samecore::synth::warc_writer as w;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("spread-{n}.warc"));
+    if path.exists() {
+        return path;
+    }
+    let story: String = (0..40)
+        .map(|i| {
+            format!(
+                "The council said on day {i} that the bridge over the river is closed to all \
+                 of the cars and that the repairs will take a year or more to finish. "
+            )
+        })
+        .collect();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let site = format!("site{i}.example");
+        let minutes = i as u64 * 14_400 / n as u64; // ten days
+        let published = samecore::synth::clock::Instant(1_709_251_200 + minutes * 60);
+        let nav: String = (0..10)
+            .map(|k| format!("<li><a href=\"/s{k}\">{site} section {k}</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Bridge | {site}</title><meta property=\"article:published_time\" \
+             content=\"{}\"></head><body><ul>{nav}</ul><h1>Bridge closes</h1><p>{story}</p>\
+             </body></html>",
+            published.warc_date()
+        );
+        let (message, offset) = w::http_response(
+            200,
+            "OK",
+            &[("Content-Type", "text/html; charset=utf-8".into())],
+            html.as_bytes(),
+        );
+        let id = w::record_id(i as u128 + 1);
+        let date = published.plus(3600).warc_date();
+        let url = format!("https://{site}/news/bridge");
+        out.extend(w::response(&id, &date, &url, "127.0.0.1", &message, offset).to_bytes());
+    }
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+/// Frame times of the Clusters tab showing the timeline of a cluster of `n` members (target:
+/// p99 under 16 ms at 1,000 members), at 1024×700.
+fn timeline_frames(n: usize) {
+    let mut app = Workbench::new(true);
+    app.open(vec![spread_archive(n)]);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 700.0))
+        .build_ui_state(|ui, app: &mut Workbench| app.ui(ui), app);
+    h.run();
+    h.key_press(egui::Key::N);
+    h.run();
+    h.key_press(egui::Key::T);
+    h.run();
+    let marks = h.state().timeline_marks().len();
+    let mut frames = Vec::new();
+    for k in 0..300 {
+        // The pointer moves over the plot, as a person reading it does (hover labels).
+        let x = 400.0 + (k % 50) as f32 * 10.0;
+        h.hover_at(egui::pos2(x, 600.0));
+        let t = Instant::now();
+        h.step();
+        frames.push(t.elapsed());
+    }
+    frames.sort();
+    let pct = |p: f64| frames[((frames.len() - 1) as f64 * p) as usize];
+    println!(
+        "timeline of {marks} members (of {n} pages): frame p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms \
+         over {} frames at 1024x700",
+        pct(0.5).as_secs_f64() * 1e3,
+        pct(0.99).as_secs_f64() * 1e3,
+        frames.last().unwrap().as_secs_f64() * 1e3,
+        frames.len()
+    );
+}
+
 fn main() {
     // As `samecore::gui::run` does: background work yields to the window's thread.
     samecore::engine::job::init_background_pool();
+    timeline_frames(1000);
+    if std::env::var("SAMECORE_BENCH_TIMELINE_ONLY").as_deref() == Ok("1") {
+        return;
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let sample = root.join("sample_archives/news-sample.warc.gz");
     report(

@@ -30,6 +30,7 @@ pub mod gui;
 pub mod history;
 pub mod labels;
 pub mod matching;
+pub mod passages;
 pub mod progress;
 pub mod signature;
 pub mod store;

@@ -1455,3 +1455,52 @@ fn the_workbench_follows_edits_made_on_the_command_line() {
         "{messages}"
     );
 }
+
+/// Issue 35: T shows the selected cluster as a timeline, one mark per dated member, and a
+/// click on a mark opens that member beside the representative.
+#[test]
+fn a_click_on_a_timeline_mark_opens_that_member() {
+    let mut h = opened_sample();
+    h.key_press(Key::N);
+    h.run();
+    assert!(h.state().timeline_marks().is_empty(), "the members table first");
+    h.key_press(Key::T);
+    h.run();
+    h.get_by_label_contains("sites over");
+    let marks = h.state().timeline_marks().to_vec();
+    let run = h.state().active_run().unwrap();
+    let selected = h.state().selected_cluster().unwrap();
+    let cluster = run.clusters.iter().find(|c| c.id == selected).unwrap().clone();
+    assert_eq!(marks.len(), cluster.members.len(), "every member of the sample has a date");
+    // A member other than the representative, clicked where the timeline drew it.
+    let (_, at) = *marks
+        .iter()
+        .find(|(d, _)| *d != cluster.members[0])
+        .expect("a second member");
+    // Marks of one site on one day sit on one another: the nearest mark is the one opened.
+    let expected = marks
+        .iter()
+        .filter(|(_, p)| p.distance(at) < 0.5)
+        .map(|(d, _)| *d)
+        .collect::<Vec<_>>();
+    h.hover_at(at);
+    h.run();
+    h.input_mut().events.push(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    h.input_mut().events.push(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Pair);
+    let pair = h.state().pair().expect("the member compared").clone();
+    assert_eq!(pair.a, cluster.members[0]);
+    assert!(expected.contains(&pair.b), "{:?} not at the click", pair.b);
+}

@@ -320,6 +320,12 @@ impl Workbench {
         self.pair.as_ref()
     }
 
+    /// Where the Clusters tab's timeline drew each member of the selected cluster in the last
+    /// frame (empty while the members table is shown).
+    pub fn timeline_marks(&self) -> &[(DocId, egui::Pos2)] {
+        self.clusters.timeline_marks()
+    }
+
     /// The number of the selected cluster of the shown run, if any.
     pub fn selected_cluster(&self) -> Option<u32> {
         self.runs

@@ -218,9 +218,17 @@ pub struct ClustersView {
     pending: Option<u32>,
     /// The selected cluster shown as a timeline instead of its members table (T).
     timeline: bool,
+    /// Where the timeline drew each member in the last frame.
+    timeline_marks: Vec<(DocId, egui::Pos2)>,
 }
 
 impl ClustersView {
+    /// Where the timeline drew each member of the selected cluster in the last frame (empty
+    /// when the members table is shown).
+    pub fn timeline_marks(&self) -> &[(DocId, egui::Pos2)] {
+        if self.timeline { &self.timeline_marks } else { &[] }
+    }
+
     /// Select the cluster numbered `id` as soon as the shown run has it.
     pub fn select_when_shown(&mut self, id: u32) {
         self.pending = Some(id);
@@ -377,7 +385,7 @@ impl ClustersView {
             ));
         });
         let asked = if self.timeline {
-            super::timeline::cluster_timeline(ui, ws, cluster)
+            super::timeline::cluster_timeline(ui, ws, cluster, &mut self.timeline_marks)
         } else {
             self.members_table(ui, ws, cluster, codes_of)
         };

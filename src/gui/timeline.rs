@@ -30,12 +30,15 @@ fn day_label(days: f64, step: f64) -> String {
     }
 }
 
-/// A cluster's timeline. Returns the comparison a click on a mark asks for.
+/// A cluster's timeline. Returns the comparison a click on a mark asks for; `shown` gets each
+/// mark's member and place on the screen (for tests and benchmarks to click).
 pub fn cluster_timeline(
     ui: &mut egui::Ui,
     ws: &Workspace,
     cluster: &ClusterSummary,
+    shown: &mut Vec<(DocId, egui::Pos2)>,
 ) -> Option<Action> {
+    shown.clear();
     let docs = &ws.collection.docs;
     // Sites in the order they first published the story.
     let mut first_of_site: BTreeMap<String, f64> = BTreeMap::new();
@@ -155,18 +158,19 @@ pub fn cluster_timeline(
                     .color(egui::Color32::from_rgb(230, 140, 30)),
             );
         });
+    shown.extend(all.iter().map(|(d, p)| {
+        let at = response
+            .transform
+            .position_from_point(&PlotPoint::new(p[0], p[1]));
+        (*d, at)
+    }));
     if !response.response.clicked() {
         return None;
     }
     let pointer = response.response.interact_pointer_pos()?;
-    let nearest = all
+    let nearest = shown
         .iter()
-        .map(|(d, p)| {
-            let at = response
-                .transform
-                .position_from_point(&PlotPoint::new(p[0], p[1]));
-            (*d, at.distance(pointer))
-        })
+        .map(|&(d, at)| (d, at.distance(pointer)))
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .filter(|(_, dist)| *dist < 12.0)?;
     let rep = cluster.members[0];
