@@ -159,13 +159,50 @@ fn seed_hash(words: &[u64]) -> u64 {
 const FRAME_PAGES: usize = 3;
 const FRAME_SHARE: f64 = 0.5;
 
-/// Per page, the words of its core that its site repeats: a seed found on at least
-/// three pages of the site and half of them is the site's frame (navigation, teasers, a comment
-/// section every page of a frame carries), as SpotSigs' site frame drops signatures
-/// ([`crate::signature`]). A site with fewer than three pages has none. `sites[i]` is page `i`'s
-/// site (empty: unknown, no frame).
-pub fn site_frames(cores: &[&Core], sites: &[&str], opts: &AlignOptions) -> Vec<Vec<bool>> {
+/// The seeds of one site's frame: a seed found on at least three of the site's pages and on
+/// half of them is its frame (navigation, teasers, a comment section every page of a frame
+/// carries), as SpotSigs' site frame drops signatures ([`crate::signature`]). Fewer than three
+/// pages tell no frame.
+pub fn frame_seeds(site_pages: &[&Core], opts: &AlignOptions) -> std::collections::HashSet<u64> {
     let n = opts.seed.max(1);
+    if site_pages.len() < FRAME_PAGES {
+        return Default::default();
+    }
+    let mut count: HashMap<u64, usize> = HashMap::new();
+    for core in site_pages {
+        let mut own = seeds(core, n);
+        own.sort_unstable();
+        own.dedup();
+        for h in own {
+            *count.entry(h).or_default() += 1;
+        }
+    }
+    let least = FRAME_PAGES.max((site_pages.len() as f64 * FRAME_SHARE).ceil() as usize);
+    count
+        .into_iter()
+        .filter(|&(_, c)| c >= least)
+        .map(|(h, _)| h)
+        .collect()
+}
+
+/// The words of `core` inside a seed of `frame` ([`frame_seeds`]).
+pub fn frame_mask(core: &Core, frame: &std::collections::HashSet<u64>, opts: &AlignOptions) -> Vec<bool> {
+    let n = opts.seed.max(1);
+    let mut mask = vec![false; core.len()];
+    if frame.is_empty() {
+        return mask;
+    }
+    for (k, h) in seeds(core, n).iter().enumerate() {
+        if frame.contains(h) {
+            mask[k..k + n].iter_mut().for_each(|m| *m = true);
+        }
+    }
+    mask
+}
+
+/// Per page, the words of its core that its site repeats ([`frame_seeds`] of each site's
+/// pages). `sites[i]` is page `i`'s site (empty: unknown, no frame).
+pub fn site_frames(cores: &[&Core], sites: &[&str], opts: &AlignOptions) -> Vec<Vec<bool>> {
     let mut by_site: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, s) in sites.iter().enumerate() {
         if !s.is_empty() {
@@ -173,27 +210,69 @@ pub fn site_frames(cores: &[&Core], sites: &[&str], opts: &AlignOptions) -> Vec<
         }
     }
     let mut masks: Vec<Vec<bool>> = cores.iter().map(|c| vec![false; c.len()]).collect();
-    for pages in by_site.values().filter(|p| p.len() >= FRAME_PAGES) {
-        let page_seeds: Vec<Vec<u64>> = pages.iter().map(|&i| seeds(cores[i], n)).collect();
-        let mut count: HashMap<u64, usize> = HashMap::new();
-        for s in &page_seeds {
-            let mut own = s.clone();
-            own.sort_unstable();
-            own.dedup();
-            for h in own {
-                *count.entry(h).or_default() += 1;
-            }
-        }
-        let least = FRAME_PAGES.max((pages.len() as f64 * FRAME_SHARE).ceil() as usize);
-        for (&i, s) in pages.iter().zip(&page_seeds) {
-            for (k, h) in s.iter().enumerate() {
-                if count[h] >= least {
-                    masks[i][k..k + n].iter_mut().for_each(|m| *m = true);
-                }
-            }
+    for pages in by_site.values() {
+        let of_site: Vec<&Core> = pages.iter().map(|&i| cores[i]).collect();
+        let frame = frame_seeds(&of_site, opts);
+        for &i in pages {
+            masks[i] = frame_mask(cores[i], &frame, opts);
         }
     }
     masks
+}
+
+/// Pages of a site read to tell its frame, at most.
+const FRAME_CONTEXT: usize = 40;
+
+/// The cores of pages `wanted` of a collection of `n` pages, their sites' frames left out: each
+/// wanted page's site is told from up to 40 pages of that site. `site_of(i)` is page `i`'s site
+/// (empty: unknown), `read(i)` its decoded text. Pages are read in parallel.
+pub fn cores_without_frames(
+    n: usize,
+    wanted: &[usize],
+    site_of: &(dyn Fn(usize) -> String + Sync),
+    read: &(dyn Fn(usize) -> crate::Result<String> + Sync),
+    progress: &crate::progress::Progress,
+) -> crate::Result<HashMap<usize, Core>> {
+    use rayon::prelude::*;
+    let sites: Vec<String> = (0..n).map(site_of).collect();
+    let wanted_sites: std::collections::HashSet<&str> = wanted
+        .iter()
+        .map(|&i| sites[i].as_str())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut context: Vec<usize> = wanted.to_vec();
+    let mut per_site: HashMap<&str, usize> = HashMap::new();
+    for (i, s) in sites.iter().enumerate() {
+        if wanted_sites.contains(s.as_str()) {
+            let k = per_site.entry(s).or_default();
+            if *k < FRAME_CONTEXT {
+                *k += 1;
+                context.push(i);
+            }
+        }
+    }
+    context.sort_unstable();
+    context.dedup();
+    progress.stage("reading page cores", context.len() as u64);
+    let cores: Vec<Core> = context
+        .par_iter()
+        .map(|&i| {
+            progress.check()?;
+            let core = Core::of_page(&read(i)?);
+            progress.advance(1);
+            Ok(core)
+        })
+        .collect::<crate::Result<_>>()?;
+    let refs: Vec<&Core> = cores.iter().collect();
+    let context_sites: Vec<&str> = context.iter().map(|&i| sites[i].as_str()).collect();
+    let masks = site_frames(&refs, &context_sites, &AlignOptions::default());
+    let want: std::collections::HashSet<usize> = wanted.iter().copied().collect();
+    Ok(context
+        .into_iter()
+        .zip(cores.into_iter().zip(masks))
+        .filter(|(i, _)| want.contains(i))
+        .map(|(i, (core, mask))| (i, core.without(&mask)))
+        .collect())
 }
 
 /// Options of [`align`].

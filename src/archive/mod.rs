@@ -597,6 +597,14 @@ pub fn title_at(location: &RecordLocation, url: Option<&str>) -> Result<Option<S
     Ok(decode::extract_title(&html))
 }
 
+/// The decoded page at `location`, read again from its record and decoded as a read would.
+pub fn text_at(location: &RecordLocation, url: Option<&str>) -> Result<String> {
+    let (head, bytes) = read_payload(location)?;
+    let tld = decode::tld_of(url);
+    let charset = head.and_then(|h| h.charset);
+    Ok(decode::decode_page(&bytes, charset.as_deref(), tld.as_deref()).0)
+}
+
 /// The HTTP head (when the record has one) and payload of the record at `location`.
 pub(crate) fn read_payload(
     location: &RecordLocation,

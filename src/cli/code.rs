@@ -331,7 +331,7 @@ fn cluster_run(project: &Project, run: Option<i64>, cluster: i64) -> anyhow::Res
 }
 
 /// A page by key, record id, URL or reader key; an error when none or several match.
-fn find_page(project: &Project, name: &str) -> anyhow::Result<Page> {
+pub(super) fn find_page(project: &Project, name: &str) -> anyhow::Result<Page> {
     if let Some(p) = project.page_by_key(name)? {
         return Ok(p);
     }

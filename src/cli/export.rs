@@ -24,6 +24,9 @@ pub enum Table {
     Runs,
     /// Every code decision on a page, with provenance.
     Codes,
+    /// Every pair's derivation class as coders decided it (the latest decision), with who and
+    /// when.
+    Derivations,
 }
 
 /// Arguments of `samecore export`.
@@ -140,6 +143,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         }
         Table::Runs => write(&export::run_rows(&project)?, out, to_stdout, format)?,
         Table::Codes => write(&export::code_rows(&project)?, out, to_stdout, format)?,
+        Table::Derivations => write(&export::derivation_rows(&project)?, out, to_stdout, format)?,
     };
     if !to_stdout {
         eprintln!("{n} rows written to {}", out.display());

@@ -10,6 +10,7 @@ pub mod code;
 pub mod eval;
 pub mod export;
 pub mod history;
+pub mod passages;
 pub mod import_gold;
 pub mod import_pairs;
 pub mod info;
@@ -66,6 +67,9 @@ pub enum Command {
     /// Each URL captured several times: every capture against the one before (identical, frame
     /// only, core changed), with the core's token diff.
     History(history::HistoryArgs),
+    /// What two pages share: aligned passages side by side, reuse shares, which came first and
+    /// how the later derives (wholly, partially, non); or every passage of a run's pairs.
+    Passages(passages::PassagesArgs),
     /// Code clusters and pages from the command line: codebook, apply, override, undo,
     /// reconcile with a new run.
     Code(code::CodeArgs),
@@ -132,6 +136,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Relocate(args) => relocate::run(args),
         Command::Clusters(args) => clusters::run(args),
         Command::History(args) => history::run(args),
+        Command::Passages(args) => passages::run(args),
         Command::Code(args) => code::run(args),
         Command::Sign(args) => sign::run(args),
         Command::ImportPairs(args) => import_pairs::run(args),

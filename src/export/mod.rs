@@ -429,6 +429,89 @@ impl PairFileRow {
     }
 }
 
+/// One aligned passage of a pair, as `samecore passages --out` writes it, with its pair's
+/// shares and derivation ([`crate::passages`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PassageRow {
+    /// First page's capture key.
+    pub a_key: String,
+    /// Second page's capture key.
+    pub b_key: String,
+    /// The detector's score of the pair.
+    pub score: f64,
+    /// Which passage of the pair (1 for the first in A's order).
+    pub passage: u32,
+    /// Byte offsets of the passage in A's core text (`a_start..a_end`).
+    pub a_start: u32,
+    /// End in A's core text.
+    pub a_end: u32,
+    /// Byte offsets in B's core text.
+    pub b_start: u32,
+    /// End in B's core text.
+    pub b_end: u32,
+    /// Words of the passage in A.
+    pub words: u32,
+    /// Words matched exactly.
+    pub matched: u32,
+    /// The passage's text in A.
+    pub text: String,
+    /// Share of A's core in the pair's passages.
+    pub a_share: f64,
+    /// Share of B's core in the pair's passages.
+    pub b_share: f64,
+    /// `a-first`, `b-first` or `undated` (by publication dates).
+    pub direction: String,
+    /// The derived page's class: `wholly`, `partially`, `non`.
+    pub derivation: String,
+}
+
+/// A coder's derivation decision on a pair, as exported.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DerivationExportRow {
+    /// The source page's capture key.
+    pub source_key: String,
+    /// Its URL.
+    pub source_url: Option<String>,
+    /// The derived page's capture key.
+    pub derived_key: String,
+    /// Its URL.
+    pub derived_url: Option<String>,
+    /// `wholly`, `partially` or `non`.
+    pub class: String,
+    /// Who decided.
+    pub by: String,
+    /// When.
+    pub at: String,
+    /// The coder's note.
+    pub note: String,
+}
+
+/// The current derivation decisions of a project, one row per pair.
+pub fn derivation_rows(project: &Project) -> Result<Vec<DerivationExportRow>> {
+    let pages: BTreeMap<_, _> = project
+        .pages()?
+        .into_iter()
+        .map(|p| (p.id, p.identity))
+        .collect();
+    Ok(project
+        .derivations()?
+        .into_iter()
+        .map(|d| {
+            let (s, t) = (pages.get(&d.source), pages.get(&d.derived));
+            DerivationExportRow {
+                source_key: s.map(|p| p.key.clone()).unwrap_or_default(),
+                source_url: s.and_then(|p| p.url.clone()),
+                derived_key: t.map(|p| p.key.clone()).unwrap_or_default(),
+                derived_url: t.and_then(|p| p.url.clone()),
+                class: d.class.name().into(),
+                by: d.by,
+                at: d.at,
+                note: d.note,
+            }
+        })
+        .collect())
+}
+
 /// A code decision on a page, as exported.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CodeRow {

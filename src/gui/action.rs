@@ -67,6 +67,8 @@ pub enum Action {
     WordStats,
     /// Find the capture histories of the open archives.
     CaptureHistories,
+    /// What these cluster members (the representative first) copied from the representative.
+    ClusterShares(Vec<DocId>),
     /// Switch tab.
     Show(Tab),
     /// Something for the project file (labels, codes).
@@ -125,6 +127,15 @@ pub enum ProjectAction {
         position: u32,
         /// The verdict that counts.
         verdict: Verdict,
+    },
+    /// Record the coder's derivation class of a pair: `derived` derives from `source`.
+    SetDerivation {
+        /// The source page.
+        source: DocId,
+        /// The page that derives from it.
+        derived: DocId,
+        /// The class.
+        class: crate::passages::Derivation,
     },
     /// Add a code.
     AddCode {

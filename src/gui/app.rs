@@ -65,6 +65,8 @@ pub struct Workbench {
     pub(super) vocab: Option<Arc<Vec<WordStat>>>,
     /// Capture histories of the open archives, when found.
     pub(super) history: Option<Arc<crate::history::Index>>,
+    /// The last cluster's reuse shares.
+    pub(super) shares: Option<Arc<super::model::shares::ClusterShares>>,
     /// Errors and notices for the person, newest last; shown until dismissed.
     pub(super) messages: Vec<String>,
     pub(super) path_input: String,
@@ -109,6 +111,7 @@ impl Workbench {
             pair: None,
             vocab: None,
             history: None,
+            shares: None,
             messages: Vec::new(),
             path_input: String::new(),
             dialog: None,
@@ -414,6 +417,7 @@ impl Workbench {
             JobOutput::Pair(pair) => self.pair = Some(pair.clone()),
             JobOutput::Vocab(stats) => self.vocab = Some(stats.clone()),
             JobOutput::History(index) => self.history = Some(index.clone()),
+            JobOutput::Shares(shares) => self.shares = Some(shares.clone()),
             JobOutput::Exported(message) => self.messages.push(message.clone()),
         }
     }
@@ -470,6 +474,7 @@ impl Workbench {
         self.pair = None;
         self.vocab = None;
         self.history = None;
+        self.shares = None;
         self.workspace = Some(ws);
         self.labels.labelling = false;
         self.save_runs_to_project();
@@ -581,6 +586,15 @@ impl Workbench {
                             p,
                         )
                         .map(|v| JobOutput::Vocab(Arc::new(v)))
+                    });
+                    self.poll_jobs();
+                }
+            }
+            Action::ClusterShares(members) => {
+                if let Some(ws) = self.workspace.clone() {
+                    self.jobs.start(JobKind::Shares, move |p| {
+                        super::model::shares::cluster_shares(&ws, &members, p)
+                            .map(|s| JobOutput::Shares(Arc::new(s)))
                     });
                     self.poll_jobs();
                 }

@@ -8,7 +8,9 @@ use egui::Key;
 use egui_extras::{Column, TableBuilder};
 
 use crate::DocId;
+use crate::gui::model::shares::ClusterShares;
 use crate::gui::model::workspace::{AlgoRun, ClusterSummary, Workspace};
+use crate::passages::Derivation;
 
 use super::action::Action;
 use super::export::ExportWhat;
@@ -220,6 +222,8 @@ pub struct ClustersView {
     timeline: bool,
     /// Where the timeline drew each member in the last frame.
     timeline_marks: Vec<(DocId, egui::Pos2)>,
+    /// The members whose reuse shares were last asked for (asked once per cluster).
+    shares_asked: Option<Vec<DocId>>,
 }
 
 impl ClustersView {
@@ -317,6 +321,7 @@ impl ClustersView {
         ws: &Workspace,
         run: Option<&AlgoRun>,
         codes_of: Option<&dyn Fn(DocId) -> (String, String)>,
+        shares: Option<&ClusterShares>,
     ) -> Option<Action> {
         let Some(run) = run else {
             ui.label("No clusters yet: choose detectors on the left and press Run detectors (F5).");
@@ -384,10 +389,22 @@ impl ClustersView {
                 cluster.id
             ));
         });
+        // What the members copied from the representative: asked for once per cluster.
+        let shares = shares.filter(|s| s.members == cluster.members);
+        if cluster.members.len() > 1
+            && shares.is_none()
+            && self.shares_asked.as_ref() != Some(&cluster.members)
+        {
+            self.shares_asked = Some(cluster.members.clone());
+            action = action.or(Some(Action::ClusterShares(cluster.members.clone())));
+        }
+        if let Some(s) = shares {
+            shared_core(ui, s);
+        }
         let asked = if self.timeline {
             super::timeline::cluster_timeline(ui, ws, cluster, &mut self.timeline_marks)
         } else {
-            self.members_table(ui, ws, cluster, codes_of)
+            self.members_table(ui, ws, cluster, codes_of, shares)
         };
         if let Some(a) = asked {
             action = Some(a);
@@ -567,6 +584,7 @@ impl ClustersView {
         ws: &Workspace,
         cluster: &ClusterSummary,
         codes_of: Option<&dyn Fn(DocId) -> (String, String)>,
+        shares: Option<&ClusterShares>,
     ) -> Option<Action> {
         let mut action = None;
         // Seven columns do not fit beside the codebook: the table scrolls sideways instead of
@@ -582,6 +600,7 @@ impl ClustersView {
                     .sense(egui::Sense::click())
                     .column(Column::initial(64.0))
                     .column(Column::initial(260.0).clip(true))
+                    .column(Column::initial(120.0).clip(true))
                     .column(Column::initial(130.0).clip(true))
                     .column(Column::initial(130.0).clip(true))
                     .column(Column::initial(160.0).clip(true))
@@ -599,6 +618,7 @@ impl ClustersView {
                         for name in [
                             "",
                             "Title",
+                            "Copied",
                             "Codes",
                             "Site",
                             "Published",
@@ -616,7 +636,7 @@ impl ClustersView {
                             let m = row.index();
                             let d = cluster.members[m];
                             row.set_selected(self.member == Some(m));
-                            member_cells(&mut row, ws, cluster, m, codes_of);
+                            member_cells(&mut row, ws, cluster, m, codes_of, shares);
                             if row.response().clicked() {
                                 self.member = Some(m);
                                 let rep = cluster.members[0];
@@ -644,6 +664,7 @@ fn member_cells(
     cluster: &ClusterSummary,
     m: usize,
     codes_of: Option<&dyn Fn(DocId) -> (String, String)>,
+    shares: Option<&ClusterShares>,
 ) {
     let d = cluster.members[m];
     let doc = &ws.collection.docs[d.index()];
@@ -661,6 +682,29 @@ fn member_cells(
     });
     row.col(|ui| {
         ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
+    });
+    row.col(|ui| {
+        // The share of the representative's core found in this member, and its class: a
+        // partial rewrite stands out.
+        let Some(s) = shares.and_then(|s| s.shares.get(m).copied().flatten()) else {
+            return;
+        };
+        let colour = match s.class {
+            Derivation::Wholly => ui.visuals().text_color(),
+            Derivation::Partially => egui::Color32::from_rgb(230, 160, 40),
+            Derivation::Non => egui::Color32::from_rgb(230, 90, 80),
+        };
+        ui.colored_label(
+            colour,
+            format!("{} · {:.0} %", s.class.name(), s.of_representative * 100.0),
+        )
+        .on_hover_text(format!(
+            "The later of the two pages is {} ({:.1} % of its core is in the other); {:.1} % \
+             of the representative's core is in this page. Pair tab, A: the passages.",
+            s.class.label(),
+            s.derived_share * 100.0,
+            s.of_representative * 100.0
+        ));
     });
     row.col(|ui| {
         let (text, from) = codes_of.map(|f| f(d)).unwrap_or_default();
@@ -715,6 +759,31 @@ fn member_cells(
     });
     row.col(|ui| {
         ui.label(format!("{}  {}", doc.url.as_deref().unwrap_or(""), doc.key));
+    });
+}
+
+/// The core text the members share, collapsed: what a coder reads instead of every copy.
+fn shared_core(ui: &mut egui::Ui, s: &ClusterShares) {
+    egui::CollapsingHeader::new(format!(
+        "Core text the members share: {} of the representative's {} core words",
+        s.shared_words, s.core_words
+    ))
+    .id_salt("shared_core")
+    .show(ui, |ui| {
+        egui::ScrollArea::vertical()
+            .id_salt("shared_core_scroll")
+            .max_height(160.0)
+            .show(ui, |ui| {
+                if s.shared_text.is_empty() {
+                    ui.weak("No passage of the representative is in half of the other members.");
+                } else {
+                    ui.label(&s.shared_text);
+                }
+            });
+        ui.weak(format!(
+            "The representative's words found in at least half of the other members; computed in {} ms.",
+            s.millis
+        ));
     });
 }
 
@@ -791,7 +860,7 @@ impl View for ClustersView {
         {
             changes_ui(ui, changes);
         }
-        let action = self.show(ui, ws, run, coding);
+        let action = self.show(ui, ws, run, coding, cx.shares);
         cx.ask(action);
     }
 }

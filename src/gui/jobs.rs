@@ -35,6 +35,8 @@ pub enum JobKind {
     Export,
     /// Capture histories of the URLs captured more than once.
     History,
+    /// What a cluster's members copied from its representative.
+    Shares,
 }
 
 impl JobKind {
@@ -49,6 +51,7 @@ impl JobKind {
             JobKind::Vocab => "Word statistics",
             JobKind::Export => "Export",
             JobKind::History => "Capture history",
+            JobKind::Shares => "Reuse shares",
         }
     }
 }
@@ -77,6 +80,8 @@ pub enum JobOutput {
     Exported(String),
     /// [`JobKind::History`].
     History(Arc<crate::history::Index>),
+    /// [`JobKind::Shares`].
+    Shares(Arc<super::model::shares::ClusterShares>),
 }
 
 /// The running jobs.

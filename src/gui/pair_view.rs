@@ -1,7 +1,10 @@
 //! The pair view: two pages side by side as the terms SpotSigs compared, with a word-level
 //! diff (terms found on one side only are tinted) and the spot signatures both pages share
 //! highlighted (antecedent underlined, spot word marked) — why they matched. A toggle shows the
-//! raw pages instead. Archived pages are shown as text: nothing runs, nothing is fetched.
+//! raw pages instead, and another what was copied: both cores (their sites' frames left out)
+//! with the aligned passages marked and numbered, each side's reuse share, which page came first
+//! and how the later one derives, which a coder can confirm or change ([`crate::passages`]).
+//! Archived pages are shown as text: nothing runs, nothing is fetched.
 
 use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, FontId, Stroke};
@@ -15,7 +18,18 @@ use super::jobs::JobKind;
 use super::view::{View, ViewContext};
 
 /// Keys of this view, for the help overlay.
-pub const KEYS: &[(&str, &str)] = &[("R", "Raw / terms toggle in the Pair tab")];
+pub const KEYS: &[(&str, &str)] = &[
+    ("R", "Raw / terms toggle in the Pair tab"),
+    ("A", "Aligned passages: what was copied (Pair tab)"),
+];
+
+/// What the coder may do with the pair's derivation, and what was decided.
+pub struct Coding {
+    /// Whether a project is open to record in.
+    pub open: bool,
+    /// The decision already recorded ("partially derived (ann, 2026-11-27)").
+    pub decided: Option<String>,
+}
 
 /// Raw pages are cut here for display (a page of megabytes would only slow the window).
 const RAW_LIMIT: usize = 200_000;
@@ -24,8 +38,43 @@ const RAW_LIMIT: usize = 200_000;
 #[derive(Default)]
 pub struct PairView {
     raw: bool,
+    /// Show the cores with their aligned passages.
+    aligned: bool,
     /// Laid-out sides of the pair shown, rebuilt when the pair or mode changes.
-    cache: Option<((DocId, DocId, bool), LayoutJob, LayoutJob)>,
+    cache: Option<((DocId, DocId, bool, bool), LayoutJob, LayoutJob)>,
+}
+
+/// Colours of the passages, in turn.
+const PASSAGE_COLOURS: [Color32; 3] = [
+    Color32::from_rgba_premultiplied(40, 80, 140, 120),
+    Color32::from_rgba_premultiplied(40, 110, 70, 120),
+    Color32::from_rgba_premultiplied(110, 70, 120, 120),
+];
+
+/// A core with its passages (byte ranges, in order) tinted and numbered.
+fn layout_passages(text: &str, passages: &[(u32, u32, usize)], colour: Color32) -> LayoutJob {
+    let mut job = LayoutJob::default();
+    let font = FontId::proportional(14.0);
+    let plain = TextFormat::simple(font.clone(), colour);
+    let mut at = 0usize;
+    let mut ranges = passages.to_vec();
+    ranges.sort_unstable();
+    for (start, end, number) in ranges {
+        let (start, end) = (start as usize, end as usize);
+        if start < at || end > text.len() {
+            continue;
+        }
+        job.append(&text[at..start], 0.0, plain.clone());
+        let mut mark = TextFormat::simple(FontId::proportional(11.0), Color32::from_rgb(255, 200, 80));
+        mark.valign = egui::Align::TOP;
+        job.append(&format!("[{number}]"), 2.0, mark);
+        let mut format = plain.clone();
+        format.background = PASSAGE_COLOURS[(number - 1) % PASSAGE_COLOURS.len()];
+        job.append(&text[start..end], 0.0, format);
+        at = end;
+    }
+    job.append(&text[at..], 0.0, plain);
+    job
 }
 
 fn layout_terms(terms: &[PairTerm], only_background: Color32, text: Color32) -> LayoutJob {
@@ -110,6 +159,7 @@ impl PairView {
         run: Option<&AlgoRun>,
         busy: bool,
         blind: bool,
+        coding: &Coding,
     ) -> Option<Action> {
         let Some(pair) = pair else {
             if busy {
@@ -118,27 +168,127 @@ impl PairView {
             ui.label("No pair yet: pick a cluster in the Clusters tab and click one of its pages.");
             return None;
         };
-        if !ui.ctx().egui_wants_keyboard_input() && ui.input(|i| i.key_pressed(egui::Key::R)) {
-            self.raw = !self.raw;
+        if !ui.ctx().egui_wants_keyboard_input() {
+            let (r, a) = ui.input(|i| {
+                (
+                    i.key_pressed(egui::Key::R) && i.modifiers.is_none(),
+                    i.key_pressed(egui::Key::A) && i.modifiers.is_none(),
+                )
+            });
+            if r {
+                self.raw = !self.raw;
+                self.aligned = false;
+            }
+            if a {
+                self.aligned = !self.aligned;
+                self.raw = false;
+            }
         }
         let docs = &ws.collection.docs;
         if let Some(place) = place_in_cluster(run, pair) {
             ui.strong(place);
         }
         self.summary(ui, pair, busy, blind);
-        Self::shared_signatures(ui, pair);
+        let mut action = None;
+        if self.aligned && blind {
+            ui.weak("Blind sample: shares and derivation hidden");
+        } else if self.aligned {
+            action = Self::copied(ui, pair, coding);
+        } else {
+            Self::shared_signatures(ui, pair);
+        }
 
         self.layout(ui, pair);
         let Some((_, left, right)) = &self.cache else {
-            return None;
+            return action;
         };
-        Self::sides(ui, docs, pair, left, right)
+        Self::sides(ui, docs, pair, left, right, self.aligned).or(action)
+    }
+
+    /// What was copied: each side's reuse share, which came first, the derived page's class,
+    /// and the coder's buttons.
+    fn copied(ui: &mut egui::Ui, pair: &PairComparison, coding: &Coding) -> Option<Action> {
+        use crate::passages::{Derivation, Direction};
+        let p = &pair.passages;
+        let al = &p.alignment;
+        let d = &p.derivation;
+        let mut action = None;
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!(
+                "{} passage{}. Left: {:.1} % of its core found in the right page; right: {:.1} % found in the left.",
+                al.passages.len(),
+                if al.passages.len() == 1 { "" } else { "s" },
+                al.share_a * 100.0,
+                al.share_b * 100.0
+            ));
+        });
+        // The source and the derived page: by date, else the page more inside the other.
+        let (source, derived, order) = match d.direction {
+            Direction::AFirst => (pair.a, pair.b, "the left page was published first"),
+            Direction::BFirst => (pair.b, pair.a, "the right page was published first"),
+            Direction::Undated if al.share_a > al.share_b => {
+                (pair.b, pair.a, "no date tells which came first; the left page is more inside the right")
+            }
+            Direction::Undated => {
+                (pair.a, pair.b, "no date tells which came first; the right page is more inside the left")
+            }
+        };
+        let side = if derived == pair.b { "right" } else { "left" };
+        ui.horizontal_wrapped(|ui| {
+            ui.strong(format!(
+                "The {side} page is {} ({:.1} % of its core)",
+                d.class.label(),
+                d.share * 100.0
+            ));
+            ui.label(format!("— {order}."));
+        });
+        ui.horizontal_wrapped(|ui| {
+            if let Some(done) = &coding.decided {
+                ui.label(format!("Coded: {done}."));
+            }
+            if !coding.open {
+                ui.weak("Open a project to record the class.");
+                return;
+            }
+            ui.label(format!("The {side} page is:"));
+            for class in [Derivation::Wholly, Derivation::Partially, Derivation::Non] {
+                let text = if class == d.class {
+                    format!("{} ✔", class.label())
+                } else {
+                    class.label().to_string()
+                };
+                if ui
+                    .button(text)
+                    .on_hover_text("Record this class of the pair in the project, with your name")
+                    .clicked()
+                {
+                    action = Some(Action::Project(
+                        super::action::ProjectAction::SetDerivation {
+                            source,
+                            derived,
+                            class,
+                        },
+                    ));
+                }
+            }
+        });
+        action
     }
 
     /// Raw or tokens, the term differences, and every detector's score of the pair.
     fn summary(&mut self, ui: &mut egui::Ui, pair: &PairComparison, busy: bool, blind: bool) {
         ui.horizontal(|ui| {
-            ui.checkbox(&mut self.raw, "Raw pages").on_hover_text("R");
+            if ui.checkbox(&mut self.raw, "Raw pages").on_hover_text("R").changed() && self.raw {
+                self.aligned = false;
+            }
+            if ui
+                .checkbox(&mut self.aligned, "Aligned passages")
+                .on_hover_text("What was copied: the passages the two cores share (A)")
+                .changed()
+                && self.aligned
+            {
+                self.raw = false;
+            }
             ui.separator();
             let only_left = pair
                 .left
@@ -210,9 +360,28 @@ impl PairView {
 
     /// Lay out the two sides once per pair and mode.
     fn layout(&mut self, ui: &egui::Ui, pair: &PairComparison) {
-        let key = (pair.a, pair.b, self.raw);
+        let key = (pair.a, pair.b, self.raw, self.aligned);
         if self.cache.as_ref().map(|c| c.0) != Some(key) {
-            let (l, r) = if self.raw {
+            let (l, r) = if self.aligned {
+                let p = &pair.passages;
+                let text = ui.visuals().text_color();
+                let ranges = |core: &crate::passages::Core, left: bool| {
+                    p.alignment
+                        .passages
+                        .iter()
+                        .enumerate()
+                        .map(|(k, x)| {
+                            let (s, e) =
+                                core.bytes_of(if left { x.a.clone() } else { x.b.clone() });
+                            (s, e, k + 1)
+                        })
+                        .collect::<Vec<_>>()
+                };
+                (
+                    layout_passages(&p.core_a.text, &ranges(&p.core_a, true), text),
+                    layout_passages(&p.core_b.text, &ranges(&p.core_b, false), text),
+                )
+            } else if self.raw {
                 (layout_raw(&pair.raw_left), layout_raw(&pair.raw_right))
             } else {
                 let text = ui.visuals().text_color();
@@ -240,9 +409,14 @@ impl PairView {
         pair: &PairComparison,
         left: &LayoutJob,
         right: &LayoutJob,
+        aligned: bool,
     ) -> Option<Action> {
         let mut action = None;
-        ui.label("Tinted: terms found on one side only. Underlined: antecedents of shared spot signatures; marked: their spot words.");
+        if aligned {
+            ui.label("Each page's core (its site's frame left out); tinted and numbered: the passages found in the other page.");
+        } else {
+            ui.label("Tinted: terms found on one side only. Underlined: antecedents of shared spot signatures; marked: their spot words.");
+        }
         ui.columns(2, |cols| {
             for (col, (doc, job, side)) in cols
                 .iter_mut()
@@ -313,7 +487,19 @@ impl View for PairView {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext<'_>) {
         let busy = cx.busy(JobKind::Pair);
         let run = cx.runs.get(cx.active);
-        let action = self.show(ui, cx.workspace, cx.pair, run, busy, cx.blind);
+        let pages = cx.project.pages.clone();
+        let page = |d: DocId| pages.as_ref().and_then(|p| p.get(d.index()).copied());
+        let decided = cx.pair.and_then(|p| {
+            let (a, b) = (page(p.a)?, page(p.b)?);
+            cx.project.derivation_of(a, b).map(|d| {
+                format!("{} ({}, {})", d.class.label(), d.by, d.at.get(..10).unwrap_or(&d.at))
+            })
+        });
+        let coding = Coding {
+            open: cx.project.is_open() && pages.is_some(),
+            decided,
+        };
+        let action = self.show(ui, cx.workspace, cx.pair, run, busy, cx.blind, &coding);
         cx.ask(action);
     }
 }

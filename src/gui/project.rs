@@ -178,6 +178,8 @@ pub enum Reply {
     Sample(Arc<SampleSnapshot>),
     /// The codebook after a change.
     Codes(Arc<CodeSnapshot>),
+    /// The coders' derivation classes of pairs (the latest of each).
+    Derivations(Arc<Vec<crate::store::derivations::DerivationRow>>),
     /// An edit of codes that can be undone.
     CodeEdited(CodeUndo),
     /// Precision and relative recall of a run from its samples' labels.
@@ -331,6 +333,7 @@ fn open_state(path: &std::path::Path) -> Result<(StoreState, Vec<Reply>)> {
     }
     first.push(Reply::Samples(state.project.samples()?));
     first.push(Reply::Codes(Arc::new(code_snapshot(&state.project)?)));
+    first.push(Reply::Derivations(Arc::new(state.project.derivations()?)));
     Ok((state, first))
 }
 

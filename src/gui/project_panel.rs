@@ -180,6 +180,22 @@ impl Workbench {
                 }
             }
             ProjectAction::UndoCode => self.project.undo_code(),
+            ProjectAction::SetDerivation {
+                source,
+                derived,
+                class,
+            } => {
+                let pages = self.project.pages.as_ref();
+                match (
+                    pages.and_then(|p| p.get(source.index())),
+                    pages.and_then(|p| p.get(derived.index())),
+                ) {
+                    (Some(&s), Some(&d)) => self.project.set_derivation(s, d, class),
+                    _ => self
+                        .messages
+                        .push("The pages are not in the project yet (run a detector)".into()),
+                }
+            }
             ProjectAction::ExtendCode { run, cluster, code } => {
                 self.project.extend_code(run, cluster, code)
             }

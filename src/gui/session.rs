@@ -64,6 +64,8 @@ pub struct ProjectSession {
     pub sample: Option<Arc<SampleSnapshot>>,
     /// The codebook and page codes.
     pub codes: Arc<CodeSnapshot>,
+    /// The coders' derivation classes of pairs, the latest of each.
+    pub derivations: Arc<Vec<crate::store::derivations::DerivationRow>>,
     /// Who labels and codes.
     pub annotator: String,
     /// Code edits that can be undone, newest last.
@@ -103,6 +105,7 @@ impl ProjectSession {
             samples: Vec::new(),
             sample: None,
             codes: Arc::default(),
+            derivations: Arc::default(),
             annotator,
             code_undo: Vec::new(),
             recent: Recent::default(),
@@ -494,6 +497,39 @@ impl ProjectSession {
         });
     }
 
+    /// Record that page `derived` derives from `source` as `class`, decided by the annotator.
+    pub fn set_derivation(
+        &mut self,
+        source: PageId,
+        derived: PageId,
+        class: crate::passages::Derivation,
+    ) {
+        let by = self.annotator.clone();
+        self.send(move |st| {
+            replies(
+                "Recording the derivation",
+                (|| {
+                    st.project.set_derivation(source, derived, class, &by, "")?;
+                    Ok(vec![
+                        Reply::Derivations(Arc::new(st.project.derivations()?)),
+                        Reply::Notice(format!("Recorded: {} ({by})", class.label())),
+                    ])
+                })(),
+            )
+        });
+    }
+
+    /// The coders' class of the pair of pages `a` and `b` (either way round), with who decided.
+    pub fn derivation_of(
+        &self,
+        a: PageId,
+        b: PageId,
+    ) -> Option<&crate::store::derivations::DerivationRow> {
+        self.derivations.iter().find(|d| {
+            (d.source == a && d.derived == b) || (d.source == b && d.derived == a)
+        })
+    }
+
     /// Give `code` to the undecided members of a cluster of a stored run (reconciling after a
     /// re-run); undoable like any code edit.
     pub fn extend_code(&mut self, run: RunId, cluster: i64, code: CodeId) {
@@ -608,6 +644,7 @@ impl ProjectSession {
                 }
                 Reply::Curves(c) => self.curves = Some(c),
                 Reply::Codes(c) => self.codes = c,
+                Reply::Derivations(d) => self.derivations = d,
                 Reply::CodeEdited(u) => self.code_undo.push(u),
                 Reply::LabelUndone(p) => {
                     if p.is_none() {

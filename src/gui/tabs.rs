@@ -44,6 +44,7 @@ impl Workbench {
             pair,
             vocab,
             history,
+            shares,
             jobs,
             tab,
             ..
@@ -56,6 +57,7 @@ impl Workbench {
             pair: pair.as_deref(),
             vocab: vocab.as_deref().map(Vec::as_slice),
             history: history.as_deref(),
+            shares: shares.as_deref(),
             jobs,
             project,
             blind,

@@ -29,6 +29,8 @@ pub struct ViewContext<'a> {
     pub vocab: Option<&'a [WordStat]>,
     /// The capture histories, when found.
     pub history: Option<&'a crate::history::Index>,
+    /// The selected cluster's reuse shares, when computed.
+    pub shares: Option<&'a super::model::shares::ClusterShares>,
     /// The running jobs (for "working…" states).
     pub jobs: &'a Jobs,
     /// The project file's state (labels, codes, samples).

@@ -64,6 +64,7 @@
 
 pub mod code_log;
 pub mod codes;
+pub mod derivations;
 pub mod detection;
 pub mod imports;
 pub mod judgements;

@@ -19,7 +19,8 @@
 //!   archives their absolute path and their path relative to the project file; gold its source;
 //!   a log of code edits, so `samecore code undo` works across invocations; settings (the
 //!   workbench's state: annotator, run settings, antecedents, tab) that come back with the file.
-//! - v4: pages keep their title and publication date with its source ([`crate::dates`]).
+//! - v4: pages keep their title and publication date with its source ([`crate::dates`]); a
+//!   coder's derivation class of a pair ([`crate::passages::Derivation`]), with who and when.
 
 use std::path::{Path, PathBuf};
 
@@ -194,6 +195,17 @@ const V4: &str = r#"
 ALTER TABLE documents ADD COLUMN title TEXT;
 ALTER TABLE documents ADD COLUMN published TEXT;
 ALTER TABLE documents ADD COLUMN published_source TEXT;
+CREATE TABLE derivations (
+    id INTEGER PRIMARY KEY,
+    source INTEGER NOT NULL REFERENCES documents(id),
+    derived INTEGER NOT NULL REFERENCES documents(id),
+    class TEXT NOT NULL CHECK (class IN ('wholly', 'partially', 'non')),
+    by TEXT NOT NULL,
+    at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    note TEXT NOT NULL DEFAULT '',
+    CHECK (source <> derived)
+);
+CREATE INDEX derivations_by_pair ON derivations (min(source, derived), max(source, derived));
 "#;
 
 /// Migration `i` takes the file from version `i` to `i + 1`.

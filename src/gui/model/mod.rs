@@ -6,6 +6,7 @@
 
 pub mod changes;
 pub mod pair;
+pub mod shares;
 pub mod vocabulary;
 pub mod workspace;
 

@@ -83,6 +83,22 @@ pub struct PairComparison {
     pub raw_left: std::sync::Arc<str>,
     /// The right page's decoded HTML.
     pub raw_right: std::sync::Arc<str>,
+    /// What the two cores share ([`crate::passages`]).
+    pub passages: PairPassages,
+}
+
+/// The aligned passages of a pair, its cores (their sites' frames left out) and how the later
+/// page derives from the earlier.
+#[derive(Debug, Clone)]
+pub struct PairPassages {
+    /// The left page's core.
+    pub core_a: crate::passages::Core,
+    /// The right page's core.
+    pub core_b: crate::passages::Core,
+    /// The passages and both shares.
+    pub alignment: crate::passages::Alignment,
+    /// Which came first and the derived page's class.
+    pub derivation: crate::passages::PairDerivation,
 }
 
 /// Compare documents `a` and `b` of `ws` (read again from the archive, or from the pages it
@@ -157,7 +173,21 @@ pub fn compare(
         })
         .collect();
 
+    let (core_a, core_b) = (ws.core(a)?, ws.core(b)?);
+    let alignment = crate::passages::align(&core_a, &core_b, &Default::default());
+    let derivation = crate::passages::derivation(
+        &alignment,
+        da.published,
+        db.published,
+        &Default::default(),
+    );
     Ok(PairComparison {
+        passages: PairPassages {
+            core_a,
+            core_b,
+            alignment,
+            derivation,
+        },
         a,
         b,
         left,

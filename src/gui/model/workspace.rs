@@ -35,7 +35,13 @@ pub struct Workspace {
     /// The pages last read again for the pair view, most recent last: a cluster's
     /// representative is compared with each member in turn and read once.
     texts: std::sync::Mutex<std::collections::VecDeque<(DocId, Arc<str>)>>,
+    /// Each site's frame as passages leave it out ([`crate::passages::frame_seeds`]), found
+    /// once from up to [`FRAME_PAGES_READ`] of its pages.
+    frames: std::sync::Mutex<std::collections::HashMap<String, Arc<std::collections::HashSet<u64>>>>,
 }
+
+/// Pages of a site read to find its frame.
+const FRAME_PAGES_READ: usize = 40;
 
 /// How many pages [`Workspace::page_text`] keeps: a cluster's worth of pairs flipped through.
 const CACHED_PAGES: usize = 16;
@@ -99,6 +105,7 @@ impl Workspace {
             gold,
             gold_source,
             texts: Default::default(),
+            frames: Default::default(),
         };
         Ok((ws, cache))
     }
@@ -124,6 +131,48 @@ impl Workspace {
             texts.push_back((doc, text.clone()));
         }
         Ok(text)
+    }
+
+    /// The core of page `doc` without its site's frame ([`crate::passages`]).
+    pub fn core(&self, doc: DocId) -> Result<crate::passages::Core> {
+        let core = crate::passages::Core::of_page(&self.page_text(doc)?);
+        let frame = self.site_frame(doc)?;
+        let mask = crate::passages::frame_mask(&core, &frame, &Default::default());
+        Ok(core.without(&mask))
+    }
+
+    /// The frame of `doc`'s site, found from up to 40 of the site's pages the first time.
+    fn site_frame(&self, doc: DocId) -> Result<Arc<std::collections::HashSet<u64>>> {
+        use rayon::prelude::*;
+        let docs = &self.collection.docs;
+        let site_of = |d: &crate::Document| {
+            if d.site.registrable.is_empty() {
+                d.site.henzinger.clone()
+            } else {
+                d.site.registrable.clone()
+            }
+        };
+        let site = site_of(&docs[doc.index()]);
+        if site.is_empty() {
+            return Ok(Arc::default());
+        }
+        let lock = || self.frames.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = lock().get(&site) {
+            return Ok(f.clone());
+        }
+        let pages: Vec<&crate::Document> = docs
+            .iter()
+            .filter(|d| site_of(d) == site)
+            .take(FRAME_PAGES_READ)
+            .collect();
+        let cores: Vec<crate::passages::Core> = pages
+            .par_iter()
+            .map(|d| crate::archive::page_text(d).map(|t| crate::passages::Core::of_page(&t)))
+            .collect::<Result<_>>()?;
+        let refs: Vec<&crate::passages::Core> = cores.iter().collect();
+        let frame = Arc::new(crate::passages::frame_seeds(&refs, &Default::default()));
+        lock().insert(site, frame.clone());
+        Ok(frame)
     }
 
     /// How many pages [`Workspace::page_text`] holds now.

@@ -1,0 +1,293 @@
+//! `samecore passages --project P A B`: what two pages share — their aligned passages side by
+//! side, each page's reuse share, which came first and how the later one derives from it
+//! ([`samecore::passages`]); `--set CLASS --by NAME` records a coder's class of the pair.
+//! `samecore passages --project P --run R --out FILE`: every aligned passage of a run's pairs,
+//! one row each (CSV, TSV, JSON Lines or Parquet).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use rayon::prelude::*;
+use samecore::calendar::Published;
+use samecore::export::{self, PassageRow};
+use samecore::passages::{
+    AlignOptions, Core, Cutoffs, Derivation, Direction, align, cores_without_frames, derivation,
+};
+use samecore::progress::Progress;
+use samecore::store::Project;
+use samecore::store::runs::Page;
+
+use super::progress_bar::{COUNT, with_progress_bar};
+
+/// Arguments of `samecore passages`.
+#[derive(Debug, Args)]
+pub struct PassagesArgs {
+    /// The project file (its pages are read again from their archives).
+    #[arg(long)]
+    pub project: PathBuf,
+    /// Two pages to align, each by key, record id or URL.
+    #[arg(num_args = 0..=2)]
+    pub pages: Vec<String>,
+    /// With --out: the run whose pairs to align (default: the latest).
+    #[arg(long)]
+    pub run: Option<i64>,
+    /// Write every aligned passage of the run's pairs here.
+    #[arg(long, conflicts_with = "pages")]
+    pub out: Option<PathBuf>,
+    /// Record the pair's derivation class: wholly, partially or non (derived).
+    #[arg(long, requires = "by")]
+    pub set: Option<String>,
+    /// Who decides (with --set).
+    #[arg(long)]
+    pub by: Option<String>,
+    /// A note with the decision.
+    #[arg(long, default_value = "")]
+    pub note: String,
+    /// Share of the derived page's core from which it is wholly derived.
+    #[arg(long, default_value_t = 0.8, value_parser = super::fraction)]
+    pub wholly: f64,
+    /// Share from which it is partially derived.
+    #[arg(long, default_value_t = 0.2, value_parser = super::fraction)]
+    pub partially: f64,
+    /// The pair as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `samecore passages`.
+pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
+    let cutoffs = Cutoffs {
+        wholly: args.wholly,
+        partially: args.partially,
+    };
+    anyhow::ensure!(
+        cutoffs.partially <= cutoffs.wholly,
+        "--partially {} is above --wholly {}",
+        cutoffs.partially,
+        cutoffs.wholly
+    );
+    if let Some(out) = &args.out {
+        export::check_output(out, None)?;
+    }
+    let mut project = super::open_existing(&args.project)?;
+    let pages = project.pages()?;
+    if let Some(out) = &args.out {
+        return run_export(&project, &pages, &args, out, &cutoffs);
+    }
+    let [a, b] = args.pages.as_slice() else {
+        bail!("name two pages (key, record id or URL), or give --out FILE for a run's pairs");
+    };
+    let (a, b) = (
+        super::code::find_page(&project, a)?,
+        super::code::find_page(&project, b)?,
+    );
+    let index: HashMap<_, usize> = pages.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+    let (ia, ib) = (index[&a.id], index[&b.id]);
+    let progress = Progress::new();
+    let cores = with_progress_bar(&progress, COUNT, || {
+        cores_of(&project, &pages, &[ia, ib], &progress)
+    })?;
+    let al = align(&cores[&ia], &cores[&ib], &AlignOptions::default());
+    let published = |p: &Page| {
+        Published::from_stored(
+            p.identity.published.as_deref(),
+            p.identity.published_source.as_deref(),
+        )
+    };
+    let d = derivation(&al, published(&a), published(&b), &cutoffs);
+    if let Some(class) = &args.set {
+        let class = Derivation::from_name(class)
+            .with_context(|| format!("--set {class:?}: say wholly, partially or non"))?;
+        let (source, derived) = match d.direction {
+            Direction::AFirst => (a.id, b.id),
+            Direction::BFirst => (b.id, a.id),
+            // Undated: the page more inside the other is the derived one.
+            Direction::Undated if al.share_a > al.share_b => (b.id, a.id),
+            Direction::Undated => (a.id, b.id),
+        };
+        let by = args.by.as_deref().unwrap_or_default();
+        project.set_derivation(source, derived, class, by, &args.note)?;
+        eprintln!("recorded: {} ({by})", class.label());
+    }
+    let (ca, cb) = (&cores[&ia], &cores[&ib]);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let passages: Vec<serde_json::Value> = al
+            .passages
+            .iter()
+            .map(|p| {
+                let (a0, a1) = ca.bytes_of(p.a.clone());
+                let (b0, b1) = cb.bytes_of(p.b.clone());
+                serde_json::json!({
+                    "a_start": a0, "a_end": a1, "b_start": b0, "b_end": b1,
+                    "words": p.a.end - p.a.start, "matched": p.matched,
+                    "a_text": ca.text_of(p.a.clone()), "b_text": cb.text_of(p.b.clone()),
+                })
+            })
+            .collect();
+        let row = serde_json::json!({
+            "a": a.identity.key, "b": b.identity.key,
+            "a_share": al.share_a, "b_share": al.share_b,
+            "a_words": ca.len(), "b_words": cb.len(),
+            "direction": d.direction, "derived_share": d.share, "derivation": d.class,
+            "passages": passages,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&row)?)?;
+        return Ok(());
+    }
+    let name = |p: &Page| {
+        p.identity
+            .title
+            .clone()
+            .or(p.identity.url.clone())
+            .unwrap_or(p.identity.key.clone())
+    };
+    writeln!(out, "A: {}\n   {} core words, {:.1} % of them in B", name(&a), ca.len(), al.share_a * 100.0)?;
+    writeln!(out, "B: {}\n   {} core words, {:.1} % of them in A", name(&b), cb.len(), al.share_b * 100.0)?;
+    let first = match d.direction {
+        Direction::AFirst => "A was published first: B derives from A",
+        Direction::BFirst => "B was published first: A derives from B",
+        Direction::Undated => "no publication date tells which came first",
+    };
+    writeln!(
+        out,
+        "{first}; the derived page is {} ({:.1} % of its core)",
+        d.class.label(),
+        d.share * 100.0
+    )?;
+    for (k, p) in al.passages.iter().enumerate() {
+        writeln!(
+            out,
+            "\n{}. A words {}–{}, B words {}–{} ({} words, {} matched)",
+            k + 1,
+            p.a.start + 1,
+            p.a.end,
+            p.b.start + 1,
+            p.b.end,
+            p.a.end - p.a.start,
+            p.matched
+        )?;
+        let (ta, tb) = (ca.text_of(p.a.clone()), cb.text_of(p.b.clone()));
+        writeln!(out, "   A: {}", shorten(ta, 400))?;
+        if normalise(ta) != normalise(tb) {
+            writeln!(out, "   B: {}", shorten(tb, 400))?;
+        }
+    }
+    if al.passages.is_empty() {
+        writeln!(out, "\nNo passage in common.")?;
+    }
+    Ok(())
+}
+
+/// Every aligned passage of a run's pairs, written to `out`.
+fn run_export(
+    project: &Project,
+    pages: &[Page],
+    args: &PassagesArgs,
+    out: &std::path::Path,
+    cutoffs: &Cutoffs,
+) -> anyhow::Result<()> {
+    let run = super::run_or_latest(project, args.run)?;
+    let index: HashMap<_, usize> = pages.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+    let pairs: Vec<(usize, usize, f64)> = project
+        .run_pairs(run)?
+        .into_iter()
+        .map(|rp| (index[&rp.pair.a], index[&rp.pair.b], rp.pair.score))
+        .collect();
+    let mut wanted: Vec<usize> = pairs.iter().flat_map(|&(a, b, _)| [a, b]).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let progress = Progress::new();
+    let cores = with_progress_bar(&progress, COUNT, || {
+        cores_of(project, pages, &wanted, &progress)
+    })?;
+    let published = |i: usize| {
+        Published::from_stored(
+            pages[i].identity.published.as_deref(),
+            pages[i].identity.published_source.as_deref(),
+        )
+    };
+    let opts = AlignOptions::default();
+    let rows: Vec<Vec<PassageRow>> = pairs
+        .par_iter()
+        .map(|&(a, b, score)| {
+            let (ca, cb) = (&cores[&a], &cores[&b]);
+            let al = align(ca, cb, &opts);
+            let d = derivation(&al, published(a), published(b), cutoffs);
+            al.passages
+                .iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    let (a_start, a_end) = ca.bytes_of(p.a.clone());
+                    let (b_start, b_end) = cb.bytes_of(p.b.clone());
+                    PassageRow {
+                        a_key: pages[a].identity.key.clone(),
+                        b_key: pages[b].identity.key.clone(),
+                        score,
+                        passage: k as u32 + 1,
+                        a_start,
+                        a_end,
+                        b_start,
+                        b_end,
+                        words: p.a.end - p.a.start,
+                        matched: p.matched,
+                        text: ca.text_of(p.a.clone()).to_string(),
+                        a_share: al.share_a,
+                        b_share: al.share_b,
+                        direction: serde_json::to_value(d.direction)
+                            .ok()
+                            .and_then(|v| v.as_str().map(String::from))
+                            .unwrap_or_default(),
+                        derivation: d.class.name().into(),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let n = export::write_file_streamed(rows.into_iter().flatten(), out, None)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!(
+        "{n} passages of the {} pairs of run {run} written to {}",
+        pairs.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// The cores of `wanted` (indices into `pages`), read again from their archives, their sites'
+/// frames left out.
+fn cores_of(
+    project: &Project,
+    pages: &[Page],
+    wanted: &[usize],
+    progress: &Progress,
+) -> samecore::Result<HashMap<usize, Core>> {
+    let locations: Vec<_> = pages.iter().map(|p| project.locate(p).ok()).collect();
+    let site_of = |i: usize| pages[i].identity.site.clone().unwrap_or_default();
+    let read = |i: usize| -> samecore::Result<String> {
+        let location = locations[i].as_ref().ok_or_else(|| {
+            samecore::Error::InvalidParameter(format!(
+                "page {} has no record to read again (see samecore relocate)",
+                pages[i].identity.key
+            ))
+        })?;
+        samecore::archive::text_at(location, pages[i].identity.url.as_deref())
+    };
+    cores_without_frames(pages.len(), wanted, &site_of, &read, progress)
+}
+
+fn normalise(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+fn shorten(s: &str, most: usize) -> String {
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.chars().count() <= most {
+        return s;
+    }
+    let head: String = s.chars().take(most).collect();
+    format!("{head} …")
+}
