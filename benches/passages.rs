@@ -47,7 +47,12 @@ fn cores_without_frames(docs: &[samecore::Document]) -> Vec<Core> {
 }
 
 fn frames(dir: &Path) {
-    let c = archive::load(&[dir.to_path_buf()], &ReadOptions::default(), &Progress::new()).unwrap();
+    let c = archive::load(
+        &[dir.to_path_buf()],
+        &ReadOptions::default(),
+        &Progress::new(),
+    )
+    .unwrap();
     let core: HashMap<String, Core> = cores_without_frames(&c.docs)
         .into_iter()
         .zip(&c.docs)
@@ -67,8 +72,13 @@ fn frames(dir: &Path) {
     let opts = AlignOptions::default();
     let cutoffs = Cutoffs::default();
     let (mut n, mut wholly, mut within, mut diff_sum) = (0, 0, 0, 0.0);
-    println!("frames-dev: each story copy against its original (the copy's share of its core found in the original)");
-    println!("  {:<62} {:>6} {:>7} {:>6}  edits", "copy", "share", "implied", "orig");
+    println!(
+        "frames-dev: each story copy against its original (the copy's share of its core found in the original)"
+    );
+    println!(
+        "  {:<62} {:>6} {:>7} {:>6}  edits",
+        "copy", "share", "implied", "orig"
+    );
     for r in rows.iter().filter(|r| r[3] == "copy") {
         let original = original_of[r[1].as_str()];
         let (a, b) = (&core[original], &core[&r[0]]);
@@ -115,13 +125,20 @@ fn frames(dir: &Path) {
     let mut by_frame: HashMap<&str, Vec<&str>> = HashMap::new();
     for r in &rows {
         if r[3] == "copy" {
-            by_frame.entry(r[4].as_str()).or_default().push(r[0].as_str());
+            by_frame
+                .entry(r[4].as_str())
+                .or_default()
+                .push(r[0].as_str());
         }
     }
     let file_of_source: HashMap<String, &str> = rows
         .iter()
         .map(|r| {
-            let name = Path::new(&r[0]).file_name().unwrap().to_string_lossy().to_string();
+            let name = Path::new(&r[0])
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
             (name, r[0].as_str())
         })
         .collect();
@@ -138,7 +155,12 @@ fn frames(dir: &Path) {
                     continue;
                 }
                 let al = align(&core[pages[i]], &core[pages[j]], &opts);
-                let most = al.passages.iter().map(|p| p.a.end - p.a.start).max().unwrap_or(0);
+                let most = al
+                    .passages
+                    .iter()
+                    .map(|p| p.a.end - p.a.start)
+                    .max()
+                    .unwrap_or(0);
                 pairs += 1;
                 longest = longest.max(most);
                 over += usize::from(most > 20);
@@ -151,7 +173,12 @@ fn frames(dir: &Path) {
 }
 
 fn goldset(dir: &Path) {
-    let c = archive::load(&[dir.to_path_buf()], &ReadOptions::default(), &Progress::new()).unwrap();
+    let c = archive::load(
+        &[dir.to_path_buf()],
+        &ReadOptions::default(),
+        &Progress::new(),
+    )
+    .unwrap();
     let docs = &c.docs;
     // Drink × Caffeine.
     let opts = AlignOptions::default();
@@ -164,8 +191,14 @@ fn goldset(dir: &Path) {
     let t = Instant::now();
     let all = cores_without_frames(docs);
     let cores_s = t.elapsed().as_secs_f64();
-    let cores: HashMap<usize, &Core> = drink.iter().chain(&caffeine).map(|&i| (i, &all[i])).collect();
-    println!("goldset-dev Drink × Caffeine: pairs with an aligned passage (share of the Drink page's core found in the Caffeine page)");
+    let cores: HashMap<usize, &Core> = drink
+        .iter()
+        .chain(&caffeine)
+        .map(|&i| (i, &all[i]))
+        .collect();
+    println!(
+        "goldset-dev Drink × Caffeine: pairs with an aligned passage (share of the Drink page's core found in the Caffeine page)"
+    );
     let mut shares = Vec::new();
     for &d in &drink {
         for &k in &caffeine {
@@ -196,7 +229,11 @@ fn goldset(dir: &Path) {
     let t = Instant::now();
     let n_passages: usize = pairs
         .par_iter()
-        .map(|p| align(&all[p.a.index()], &all[p.b.index()], &opts).passages.len())
+        .map(|p| {
+            align(&all[p.a.index()], &all[p.b.index()], &opts)
+                .passages
+                .len()
+        })
         .sum();
     let align_s = t.elapsed().as_secs_f64();
     println!(

@@ -362,10 +362,43 @@ fn timeline_frames(n: usize) {
     );
 }
 
+/// Time to show what a cluster's members copied (each member's share of the representative and
+/// the core text they share, [`samecore::gui::model::shares`]) for goldset-dev's cluster closest
+/// to 50 members, from a fresh workspace: every page and its site's frame read from disk
+/// (target: under 200 ms).
+fn cluster_shares() {
+    use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
+    let Some(gold) = common::goldset() else {
+        return;
+    };
+    let ws = samecore::gui::model::Workspace::open(&[gold], &Progress::new()).unwrap();
+    let det = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
+    let prep = det.prepare(&ws.collection.docs, &Progress::new()).unwrap();
+    let d = prep
+        .detect(&RunSpec::default_for(Algo::SpotSigs), &Progress::new())
+        .unwrap();
+    let group = d
+        .clustering
+        .groups()
+        .into_iter()
+        .min_by_key(|g| g.len().abs_diff(50))
+        .unwrap();
+    let t = Instant::now();
+    let s = samecore::gui::model::shares::cluster_shares(&ws, &group, &Progress::new()).unwrap();
+    println!(
+        "cluster shares: {} members in {:.1} ms from a fresh workspace (shared core: {} of {} words)",
+        group.len(),
+        t.elapsed().as_secs_f64() * 1e3,
+        s.shared_words,
+        s.core_words
+    );
+}
+
 fn main() {
     // As `samecore::gui::run` does: background work yields to the window's thread.
     samecore::engine::job::init_background_pool();
     timeline_frames(1000);
+    cluster_shares();
     if std::env::var("SAMECORE_BENCH_TIMELINE_ONLY").as_deref() == Ok("1") {
         return;
     }

@@ -64,7 +64,10 @@ impl Core {
         for (i, c) in text.char_indices() {
             // Soft hyphens and zero-width characters sit inside words ("can\u{ad}di\u{ad}da\u{ad}ture"
             // on a page, "candidature" in its copy): they neither end a word nor count in it.
-            if matches!(c, '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}') {
+            if matches!(
+                c,
+                '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}'
+            ) {
                 continue;
             }
             let word = c.is_alphanumeric();
@@ -149,9 +152,9 @@ fn seeds(core: &Core, n: usize) -> Vec<u64> {
 }
 
 fn seed_hash(words: &[u64]) -> u64 {
-    words
-        .iter()
-        .fold(0x9e37_79b9_7f4a_7c15u64, |acc, &x| crate::token::mix64(acc ^ x))
+    words.iter().fold(0x9e37_79b9_7f4a_7c15u64, |acc, &x| {
+        crate::token::mix64(acc ^ x)
+    })
 }
 
 /// Pages of a site from which its repeated text is its frame, and the share of them it must be
@@ -186,7 +189,11 @@ pub fn frame_seeds(site_pages: &[&Core], opts: &AlignOptions) -> std::collection
 }
 
 /// The words of `core` inside a seed of `frame` ([`frame_seeds`]).
-pub fn frame_mask(core: &Core, frame: &std::collections::HashSet<u64>, opts: &AlignOptions) -> Vec<bool> {
+pub fn frame_mask(
+    core: &Core,
+    frame: &std::collections::HashSet<u64>,
+    opts: &AlignOptions,
+) -> Vec<bool> {
     let n = opts.seed.max(1);
     let mut mask = vec![false; core.len()];
     if frame.is_empty() {
@@ -554,15 +561,24 @@ mod tests {
     fn a_changed_word_and_a_dateline_do_not_split_a_passage() {
         let copy = format!(
             "HAMBURG (dpa) - {}",
-            STORY.replace("rusted", "corroded").replace("mayor", "Mayor")
+            STORY
+                .replace("rusted", "corroded")
+                .replace("mayor", "Mayor")
         );
         let al = align(&core(STORY), &core(&copy), &AlignOptions::default());
         assert_eq!(al.passages.len(), 1, "{:?}", al.passages);
         assert!((al.share_a - 1.0).abs() < 1e-9, "{}", al.share_a);
         let words = core(&copy).len() as f64;
-        assert!((al.share_b - (words - 2.0) / words).abs() < 1e-9, "{}", al.share_b);
+        assert!(
+            (al.share_b - (words - 2.0) / words).abs() < 1e-9,
+            "{}",
+            al.share_b
+        );
         let p = &al.passages[0];
-        assert_eq!(core(&copy).text_of(p.b.clone()).split(' ').next(), Some("the"));
+        assert_eq!(
+            core(&copy).text_of(p.b.clone()).split(' ').next(),
+            Some("the")
+        );
     }
 
     #[test]
@@ -573,7 +589,11 @@ mod tests {
         let al = align(&core(&original), &core(STORY), &AlignOptions::default());
         assert!((al.share_b - 1.0).abs() < 1e-9);
         let (n_story, n_all) = (core(STORY).len() as f64, core(&original).len() as f64);
-        assert!((al.share_a - n_story / n_all).abs() < 1e-9, "{}", al.share_a);
+        assert!(
+            (al.share_a - n_story / n_all).abs() < 1e-9,
+            "{}",
+            al.share_a
+        );
     }
 
     #[test]
@@ -600,9 +620,15 @@ mod tests {
         };
         let c = Cutoffs::default();
         let d = derivation(&al, at("2024-03-01"), at("2024-03-02"), &c);
-        assert_eq!((d.direction, d.class), (Direction::AFirst, Derivation::Wholly));
+        assert_eq!(
+            (d.direction, d.class),
+            (Direction::AFirst, Derivation::Wholly)
+        );
         let d = derivation(&al, at("2024-03-03"), at("2024-03-02"), &c);
-        assert_eq!((d.direction, d.class), (Direction::BFirst, Derivation::Partially));
+        assert_eq!(
+            (d.direction, d.class),
+            (Direction::BFirst, Derivation::Partially)
+        );
         let d = derivation(&al, None, None, &c);
         assert_eq!((d.direction, d.share), (Direction::Undated, 0.95));
         assert_eq!(Derivation::from_name("P"), Some(Derivation::Partially));
@@ -622,7 +648,11 @@ mod tests {
             .map(|s| core(&format!("{s} {frame}")))
             .collect();
         let refs: Vec<&Core> = cores.iter().collect();
-        let masks = site_frames(&refs, &["x.com", "x.com", "x.com"], &AlignOptions::default());
+        let masks = site_frames(
+            &refs,
+            &["x.com", "x.com", "x.com"],
+            &AlignOptions::default(),
+        );
         let frame_words = core(frame).len();
         for (c, m) in cores.iter().zip(&masks) {
             assert_eq!(m.iter().filter(|&&f| f).count(), frame_words);

@@ -668,6 +668,7 @@ fn cheap_charset_detection_equals_full_detection_on_real_pages() {
     );
     let options = ReadOptions {
         keep_html: samecore::archive::KeepHtml::None,
+        ..Default::default()
     };
     let mut checked = 0;
     for input in inputs {
@@ -749,6 +750,7 @@ fn a_page_read_again_is_the_page_first_read() {
     }
     let bare = ReadOptions {
         keep_html: samecore::archive::KeepHtml::Unseekable,
+        ..Default::default()
     };
     let (mut reread, mut held_pages) = (0, 0);
     for input in &inputs {

@@ -1463,15 +1463,27 @@ fn a_click_on_a_timeline_mark_opens_that_member() {
     let mut h = opened_sample();
     h.key_press(Key::N);
     h.run();
-    assert!(h.state().timeline_marks().is_empty(), "the members table first");
+    assert!(
+        h.state().timeline_marks().is_empty(),
+        "the members table first"
+    );
     h.key_press(Key::T);
     h.run();
     h.get_by_label_contains("sites over");
     let marks = h.state().timeline_marks().to_vec();
     let run = h.state().active_run().unwrap();
     let selected = h.state().selected_cluster().unwrap();
-    let cluster = run.clusters.iter().find(|c| c.id == selected).unwrap().clone();
-    assert_eq!(marks.len(), cluster.members.len(), "every member of the sample has a date");
+    let cluster = run
+        .clusters
+        .iter()
+        .find(|c| c.id == selected)
+        .unwrap()
+        .clone();
+    assert_eq!(
+        marks.len(),
+        cluster.members.len(),
+        "every member of the sample has a date"
+    );
     // A member other than the representative, clicked where the timeline drew it.
     let (_, at) = *marks
         .iter()
@@ -1503,4 +1515,50 @@ fn a_click_on_a_timeline_mark_opens_that_member() {
     let pair = h.state().pair().expect("the member compared").clone();
     assert_eq!(pair.a, cluster.members[0]);
     assert!(expected.contains(&pair.b), "{:?} not at the click", pair.b);
+}
+
+/// Issue 36: A shows what the pair copied — both cores with their passages, each side's share,
+/// the derived page's class — and a click records the coder's class in the project, with who.
+#[test]
+fn aligned_passages_show_shares_and_a_click_records_the_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("copied.samecore");
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &path);
+    h.key_press(Key::N);
+    h.run();
+    h.key_press(Key::J);
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Pair);
+    assert!(
+        h.query_by_label_contains("of its core found in").is_none(),
+        "terms first"
+    );
+    h.key_press(Key::A);
+    h.run();
+    h.get_by_label_contains("of its core found in the right page");
+    let pair = h.state().pair().unwrap().clone();
+    let class = pair.passages.derivation.class;
+    assert!(
+        !pair.passages.alignment.passages.is_empty(),
+        "a cluster's pair shares a passage"
+    );
+    // The class other than the computed one, recorded by a click.
+    let other = if class == samecore::passages::Derivation::Partially {
+        samecore::passages::Derivation::Non
+    } else {
+        samecore::passages::Derivation::Partially
+    };
+    h.get_by_label(other.label()).click();
+    h.run();
+    h.get_by_label(&format!("{} (computed)", class.label()));
+    h.get_by_label_contains(&format!("Coded: {}", other.label()));
+    drop(h);
+    let project = samecore::store::Project::open(&path).unwrap();
+    let decided = project.derivations().unwrap();
+    assert_eq!(decided.len(), 1);
+    assert_eq!(decided[0].class, other);
+    assert!(!decided[0].by.is_empty());
 }

@@ -395,6 +395,7 @@ fn a_page_read_again_from_a_changed_archive_is_an_error() {
     std::fs::write(&path, warc("<p>the story of one</p>")).unwrap();
     let options = ReadOptions {
         keep_html: archive::KeepHtml::None,
+        ..Default::default()
     };
     let c = archive::load(std::slice::from_ref(&path), &options, &Progress::new()).unwrap();
     let doc = &c.docs[0];

@@ -89,6 +89,7 @@ fn streaming(path: &Path) -> usize {
     let progress = Progress::new();
     let options = ReadOptions {
         keep_html: samecore::archive::KeepHtml::None,
+        ..Default::default()
     };
     let (collection, raw) =
         archive::load_with(&[path.to_path_buf()], &options, &progress, &|d, t| {

@@ -58,12 +58,18 @@ pub struct ReadOptions {
     /// Which decoded pages [`Document::html`] holds (default: all); a page not held is read
     /// again from its record when a pass needs it ([`page_text`]).
     pub keep_html: KeepHtml,
+    /// Whether each page's publication date is read while it is decoded
+    /// ([`crate::document::Document::published`]; default on). A pass that stores, exports or
+    /// shows nothing of pages over time (`samecore run` without `--project`, `--clusters` or
+    /// `--json`, `eval`, `sign`) leaves it off: it costs a scan of every page.
+    pub publication_dates: bool,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
             keep_html: KeepHtml::All,
+            publication_dates: true,
         }
     }
 }

@@ -324,7 +324,9 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     doc.charset = used;
     doc.set_capture_digest(None, &bytes);
     doc.payload_check = xxhash_rust::xxh3::xxh3_64(&bytes);
-    doc.published = crate::dates::publication(&html, doc.url.as_deref(), doc.date.as_deref());
+    if opts.publication_dates {
+        doc.published = crate::dates::publication(&html, doc.url.as_deref(), doc.date.as_deref());
+    }
     let made = make(&doc, &html);
     if opts.keep_html.keeps(&doc.location) {
         doc.html = PageText::new(&html);

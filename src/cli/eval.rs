@@ -82,7 +82,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     let thresholds = parse_thresholds(&args.thresholds)?;
     anyhow::ensure!(args.runs >= 1, "--runs must be at least 1");
     let started = Instant::now();
-    let (docs, gold, _) = load(&args.archives, args.gold.as_deref())?;
+    let (docs, gold, _) = load(&args.archives, args.gold.as_deref(), false)?;
     anyhow::ensure!(
         gold.is_known(),
         "no gold clusters: give --gold FILE or a folder with one sub-folder per cluster"

@@ -49,6 +49,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<()> {
     let progress = Progress::new();
     let opts = ReadOptions {
         keep_html: KeepHtml::Unseekable,
+        ..Default::default()
     };
     let collection = with_progress_bar(&progress, BYTES, || {
         archive::load(&args.archives, &opts, &progress)

@@ -65,7 +65,7 @@ pub fn run(args: ImportPairsArgs) -> anyhow::Result<()> {
         );
     }
     // Only the pages' identities are needed: nothing of their text is kept.
-    let docs = super::run::load_with(&archives, &|_, _| ())?.0.docs;
+    let docs = super::run::load_with(&archives, true, &|_, _| ())?.0.docs;
     let (gold, gold_source) = samecore::eval::gold::find(&archives, &docs, None)?;
     let detection = spark.detection(&docs, args.rule, args.seed)?;
     let threshold = detection.spec.matching.threshold;

@@ -28,6 +28,7 @@ pub struct InfoArgs {
 pub fn run(args: InfoArgs) -> anyhow::Result<()> {
     let opts = ReadOptions {
         keep_html: KeepHtml::None,
+        publication_dates: false,
     };
     let stdout = std::io::stdout();
     let paths = archive::expand_folders_of_archives(&args.archives)?;

@@ -145,8 +145,20 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
             .or(p.identity.url.clone())
             .unwrap_or(p.identity.key.clone())
     };
-    writeln!(out, "A: {}\n   {} core words, {:.1} % of them in B", name(&a), ca.len(), al.share_a * 100.0)?;
-    writeln!(out, "B: {}\n   {} core words, {:.1} % of them in A", name(&b), cb.len(), al.share_b * 100.0)?;
+    writeln!(
+        out,
+        "A: {}\n   {} core words, {:.1} % of them in B",
+        name(&a),
+        ca.len(),
+        al.share_a * 100.0
+    )?;
+    writeln!(
+        out,
+        "B: {}\n   {} core words, {:.1} % of them in A",
+        name(&b),
+        cb.len(),
+        al.share_b * 100.0
+    )?;
     let first = match d.direction {
         Direction::AFirst => "A was published first: B derives from A",
         Direction::BFirst => "B was published first: A derives from B",
@@ -280,7 +292,10 @@ fn cores_of(
 }
 
 fn normalise(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 fn shorten(s: &str, most: usize) -> String {

@@ -295,9 +295,11 @@ pub struct RunArgs {
 pub fn load(
     archives: &[PathBuf],
     gold: Option<&Path>,
+    publication_dates: bool,
 ) -> anyhow::Result<(Vec<Document>, GoldStandard, Option<String>)> {
     let options = ReadOptions {
         keep_html: KeepHtml::Unseekable,
+        publication_dates,
     };
     let (collection, made) = read(archives, &options, &|_, _| ())?;
     // Capture order: the same clusters and numbers whatever order the archives came in.
@@ -321,15 +323,18 @@ pub fn find_gold(
 }
 
 /// The collection of `archives` read without keeping page text, and what `page` made of each
-/// page while it was in hand ([`archive::load_with`]).
+/// page while it was in hand ([`archive::load_with`]); each page's publication date with
+/// `publication_dates`.
 pub fn load_with<T: Send + Clone>(
     archives: &[PathBuf],
+    publication_dates: bool,
     page: &archive::PageFn<'_, T>,
 ) -> anyhow::Result<(archive::Collection, Vec<T>)> {
     read(
         archives,
         &ReadOptions {
             keep_html: KeepHtml::None,
+            publication_dates,
         },
         page,
     )
@@ -509,13 +514,17 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let mut args = args;
     args.archives = checked_inputs(std::mem::take(&mut args.archives), args.keep_going)?;
     let options = args.literature.options(args.spotsigs.params()?)?;
+    // Publication dates are read only where they go somewhere: the project, the clusters
+    // export, the JSON summary's stories.
+    let dates = args.project.is_some() || args.clusters.is_some() || args.json;
     let progress = Progress::new();
     // SpotSigs: each page's language, terms and raw signatures, for the per-language table.
     let mut languages: Vec<(Option<&'static str>, u32, u32)> = Vec::new();
     let (docs, gold, gold_source, prepared, load_secs, sign_secs) = if args.algo == Algo::SpotSigs {
         // Signed while read: no page text is held and each record is decompressed once.
         let detector = SpotSigsDetector::new(&options.spotsigs)?;
-        let (collection, raw) = load_with(&args.archives, &|d, text| detector.raw_page(d, text))?;
+        let (collection, raw) =
+            load_with(&args.archives, dates, &|d, text| detector.raw_page(d, text))?;
         // Capture order: the same clusters and numbers whatever order the archives came in.
         let (collection, raw) = collection.into_capture_order(raw);
         let docs = collection.docs;
@@ -530,7 +539,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         let (gold, source) = find_gold(&args.archives, &docs, args.gold.as_deref())?;
         (docs, gold, source, prepared, load_secs, sign_secs)
     } else {
-        let (docs, gold, source) = load(&args.archives, args.gold.as_deref())?;
+        let (docs, gold, source) = load(&args.archives, args.gold.as_deref(), dates)?;
         let load_secs = started.elapsed().as_secs_f64();
         let detector = detectors::detector(args.algo, &options)?;
         let t0 = Instant::now();

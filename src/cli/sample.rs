@@ -216,6 +216,7 @@ fn list(project: &Project, out: &mut impl Write) -> anyhow::Result<()> {
 fn add_archives(project: &mut Project, archives: &[PathBuf]) -> anyhow::Result<usize> {
     let options = samecore::archive::ReadOptions {
         keep_html: samecore::archive::KeepHtml::None,
+        ..Default::default()
     };
     let progress = samecore::progress::Progress::new();
     let collection =

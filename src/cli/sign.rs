@@ -72,13 +72,14 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
     // Per page: its signatures (rows) and their number, and its site.
     let (collection, spot, minhash, params) = match args.algo {
         Algo::SpotSigs => {
-            let (collection, raw) =
-                super::run::load_with(&args.archives, &|d, text| spotsigs.raw_page(d, text))?;
+            let (collection, raw) = super::run::load_with(&args.archives, false, &|d, text| {
+                spotsigs.raw_page(d, text)
+            })?;
             let params = serde_json::to_value(&options.spotsigs)?;
             (collection, raw, Vec::new(), params)
         }
         _ => {
-            let (collection, tokens) = super::run::load_with(&args.archives, &|d, text| {
+            let (collection, tokens) = super::run::load_with(&args.archives, false, &|d, text| {
                 page_term_hashes(o.tokens, d, text)
             })?;
             let values = minhash_vectors(&tokens, o.k, o.perm, o.seed);

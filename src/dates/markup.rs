@@ -102,11 +102,14 @@ pub(super) struct Found {
     pub headline: Option<usize>,
 }
 
-/// Read `html` once.
-pub(super) fn scan(html: &str) -> Found {
+/// Read `html` once; `text` is a buffer to reuse for the visible text (one per thread: a page's
+/// text is built for every page read, and fresh memory each time cost more than the scan).
+pub(super) fn scan(html: &str, text: String) -> Found {
     let bytes = html.as_bytes();
+    let mut text = text;
+    text.clear();
     let mut found = Found {
-        text: String::with_capacity(html.len() / 3),
+        text,
         ..Found::default()
     };
     let mut title: Option<String> = None;
@@ -135,6 +138,14 @@ pub(super) fn scan(html: &str) -> Found {
         }
         let raw = &html[tag.start..tag.end];
         let is = |n: &str| tag.name.eq_ignore_ascii_case(n);
+        // Most tags are none of these: told by their first letter.
+        let first = tag.name.as_bytes()[0].to_ascii_lowercase();
+        if !matches!(first, b's' | b'n' | b't' | b'b' | b'h' | b'm' | b'l') {
+            if may_mark_a_date(raw.as_bytes()) {
+                element(raw, html, tag.end, &mut found);
+            }
+            continue;
+        }
         if is("script") {
             let close = skip_to_close(bytes, tag.end, "script");
             if attribute(raw, "type").is_some_and(|t| t.contains("ld+json")) {
@@ -246,8 +257,13 @@ fn element(raw: &str, html: &str, after: usize, found: &mut Found) {
 /// Whether a tag may carry microdata or a microformat of a date (most tags do not: they are
 /// passed over without parsing their attributes).
 fn may_mark_a_date(raw: &[u8]) -> bool {
-    raw.windows(4)
-        .any(|w| matches!(w, b"date" | b"Date" | b"prop" | b"blis"))
+    use std::sync::LazyLock;
+    static FINDERS: LazyLock<[memmem::Finder<'static>; 4]> =
+        LazyLock::new(|| [b"date", b"Date", b"prop", b"blis"].map(|n| memmem::Finder::new(n)));
+    // Most tags are short and hold no 'p', 'b' or 'd' in the wrong place: memchr first.
+    memchr::memchr3(b'd', b'D', b'p', raw).is_some()
+        && FINDERS.iter().any(|f| f.find(raw).is_some())
+        || memchr::memchr(b'b', raw).is_some() && FINDERS[3].find(raw).is_some()
 }
 
 /// The date in the text right after a tag, up to the next tag (`<span class=date>May 3,
@@ -435,6 +451,7 @@ mod tests {
         let f = scan(
             "<html><head><title>Site | A long headline of news</title><script>var d='2001-01-01'</script></head>\
              <body><div>Menu</div><p>A long headline of news</p><p>May 3, 2006</p></body></html>",
+            String::new(),
         );
         assert!(!f.text.contains("2001"));
         let h = f.headline.unwrap();

@@ -50,7 +50,19 @@ pub fn parse_date(s: &str) -> Option<Instant> {
 pub fn publication(html: &str, url: Option<&str>, capture: Option<&str>) -> Option<Published> {
     let captured = capture.and_then(parse_iso);
     let bound = Bound { captured };
-    let found = markup::scan(html);
+    thread_local! {
+        static TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    let buffer = TEXT.with(|t| std::mem::take(&mut *t.borrow_mut()));
+    let found = markup::scan(html, buffer);
+    let published = from_found(&found, url, bound);
+    TEXT.with(|t| *t.borrow_mut() = found.text);
+    published
+}
+
+/// [`publication`] from what the scan found.
+fn from_found(found: &markup::Found, url: Option<&str>, bound: Bound) -> Option<Published> {
+    let captured = bound.captured;
     let pick = |c: Option<Instant>| c.and_then(|i| bound.admit(i));
     let first = |list: &[Instant]| list.iter().find_map(|&i| bound.admit(i));
     let url_dates = url
@@ -89,6 +101,7 @@ pub fn publication(html: &str, url: Option<&str>, capture: Option<&str>) -> Opti
 }
 
 /// The plausibility bounds: from 1994 (the first news sites) to the capture.
+#[derive(Clone, Copy)]
 struct Bound {
     captured: Option<Instant>,
 }

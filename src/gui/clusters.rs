@@ -230,7 +230,11 @@ impl ClustersView {
     /// Where the timeline drew each member of the selected cluster in the last frame (empty
     /// when the members table is shown).
     pub fn timeline_marks(&self) -> &[(DocId, egui::Pos2)] {
-        if self.timeline { &self.timeline_marks } else { &[] }
+        if self.timeline {
+            &self.timeline_marks
+        } else {
+            &[]
+        }
     }
 
     /// Select the cluster numbered `id` as soon as the shown run has it.

@@ -127,7 +127,7 @@ impl DocumentsView {
                     let d = &docs[step.doc.index()];
                     let when = d.date.as_deref().unwrap_or("-");
                     if k == at {
-                        ui.strong(format!("▶ {when}"));
+                        ui.strong(format!("> {when}"));
                     } else {
                         ui.label(when);
                     }

@@ -65,7 +65,8 @@ fn layout_passages(text: &str, passages: &[(u32, u32, usize)], colour: Color32) 
             continue;
         }
         job.append(&text[at..start], 0.0, plain.clone());
-        let mut mark = TextFormat::simple(FontId::proportional(11.0), Color32::from_rgb(255, 200, 80));
+        let mut mark =
+            TextFormat::simple(FontId::proportional(11.0), Color32::from_rgb(255, 200, 80));
         mark.valign = egui::Align::TOP;
         job.append(&format!("[{number}]"), 2.0, mark);
         let mut format = plain.clone();
@@ -226,12 +227,16 @@ impl PairView {
         let (source, derived, order) = match d.direction {
             Direction::AFirst => (pair.a, pair.b, "the left page was published first"),
             Direction::BFirst => (pair.b, pair.a, "the right page was published first"),
-            Direction::Undated if al.share_a > al.share_b => {
-                (pair.b, pair.a, "no date tells which came first; the left page is more inside the right")
-            }
-            Direction::Undated => {
-                (pair.a, pair.b, "no date tells which came first; the right page is more inside the left")
-            }
+            Direction::Undated if al.share_a > al.share_b => (
+                pair.b,
+                pair.a,
+                "no date tells which came first; the left page is more inside the right",
+            ),
+            Direction::Undated => (
+                pair.a,
+                pair.b,
+                "no date tells which came first; the right page is more inside the left",
+            ),
         };
         let side = if derived == pair.b { "right" } else { "left" };
         ui.horizontal_wrapped(|ui| {
@@ -253,7 +258,7 @@ impl PairView {
             ui.label(format!("The {side} page is:"));
             for class in [Derivation::Wholly, Derivation::Partially, Derivation::Non] {
                 let text = if class == d.class {
-                    format!("{} ✔", class.label())
+                    format!("{} (computed)", class.label())
                 } else {
                     class.label().to_string()
                 };
@@ -278,7 +283,12 @@ impl PairView {
     /// Raw or tokens, the term differences, and every detector's score of the pair.
     fn summary(&mut self, ui: &mut egui::Ui, pair: &PairComparison, busy: bool, blind: bool) {
         ui.horizontal(|ui| {
-            if ui.checkbox(&mut self.raw, "Raw pages").on_hover_text("R").changed() && self.raw {
+            if ui
+                .checkbox(&mut self.raw, "Raw pages")
+                .on_hover_text("R")
+                .changed()
+                && self.raw
+            {
                 self.aligned = false;
             }
             if ui
@@ -492,7 +502,12 @@ impl View for PairView {
         let decided = cx.pair.and_then(|p| {
             let (a, b) = (page(p.a)?, page(p.b)?);
             cx.project.derivation_of(a, b).map(|d| {
-                format!("{} ({}, {})", d.class.label(), d.by, d.at.get(..10).unwrap_or(&d.at))
+                format!(
+                    "{} ({}, {})",
+                    d.class.label(),
+                    d.by,
+                    d.at.get(..10).unwrap_or(&d.at)
+                )
             })
         });
         let coding = Coding {

@@ -525,9 +525,9 @@ impl ProjectSession {
         a: PageId,
         b: PageId,
     ) -> Option<&crate::store::derivations::DerivationRow> {
-        self.derivations.iter().find(|d| {
-            (d.source == a && d.derived == b) || (d.source == b && d.derived == a)
-        })
+        self.derivations
+            .iter()
+            .find(|d| (d.source == a && d.derived == b) || (d.source == b && d.derived == a))
     }
 
     /// Give `code` to the undecided members of a cluster of a stored run (reconciling after a

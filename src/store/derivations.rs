@@ -68,7 +68,9 @@ impl Project {
 
     /// Every decision ever recorded, oldest first.
     pub fn derivation_history(&self) -> Result<Vec<DerivationRow>> {
-        self.derivation_rows("SELECT source, derived, class, by, at, note FROM derivations ORDER BY id")
+        self.derivation_rows(
+            "SELECT source, derived, class, by, at, note FROM derivations ORDER BY id",
+        )
     }
 
     fn derivation_rows(&self, sql: &str) -> Result<Vec<DerivationRow>> {
@@ -99,20 +101,25 @@ mod tests {
     fn the_latest_decision_of_a_pair_counts_and_all_are_kept() {
         let mut p = Project::in_memory().unwrap();
         let pages = p
-            .upsert_pages(None, &[
-                PageIdentity {
-                    key: "a".into(),
-                    ..Default::default()
-                },
-                PageIdentity {
-                    key: "b".into(),
-                    ..Default::default()
-                },
-            ])
+            .upsert_pages(
+                None,
+                &[
+                    PageIdentity {
+                        key: "a".into(),
+                        ..Default::default()
+                    },
+                    PageIdentity {
+                        key: "b".into(),
+                        ..Default::default()
+                    },
+                ],
+            )
             .unwrap();
         let (a, b) = (pages[0], pages[1]);
-        p.set_derivation(a, b, Derivation::Wholly, "ann", "").unwrap();
-        p.set_derivation(b, a, Derivation::Partially, "bob", "IANS rewrite").unwrap();
+        p.set_derivation(a, b, Derivation::Wholly, "ann", "")
+            .unwrap();
+        p.set_derivation(b, a, Derivation::Partially, "bob", "IANS rewrite")
+            .unwrap();
         let now = p.derivations().unwrap();
         assert_eq!(now.len(), 1);
         assert_eq!((now[0].source, now[0].class), (b, Derivation::Partially));

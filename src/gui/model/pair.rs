@@ -175,12 +175,8 @@ pub fn compare(
 
     let (core_a, core_b) = (ws.core(a)?, ws.core(b)?);
     let alignment = crate::passages::align(&core_a, &core_b, &Default::default());
-    let derivation = crate::passages::derivation(
-        &alignment,
-        da.published,
-        db.published,
-        &Default::default(),
-    );
+    let derivation =
+        crate::passages::derivation(&alignment, da.published, db.published, &Default::default());
     Ok(PairComparison {
         passages: PairPassages {
             core_a,

@@ -43,14 +43,21 @@ pub struct ClusterShares {
 }
 
 /// The shares of a cluster's `members` (the representative first).
-pub fn cluster_shares(ws: &Workspace, members: &[DocId], progress: &Progress) -> Result<ClusterShares> {
+pub fn cluster_shares(
+    ws: &Workspace,
+    members: &[DocId],
+    progress: &Progress,
+) -> Result<ClusterShares> {
     let started = std::time::Instant::now();
     let Some(&rep) = members.first() else {
         return Err(crate::Error::InvalidParameter("an empty cluster".into()));
     };
     let docs = &ws.collection.docs;
     let rep_core = ws.core(rep)?;
-    progress.stage("aligning members with the representative", members.len() as u64);
+    progress.stage(
+        "aligning members with the representative",
+        members.len() as u64,
+    );
     let opts = AlignOptions::default();
     let aligned: Vec<Option<crate::passages::Alignment>> = members
         .par_iter()

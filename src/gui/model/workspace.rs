@@ -37,7 +37,8 @@ pub struct Workspace {
     texts: std::sync::Mutex<std::collections::VecDeque<(DocId, Arc<str>)>>,
     /// Each site's frame as passages leave it out ([`crate::passages::frame_seeds`]), found
     /// once from up to [`FRAME_PAGES_READ`] of its pages.
-    frames: std::sync::Mutex<std::collections::HashMap<String, Arc<std::collections::HashSet<u64>>>>,
+    frames:
+        std::sync::Mutex<std::collections::HashMap<String, Arc<std::collections::HashSet<u64>>>>,
 }
 
 /// Pages of a site read to find its frame.
@@ -75,6 +76,7 @@ impl Workspace {
     ) -> Result<(Workspace, PreparedCache)> {
         let options = ReadOptions {
             keep_html: KeepHtml::Unseekable,
+            ..Default::default()
         };
         let mut cache = PreparedCache::new();
         let collection = match spotsigs {
