@@ -259,7 +259,7 @@ fn element(raw: &str, html: &str, after: usize, found: &mut Found) {
 fn may_mark_a_date(raw: &[u8]) -> bool {
     use std::sync::LazyLock;
     static FINDERS: LazyLock<[memmem::Finder<'static>; 4]> =
-        LazyLock::new(|| [b"date", b"Date", b"prop", b"blis"].map(|n| memmem::Finder::new(n)));
+        LazyLock::new(|| [b"date", b"Date", b"prop", b"blis"].map(memmem::Finder::new));
     // Most tags are short and hold no 'p', 'b' or 'd' in the wrong place: memchr first.
     memchr::memchr3(b'd', b'D', b'p', raw).is_some()
         && FINDERS.iter().any(|f| f.find(raw).is_some())

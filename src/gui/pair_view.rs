@@ -23,8 +23,13 @@ pub const KEYS: &[(&str, &str)] = &[
     ("A", "Aligned passages: what was copied (Pair tab)"),
 ];
 
-/// What the coder may do with the pair's derivation, and what was decided.
+/// What the pair view is shown with: whether its comparison is being made, whether a blind
+/// sample hides scores, and what the coder may do with the pair's derivation.
 pub struct Coding {
+    /// A comparison is being made.
+    pub busy: bool,
+    /// A blind sample is being labelled: scores, shares and detectors hidden.
+    pub blind: bool,
     /// Whether a project is open to record in.
     pub open: bool,
     /// The decision already recorded ("partially derived (ann, 2026-11-27)").
@@ -41,8 +46,11 @@ pub struct PairView {
     /// Show the cores with their aligned passages.
     aligned: bool,
     /// Laid-out sides of the pair shown, rebuilt when the pair or mode changes.
-    cache: Option<((DocId, DocId, bool, bool), LayoutJob, LayoutJob)>,
+    cache: Option<LaidOut>,
 }
+
+/// The two sides laid out for a pair and mode (raw, aligned).
+type LaidOut = ((DocId, DocId, bool, bool), LayoutJob, LayoutJob);
 
 /// Colours of the passages, in turn.
 const PASSAGE_COLOURS: [Color32; 3] = [
@@ -158,10 +166,9 @@ impl PairView {
         ws: &Workspace,
         pair: Option<&PairComparison>,
         run: Option<&AlgoRun>,
-        busy: bool,
-        blind: bool,
         coding: &Coding,
     ) -> Option<Action> {
+        let (busy, blind) = (coding.busy, coding.blind);
         let Some(pair) = pair else {
             if busy {
                 ui.spinner();
@@ -511,10 +518,12 @@ impl View for PairView {
             })
         });
         let coding = Coding {
+            busy,
+            blind: cx.blind,
             open: cx.project.is_open() && pages.is_some(),
             decided,
         };
-        let action = self.show(ui, cx.workspace, cx.pair, run, busy, cx.blind, &coding);
+        let action = self.show(ui, cx.workspace, cx.pair, run, &coding);
         cx.ask(action);
     }
 }
