@@ -12,7 +12,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 use samecore::archive::{self, ReadOptions};
 use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
-use samecore::passages::{AlignOptions, Core, Cutoffs, Derivation, align, site_frames};
+use samecore::passages::{
+    AlignOptions, Core, Cutoffs, Derivation, PageCore, align_pair, cores_without_frames,
+};
 use samecore::progress::Progress;
 
 fn main() {
@@ -30,20 +32,43 @@ fn words(s: &str) -> usize {
     Core::of_text(s.to_string()).len()
 }
 
-/// Every page's core without its site's frame ([`site_frames`]).
-fn cores_without_frames(docs: &[samecore::Document]) -> Vec<Core> {
-    let cores: Vec<Core> = docs
-        .par_iter()
-        .map(|d| Core::of_page(&archive::page_text(d).unwrap()))
-        .collect();
-    let refs: Vec<&Core> = cores.iter().collect();
-    let sites: Vec<&str> = docs.iter().map(|d| d.site.registrable.as_str()).collect();
-    let masks = site_frames(&refs, &sites, &AlignOptions::default());
-    cores
-        .into_iter()
-        .zip(&masks)
-        .map(|(c, m)| c.without(m))
-        .collect()
+/// Every page's core ([`cores_without_frames`]: its visible text without its site's frame, or
+/// its content blocks on a site of fewer than three pages).
+fn cores_of_all(docs: &[samecore::Document]) -> Vec<PageCore> {
+    let all: Vec<usize> = (0..docs.len()).collect();
+    let site_of = |i: usize| docs[i].site.registrable.clone();
+    let read = |i: usize| archive::page_text(&docs[i]);
+    let mut cores =
+        cores_without_frames(docs.len(), &all, &site_of, &read, &Progress::new()).unwrap();
+    (0..docs.len()).map(|i| cores.remove(&i).unwrap()).collect()
+}
+
+/// Words of the related-articles list a copy carries (`related=3` in the manifest) when its core
+/// kept it: the heading and three other stories' titles, new text of the copy.
+fn related_words(html: &str, core: &Core) -> usize {
+    let Some(start) = html.find("<div class=\"related-articles\">") else {
+        return 0;
+    };
+    let end = html[start..]
+        .find("</div>")
+        .map_or(html.len(), |e| start + e);
+    let text = samecore::token::strip::strip_tags(&html[start..end]);
+    let first_title = text
+        .split("Related articles")
+        .nth(1)
+        .unwrap_or("")
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let kept = !first_title.is_empty()
+        && core
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(&first_title);
+    if kept { Core::of_text(text).len() } else { 0 }
 }
 
 fn frames(dir: &Path) {
@@ -53,7 +78,7 @@ fn frames(dir: &Path) {
         &Progress::new(),
     )
     .unwrap();
-    let core: HashMap<String, Core> = cores_without_frames(&c.docs)
+    let core: HashMap<String, PageCore> = cores_of_all(&c.docs)
         .into_iter()
         .zip(&c.docs)
         .map(|(core, d)| (d.key.clone(), core))
@@ -82,8 +107,10 @@ fn frames(dir: &Path) {
     for r in rows.iter().filter(|r| r[3] == "copy") {
         let original = original_of[r[1].as_str()];
         let (a, b) = (&core[original], &core[&r[0]]);
-        let al = align(a, b, &opts);
-        // What the manifest says the copy added to the story: its dateline and changed words.
+        let al = align_pair(a, b, &opts);
+
+        // What the manifest says the copy added to the story: its dateline, changed words and
+        // related-articles list.
         let edits = &r[6];
         let mut added = 0;
         for e in edits.split(';') {
@@ -94,24 +121,28 @@ fn frames(dir: &Path) {
                 added += w.parse::<usize>().unwrap_or(0);
             }
         }
-        let implied = 1.0 - added as f64 / b.len().max(1) as f64;
-        let class = if al.share_b >= cutoffs.wholly {
+        if edits.contains("related=") {
+            let html = std::fs::read_to_string(dir.join(&r[0])).unwrap();
+            added += related_words(&html, &b.core);
+        }
+        let implied = 1.0 - added as f64 / b.core.len().max(1) as f64;
+        let class = if al.share_b() >= cutoffs.wholly {
             Derivation::Wholly
-        } else if al.share_b >= cutoffs.partially {
+        } else if al.share_b() >= cutoffs.partially {
             Derivation::Partially
         } else {
             Derivation::Non
         };
         n += 1;
         wholly += usize::from(class == Derivation::Wholly);
-        within += usize::from((al.share_b - implied).abs() <= 0.05);
-        diff_sum += (al.share_b - implied).abs();
+        within += usize::from((al.share_b() - implied).abs() <= 0.05);
+        diff_sum += (al.share_b() - implied).abs();
         println!(
             "  {:<62} {:>6.3} {:>7.3} {:>6.3}  {} {}",
             r[0],
-            al.share_b,
+            al.share_b(),
             implied,
-            al.share_a,
+            al.share_a(),
             edits,
             class.label()
         );
@@ -154,10 +185,12 @@ fn frames(dir: &Path) {
                 if cluster(pages[i]) == cluster(pages[j]) {
                     continue;
                 }
-                let al = align(&core[pages[i]], &core[pages[j]], &opts);
+                let al = align_pair(&core[pages[i]], &core[pages[j]], &opts);
                 let most = al
+                    .a_in_b
                     .passages
                     .iter()
+                    .chain(&al.b_in_a.passages)
                     .map(|p| p.a.end - p.a.start)
                     .max()
                     .unwrap_or(0);
@@ -189,9 +222,9 @@ fn goldset(dir: &Path) {
     };
     let (drink, caffeine) = (pick("Drink"), pick("Caffeine"));
     let t = Instant::now();
-    let all = cores_without_frames(docs);
+    let all = cores_of_all(docs);
     let cores_s = t.elapsed().as_secs_f64();
-    let cores: HashMap<usize, &Core> = drink
+    let cores: HashMap<usize, &PageCore> = drink
         .iter()
         .chain(&caffeine)
         .map(|&i| (i, &all[i]))
@@ -202,18 +235,18 @@ fn goldset(dir: &Path) {
     let mut shares = Vec::new();
     for &d in &drink {
         for &k in &caffeine {
-            let al = align(cores[&d], cores[&k], &opts);
-            if al.passages.is_empty() {
+            let al = align_pair(cores[&d], cores[&k], &opts);
+            if al.a_in_b.passages.is_empty() {
                 continue;
             }
-            shares.push(al.share_a);
+            shares.push(al.share_a());
             println!(
                 "  {:<22} {:<22} share {:.3} (of the Caffeine page {:.3}), {} passages",
                 docs[d].key,
                 docs[k].key,
-                al.share_a,
-                al.share_b,
-                al.passages.len()
+                al.share_a(),
+                al.share_b(),
+                al.a_in_b.passages.len()
             );
         }
     }
@@ -230,9 +263,8 @@ fn goldset(dir: &Path) {
     let n_passages: usize = pairs
         .par_iter()
         .map(|p| {
-            align(&all[p.a.index()], &all[p.b.index()], &opts)
-                .passages
-                .len()
+            let al = align_pair(&all[p.a.index()], &all[p.b.index()], &opts);
+            al.a_in_b.passages.len() + al.b_in_a.passages.len()
         })
         .sum();
     let align_s = t.elapsed().as_secs_f64();
@@ -247,12 +279,16 @@ fn goldset(dir: &Path) {
     );
     let largest = d.clustering.groups().into_iter().next().unwrap();
     let t = Instant::now();
-    let rep = Core::of_page(&archive::page_text(&docs[largest[0].index()]).unwrap());
+    let none = Default::default();
+    let rep = PageCore::of_page(
+        &archive::page_text(&docs[largest[0].index()]).unwrap(),
+        &none,
+    );
     let shares: Vec<f64> = largest[1..]
         .par_iter()
         .map(|m| {
-            let core = Core::of_page(&archive::page_text(&docs[m.index()]).unwrap());
-            align(&rep, &core, &opts).share_b
+            let core = PageCore::of_page(&archive::page_text(&docs[m.index()]).unwrap(), &none);
+            align_pair(&rep, &core, &opts).share_b()
         })
         .collect();
     println!(

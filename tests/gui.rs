@@ -1542,7 +1542,7 @@ fn aligned_passages_show_shares_and_a_click_records_the_class() {
     let pair = h.state().pair().unwrap().clone();
     let class = pair.passages.derivation.class;
     assert!(
-        !pair.passages.alignment.passages.is_empty(),
+        !pair.passages.alignment.a_in_b.passages.is_empty(),
         "a cluster's pair shares a passage"
     );
     // The class other than the computed one, recorded by a click.

@@ -10,11 +10,13 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use samecore::archive::{self, ReadOptions};
-use samecore::passages::{AlignOptions, Core, Derivation, align, cores_without_frames};
+use samecore::passages::{
+    AlignOptions, Core, Derivation, PageCore, align_pair, cores_without_frames,
+};
 use samecore::progress::Progress;
 
 /// Every page's core of a folder corpus, its site's frame left out, by key.
-fn cores(dir: &Path) -> HashMap<String, Core> {
+fn cores(dir: &Path) -> HashMap<String, PageCore> {
     let c = archive::load(
         &[dir.to_path_buf()],
         &ReadOptions::default(),
@@ -30,6 +32,34 @@ fn cores(dir: &Path) -> HashMap<String, Core> {
     (0..docs.len())
         .map(|i| (docs[i].key.clone(), cores.remove(&i).unwrap()))
         .collect()
+}
+
+/// Words of the related-articles list a copy carries (`related=3` in the manifest) when its core
+/// kept it: the heading and three other stories' titles, new text of the copy.
+fn related_words(html: &str, core: &Core) -> usize {
+    let Some(start) = html.find("<div class=\"related-articles\">") else {
+        return 0;
+    };
+    let end = html[start..]
+        .find("</div>")
+        .map_or(html.len(), |e| start + e);
+    let text = samecore::token::strip::strip_tags(&html[start..end]);
+    let first_title = text
+        .split("Related articles")
+        .nth(1)
+        .unwrap_or("")
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let kept = !first_title.is_empty()
+        && core
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(&first_title);
+    if kept { Core::of_text(text).len() } else { 0 }
 }
 
 #[test]
@@ -53,8 +83,9 @@ fn frames_dev_copies_are_wholly_derived_with_the_manifests_share() {
     let (mut copies, mut within) = (0, 0);
     for r in rows.iter().filter(|r| r[3] == "copy") {
         let (o, c) = (&core[original[r[1]]], &core[r[0]]);
-        let al = align(o, c, &opts);
-        // The copy added its dateline and changed words to the story; nothing else of it is new.
+        let al = align_pair(o, c, &opts);
+        // The copy added its dateline, changed words and related-articles list to the story;
+        // nothing else of it is new.
         let mut added = 0;
         for edit in r[6].split(';') {
             if let Some(d) = edit.strip_prefix("dateline=") {
@@ -64,21 +95,25 @@ fn frames_dev_copies_are_wholly_derived_with_the_manifests_share() {
                 added += w.parse::<usize>().unwrap();
             }
         }
-        let implied = 1.0 - added as f64 / c.len() as f64;
+        if r[6].contains("related=") {
+            let html = std::fs::read_to_string(dir.join(r[0])).unwrap();
+            added += related_words(&html, &c.core);
+        }
+        let implied = 1.0 - added as f64 / c.core.len() as f64;
         copies += 1;
         assert!(
-            al.share_b >= 0.8,
+            al.share_b() >= 0.8,
             "{}: share {:.3} is not wholly derived",
             r[0],
-            al.share_b
+            al.share_b()
         );
-        within += usize::from((al.share_b - implied).abs() <= 0.05);
+        within += usize::from((al.share_b() - implied).abs() <= 0.05);
     }
     assert_eq!(copies, 65);
-    // 58 of 65 measured: a related-articles list (20 % of copies) is new text the manifest
-    // does not count in words.
+    // 64 of 65 measured: the one left carries comments of its frame's page, a frame the site
+    // (creativecommons.org, two frames on seven pages) does not show on half its pages.
     assert!(
-        within >= 55,
+        within >= 64,
         "{within} of {copies} copies within 0.05 of the manifest's share"
     );
 
@@ -94,8 +129,14 @@ fn frames_dev_copies_are_wholly_derived_with_the_manifests_share() {
                 if x[1] == y[1] {
                     continue;
                 }
-                let al = align(&core[x[0]], &core[y[0]], &opts);
-                let longest = al.passages.iter().map(|p| p.a.end - p.a.start).max();
+                let al = align_pair(&core[x[0]], &core[y[0]], &opts);
+                let longest = al
+                    .a_in_b
+                    .passages
+                    .iter()
+                    .chain(&al.b_in_a.passages)
+                    .map(|p| p.a.end - p.a.start)
+                    .max();
                 assert!(
                     longest.unwrap_or(0) <= 20,
                     "{} × {}: {longest:?}",
@@ -115,22 +156,27 @@ fn the_ians_rewrite_is_partially_derived_from_the_webmd_copy() {
         return;
     };
     let core = cores(&dir);
-    let al = align(
+    let al = align_pair(
         &core["Drink/original.htm"],
         &core["Caffeine/c3.htm"],
         &AlignOptions::default(),
     );
     // The issue measured 56-61 % verbatim.
-    assert!((0.5..0.7).contains(&al.share_a), "{}", al.share_a);
-    let d = samecore::passages::derivation(&al, None, None, &Default::default());
+    assert!((0.5..0.7).contains(&al.share_a()), "{}", al.share_a());
+    let d = samecore::passages::derivation(
+        (al.share_a(), al.share_b()),
+        None,
+        None,
+        &Default::default(),
+    );
     assert_eq!(d.class, Derivation::Partially);
     // And the IANS page filed under Caffeine is the same text as Drink's.
-    let al = align(
+    let al = align_pair(
         &core["Drink/d2.htm"],
         &core["Caffeine/c10.htm"],
         &AlignOptions::default(),
     );
-    assert!(al.share_a > 0.9 && al.share_b > 0.9, "{al:?}");
+    assert!(al.share_a() > 0.9 && al.share_b() > 0.9, "{al:?}");
 }
 
 #[test]
@@ -158,7 +204,10 @@ fn passages_on_the_command_line_show_record_and_export() {
         "ann".as_ref(),
     ]);
     assert!(shown.contains("partially derived"), "{shown}");
-    assert!(shown.contains("1. A words"), "{shown}");
+    assert!(
+        shown.contains("A's core found in B:\n1. A words"),
+        "{shown}"
+    );
     let decisions = dir.path().join("derivations.csv");
     common::samecore([
         "export".as_ref(),
@@ -188,6 +237,7 @@ fn passages_on_the_command_line_show_record_and_export() {
     );
     assert!(
         rows.iter()
-            .all(|r| r.a_start < r.a_end && r.b_start < r.b_end)
+            .all(|r| r.start < r.end && r.other_start < r.other_end)
     );
+    assert!(rows.iter().any(|r| r.in_page == "a") && rows.iter().any(|r| r.in_page == "b"));
 }

@@ -14,7 +14,8 @@ use rayon::prelude::*;
 use samecore::calendar::Published;
 use samecore::export::{self, PassageRow};
 use samecore::passages::{
-    AlignOptions, Core, Cutoffs, Derivation, Direction, align, cores_without_frames, derivation,
+    AlignOptions, Alignment, Cutoffs, Derivation, Direction, PageCore, align_pair,
+    cores_without_frames, derivation,
 };
 use samecore::progress::Progress;
 use samecore::store::Project;
@@ -90,14 +91,19 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
     let cores = with_progress_bar(&progress, COUNT, || {
         cores_of(&project, &pages, &[ia, ib], &progress)
     })?;
-    let al = align(&cores[&ia], &cores[&ib], &AlignOptions::default());
+    let al = align_pair(&cores[&ia], &cores[&ib], &AlignOptions::default());
     let published = |p: &Page| {
         Published::from_stored(
             p.identity.published.as_deref(),
             p.identity.published_source.as_deref(),
         )
     };
-    let d = derivation(&al, published(&a), published(&b), &cutoffs);
+    let d = derivation(
+        (al.share_a(), al.share_b()),
+        published(&a),
+        published(&b),
+        &cutoffs,
+    );
     if let Some(class) = &args.set {
         let class = Derivation::from_name(class)
             .with_context(|| format!("--set {class:?}: say wholly, partially or non"))?;
@@ -105,35 +111,23 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
             Direction::AFirst => (a.id, b.id),
             Direction::BFirst => (b.id, a.id),
             // Undated: the page more inside the other is the derived one.
-            Direction::Undated if al.share_a > al.share_b => (b.id, a.id),
+            Direction::Undated if al.share_a() > al.share_b() => (b.id, a.id),
             Direction::Undated => (a.id, b.id),
         };
         let by = args.by.as_deref().unwrap_or_default();
         project.set_derivation(source, derived, class, by, &args.note)?;
         eprintln!("recorded: {} ({by})", class.label());
     }
-    let (ca, cb) = (&cores[&ia], &cores[&ib]);
+    let (pa, pb) = (&cores[&ia], &cores[&ib]);
     let mut out = std::io::stdout().lock();
     if args.json {
-        let passages: Vec<serde_json::Value> = al
-            .passages
-            .iter()
-            .map(|p| {
-                let (a0, a1) = ca.bytes_of(p.a.clone());
-                let (b0, b1) = cb.bytes_of(p.b.clone());
-                serde_json::json!({
-                    "a_start": a0, "a_end": a1, "b_start": b0, "b_end": b1,
-                    "words": p.a.end - p.a.start, "matched": p.matched,
-                    "a_text": ca.text_of(p.a.clone()), "b_text": cb.text_of(p.b.clone()),
-                })
-            })
-            .collect();
         let row = serde_json::json!({
             "a": a.identity.key, "b": b.identity.key,
-            "a_share": al.share_a, "b_share": al.share_b,
-            "a_words": ca.len(), "b_words": cb.len(),
+            "a_share": al.share_a(), "b_share": al.share_b(),
+            "a_words": pa.core.len(), "b_words": pb.core.len(),
             "direction": d.direction, "derived_share": d.share, "derivation": d.class,
-            "passages": passages,
+            "a_in_b": passages_json(pa, pb, &al.a_in_b),
+            "b_in_a": passages_json(pb, pa, &al.b_in_a),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&row)?)?;
         return Ok(());
@@ -147,17 +141,17 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
     };
     writeln!(
         out,
-        "A: {}\n   {} core words, {:.1} % of them in B",
+        "A: {}\n   {} core words, {:.1} % of them found in B",
         name(&a),
-        ca.len(),
-        al.share_a * 100.0
+        pa.core.len(),
+        al.share_a() * 100.0
     )?;
     writeln!(
         out,
-        "B: {}\n   {} core words, {:.1} % of them in A",
+        "B: {}\n   {} core words, {:.1} % of them found in A",
         name(&b),
-        cb.len(),
-        al.share_b * 100.0
+        pb.core.len(),
+        al.share_b() * 100.0
     )?;
     let first = match d.direction {
         Direction::AFirst => "A was published first: B derives from A",
@@ -170,26 +164,60 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
         d.class.label(),
         d.share * 100.0
     )?;
+    write_passages(&mut out, "A", "B", pa, pb, &al.a_in_b)?;
+    write_passages(&mut out, "B", "A", pb, pa, &al.b_in_a)?;
+    Ok(())
+}
+
+/// The passages of `own`'s core found in `other`'s text, as JSON.
+fn passages_json(own: &PageCore, other: &PageCore, al: &Alignment) -> Vec<serde_json::Value> {
+    al.passages
+        .iter()
+        .map(|p| {
+            let (s, e) = own.core.bytes_of(p.a.clone());
+            let (os, oe) = other.text.bytes_of(p.b.clone());
+            serde_json::json!({
+                "start": s, "end": e, "other_start": os, "other_end": oe,
+                "words": p.a.end - p.a.start, "matched": p.matched,
+                "text": own.core.text_of(p.a.clone()),
+                "other_text": other.text.text_of(p.b.clone()),
+            })
+        })
+        .collect()
+}
+
+/// The passages of page `own`'s core found in `other`'s text, numbered, with the other page's
+/// wording where it differs.
+fn write_passages(
+    out: &mut impl Write,
+    own_name: &str,
+    other_name: &str,
+    own: &PageCore,
+    other: &PageCore,
+    al: &Alignment,
+) -> std::io::Result<()> {
+    if al.passages.is_empty() {
+        return writeln!(out, "\nNothing of {own_name}'s core is in {other_name}.");
+    }
+    writeln!(out, "\n{own_name}'s core found in {other_name}:")?;
     for (k, p) in al.passages.iter().enumerate() {
         writeln!(
             out,
-            "\n{}. A words {}–{}, B words {}–{} ({} words, {} matched)",
+            "{}. {own_name} words {}–{} ({} words, {} matched)",
             k + 1,
             p.a.start + 1,
             p.a.end,
-            p.b.start + 1,
-            p.b.end,
             p.a.end - p.a.start,
             p.matched
         )?;
-        let (ta, tb) = (ca.text_of(p.a.clone()), cb.text_of(p.b.clone()));
-        writeln!(out, "   A: {}", shorten(ta, 400))?;
-        if normalise(ta) != normalise(tb) {
-            writeln!(out, "   B: {}", shorten(tb, 400))?;
+        let (mine, theirs) = (
+            own.core.text_of(p.a.clone()),
+            other.text.text_of(p.b.clone()),
+        );
+        writeln!(out, "   {own_name}: {}", shorten(mine, 400))?;
+        if normalise(mine) != normalise(theirs) {
+            writeln!(out, "   {other_name}: {}", shorten(theirs, 400))?;
         }
-    }
-    if al.passages.is_empty() {
-        writeln!(out, "\nNo passage in common.")?;
     }
     Ok(())
 }
@@ -226,37 +254,47 @@ fn run_export(
     let rows: Vec<Vec<PassageRow>> = pairs
         .par_iter()
         .map(|&(a, b, score)| {
-            let (ca, cb) = (&cores[&a], &cores[&b]);
-            let al = align(ca, cb, &opts);
-            let d = derivation(&al, published(a), published(b), cutoffs);
-            al.passages
-                .iter()
-                .enumerate()
-                .map(|(k, p)| {
-                    let (a_start, a_end) = ca.bytes_of(p.a.clone());
-                    let (b_start, b_end) = cb.bytes_of(p.b.clone());
-                    PassageRow {
-                        a_key: pages[a].identity.key.clone(),
-                        b_key: pages[b].identity.key.clone(),
-                        score,
-                        passage: k as u32 + 1,
-                        a_start,
-                        a_end,
-                        b_start,
-                        b_end,
-                        words: p.a.end - p.a.start,
-                        matched: p.matched,
-                        text: ca.text_of(p.a.clone()).to_string(),
-                        a_share: al.share_a,
-                        b_share: al.share_b,
-                        direction: serde_json::to_value(d.direction)
-                            .ok()
-                            .and_then(|v| v.as_str().map(String::from))
-                            .unwrap_or_default(),
-                        derivation: d.class.name().into(),
-                    }
+            let (pa, pb) = (&cores[&a], &cores[&b]);
+            let al = align_pair(pa, pb, &opts);
+            let d = derivation(
+                (al.share_a(), al.share_b()),
+                published(a),
+                published(b),
+                cutoffs,
+            );
+            let direction = serde_json::to_value(d.direction)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default();
+            let (share_a, share_b) = (al.share_a(), al.share_b());
+            [("a", pa, pb, &al.a_in_b), ("b", pb, pa, &al.b_in_a)]
+                .into_iter()
+                .flat_map(|(side, own, other, found)| {
+                    let direction = direction.clone();
+                    found.passages.iter().enumerate().map(move |(k, p)| {
+                        let (start, end) = own.core.bytes_of(p.a.clone());
+                        let (other_start, other_end) = other.text.bytes_of(p.b.clone());
+                        PassageRow {
+                            a_key: pages[a].identity.key.clone(),
+                            b_key: pages[b].identity.key.clone(),
+                            score,
+                            in_page: side.into(),
+                            passage: k as u32 + 1,
+                            start,
+                            end,
+                            other_start,
+                            other_end,
+                            words: p.a.end - p.a.start,
+                            matched: p.matched,
+                            text: own.core.text_of(p.a.clone()).to_string(),
+                            a_share: share_a,
+                            b_share: share_b,
+                            direction: direction.clone(),
+                            derivation: d.class.name().into(),
+                        }
+                    })
                 })
-                .collect()
+                .collect::<Vec<_>>()
         })
         .collect();
     let n = export::write_file_streamed(rows.into_iter().flatten(), out, None)
@@ -276,7 +314,7 @@ fn cores_of(
     pages: &[Page],
     wanted: &[usize],
     progress: &Progress,
-) -> samecore::Result<HashMap<usize, Core>> {
+) -> samecore::Result<HashMap<usize, PageCore>> {
     let locations: Vec<_> = pages.iter().map(|p| project.locate(p).ok()).collect();
     let site_of = |i: usize| pages[i].identity.site.clone().unwrap_or_default();
     let read = |i: usize| -> samecore::Result<String> {

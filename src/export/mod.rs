@@ -439,21 +439,23 @@ pub struct PassageRow {
     pub b_key: String,
     /// The detector's score of the pair.
     pub score: f64,
-    /// Which passage of the pair (1 for the first in A's order).
+    /// Whose core the passage is in: `a` (found in B's text) or `b` (found in A's text).
+    pub in_page: String,
+    /// Which passage of that page (1 for the first).
     pub passage: u32,
-    /// Byte offsets of the passage in A's core text (`a_start..a_end`).
-    pub a_start: u32,
-    /// End in A's core text.
-    pub a_end: u32,
-    /// Byte offsets in B's core text.
-    pub b_start: u32,
-    /// End in B's core text.
-    pub b_end: u32,
-    /// Words of the passage in A.
+    /// Byte offsets of the passage in its page's core text (`start..end`).
+    pub start: u32,
+    /// End in its page's core text.
+    pub end: u32,
+    /// Byte offsets where it was found in the other page's visible text.
+    pub other_start: u32,
+    /// End in the other page's text.
+    pub other_end: u32,
+    /// Words of the passage in its page's core.
     pub words: u32,
     /// Words matched exactly.
     pub matched: u32,
-    /// The passage's text in A.
+    /// The passage's text in its page's core.
     pub text: String,
     /// Share of A's core in the pair's passages.
     pub a_share: f64,

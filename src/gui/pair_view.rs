@@ -223,18 +223,19 @@ impl PairView {
         let mut action = None;
         ui.horizontal_wrapped(|ui| {
             ui.label(format!(
-                "{} passage{}. Left: {:.1} % of its core found in the right page; right: {:.1} % found in the left.",
-                al.passages.len(),
-                if al.passages.len() == 1 { "" } else { "s" },
-                al.share_a * 100.0,
-                al.share_b * 100.0
+                "Left: {:.1} % of its core found in the right page ({} passage{}); right: {:.1} % found in the left ({}).",
+                al.share_a() * 100.0,
+                al.a_in_b.passages.len(),
+                if al.a_in_b.passages.len() == 1 { "" } else { "s" },
+                al.share_b() * 100.0,
+                al.b_in_a.passages.len()
             ));
         });
         // The source and the derived page: by date, else the page more inside the other.
         let (source, derived, order) = match d.direction {
             Direction::AFirst => (pair.a, pair.b, "the left page was published first"),
             Direction::BFirst => (pair.b, pair.a, "the right page was published first"),
-            Direction::Undated if al.share_a > al.share_b => (
+            Direction::Undated if al.share_a() > al.share_b() => (
                 pair.b,
                 pair.a,
                 "no date tells which came first; the left page is more inside the right",
@@ -382,21 +383,21 @@ impl PairView {
             let (l, r) = if self.aligned {
                 let p = &pair.passages;
                 let text = ui.visuals().text_color();
-                let ranges = |core: &crate::passages::Core, left: bool| {
-                    p.alignment
-                        .passages
+                // Each side: its core, with the passages found in the other page.
+                let ranges = |core: &crate::passages::Core, al: &crate::passages::Alignment| {
+                    al.passages
                         .iter()
                         .enumerate()
                         .map(|(k, x)| {
-                            let (s, e) =
-                                core.bytes_of(if left { x.a.clone() } else { x.b.clone() });
+                            let (s, e) = core.bytes_of(x.a.clone());
                             (s, e, k + 1)
                         })
                         .collect::<Vec<_>>()
                 };
+                let al = &p.alignment;
                 (
-                    layout_passages(&p.core_a.text, &ranges(&p.core_a, true), text),
-                    layout_passages(&p.core_b.text, &ranges(&p.core_b, false), text),
+                    layout_passages(&p.a.core.text, &ranges(&p.a.core, &al.a_in_b), text),
+                    layout_passages(&p.b.core.text, &ranges(&p.b.core, &al.b_in_a), text),
                 )
             } else if self.raw {
                 (layout_raw(&pair.raw_left), layout_raw(&pair.raw_right))

@@ -91,12 +91,12 @@ pub struct PairComparison {
 /// page derives from the earlier.
 #[derive(Debug, Clone)]
 pub struct PairPassages {
-    /// The left page's core.
-    pub core_a: crate::passages::Core,
-    /// The right page's core.
-    pub core_b: crate::passages::Core,
-    /// The passages and both shares.
-    pub alignment: crate::passages::Alignment,
+    /// The left page's core and text.
+    pub a: crate::passages::PageCore,
+    /// The right page's core and text.
+    pub b: crate::passages::PageCore,
+    /// Each core's passages found in the other page, and both shares.
+    pub alignment: crate::passages::PairAlignment,
     /// Which came first and the derived page's class.
     pub derivation: crate::passages::PairDerivation,
 }
@@ -173,14 +173,18 @@ pub fn compare(
         })
         .collect();
 
-    let (core_a, core_b) = (ws.core(a)?, ws.core(b)?);
-    let alignment = crate::passages::align(&core_a, &core_b, &Default::default());
-    let derivation =
-        crate::passages::derivation(&alignment, da.published, db.published, &Default::default());
+    let (page_a, page_b) = (ws.core(a)?, ws.core(b)?);
+    let alignment = crate::passages::align_pair(&page_a, &page_b, &Default::default());
+    let derivation = crate::passages::derivation(
+        (alignment.share_a(), alignment.share_b()),
+        da.published,
+        db.published,
+        &Default::default(),
+    );
     Ok(PairComparison {
         passages: PairPassages {
-            core_a,
-            core_b,
+            a: page_a,
+            b: page_b,
             alignment,
             derivation,
         },

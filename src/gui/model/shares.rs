@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use crate::gui::model::workspace::Workspace;
-use crate::passages::{AlignOptions, Derivation, align, derivation};
+use crate::passages::{AlignOptions, Derivation, align_pair, derivation};
 use crate::progress::Progress;
 use crate::{DocId, Result};
 
@@ -59,7 +59,7 @@ pub fn cluster_shares(
         members.len() as u64,
     );
     let opts = AlignOptions::default();
-    let aligned: Vec<Option<crate::passages::Alignment>> = members
+    let aligned: Vec<Option<crate::passages::PairAlignment>> = members
         .par_iter()
         .map(|&m| {
             progress.check()?;
@@ -67,28 +67,28 @@ pub fn cluster_shares(
             if m == rep {
                 return Ok(None);
             }
-            Ok(Some(align(&rep_core, &ws.core(m)?, &opts)))
+            Ok(Some(align_pair(&rep_core, &ws.core(m)?, &opts)))
         })
         .collect::<Result<_>>()?;
-    let mut covered = vec![0u32; rep_core.len()];
+    let mut covered = vec![0u32; rep_core.core.len()];
     let shares = members
         .iter()
         .zip(&aligned)
         .map(|(&m, al)| {
             let al = al.as_ref()?;
-            for p in &al.passages {
+            for p in &al.a_in_b.passages {
                 for w in p.a.clone() {
                     covered[w as usize] += 1;
                 }
             }
             let d = derivation(
-                al,
+                (al.share_a(), al.share_b()),
                 docs[rep.index()].published,
                 docs[m.index()].published,
                 &Default::default(),
             );
             Some(MemberShare {
-                of_representative: al.share_a,
+                of_representative: al.share_a(),
                 derived_share: d.share,
                 class: d.class,
             })
@@ -109,14 +109,14 @@ pub fn cluster_shares(
             k += 1;
         }
         shared_words += k - start;
-        parts.push(rep_core.text_of(start as u32..k as u32).to_string());
+        parts.push(rep_core.core.text_of(start as u32..k as u32).to_string());
     }
     Ok(ClusterShares {
         members: members.to_vec(),
         shares,
         shared_text: parts.join(" … "),
         shared_words,
-        core_words: rep_core.len(),
+        core_words: rep_core.core.len(),
         millis: started.elapsed().as_millis(),
     })
 }

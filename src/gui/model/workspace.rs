@@ -37,9 +37,11 @@ pub struct Workspace {
     texts: std::sync::Mutex<std::collections::VecDeque<(DocId, Arc<str>)>>,
     /// Each site's frame as passages leave it out ([`crate::passages::frame_seeds`]), found
     /// once from up to [`FRAME_PAGES_READ`] of its pages.
-    frames:
-        std::sync::Mutex<std::collections::HashMap<String, Arc<std::collections::HashSet<u64>>>>,
+    frames: std::sync::Mutex<SiteFrames>,
 }
+
+/// Each site's frame; none for a site of fewer than three pages.
+type SiteFrames = std::collections::HashMap<String, Option<Arc<std::collections::HashSet<u64>>>>;
 
 /// Pages of a site read to find its frame.
 const FRAME_PAGES_READ: usize = 40;
@@ -135,16 +137,19 @@ impl Workspace {
         Ok(text)
     }
 
-    /// The core of page `doc` without its site's frame ([`crate::passages`]).
-    pub fn core(&self, doc: DocId) -> Result<crate::passages::Core> {
-        let core = crate::passages::Core::of_page(&self.page_text(doc)?);
+    /// The core and text of page `doc` without its site's frame ([`crate::passages::PageCore`]).
+    pub fn core(&self, doc: DocId) -> Result<crate::passages::PageCore> {
+        let html = self.page_text(doc)?;
         let frame = self.site_frame(doc)?;
-        let mask = crate::passages::frame_mask(&core, &frame, &Default::default());
-        Ok(core.without(&mask))
+        Ok(crate::passages::PageCore::of_page(
+            &html,
+            frame.as_deref().unwrap_or(&Default::default()),
+        ))
     }
 
-    /// The frame of `doc`'s site, found from up to 40 of the site's pages the first time.
-    fn site_frame(&self, doc: DocId) -> Result<Arc<std::collections::HashSet<u64>>> {
+    /// The frame of `doc`'s site, found from up to 40 of the site's pages the first time; none
+    /// for a site of fewer than three pages.
+    fn site_frame(&self, doc: DocId) -> Result<Option<Arc<std::collections::HashSet<u64>>>> {
         use rayon::prelude::*;
         let docs = &self.collection.docs;
         let site_of = |d: &crate::Document| {
@@ -156,11 +161,15 @@ impl Workspace {
         };
         let site = site_of(&docs[doc.index()]);
         if site.is_empty() {
-            return Ok(Arc::default());
+            return Ok(None);
         }
         let lock = || self.frames.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(f) = lock().get(&site) {
             return Ok(f.clone());
+        }
+        if docs.iter().filter(|d| site_of(d) == site).take(3).count() < 3 {
+            lock().insert(site, None);
+            return Ok(None);
         }
         let pages: Vec<&crate::Document> = docs
             .iter()
@@ -169,10 +178,13 @@ impl Workspace {
             .collect();
         let cores: Vec<crate::passages::Core> = pages
             .par_iter()
-            .map(|d| crate::archive::page_text(d).map(|t| crate::passages::Core::of_page(&t)))
+            .map(|d| crate::archive::page_text(d).map(|t| crate::passages::Core::visible(&t)))
             .collect::<Result<_>>()?;
         let refs: Vec<&crate::passages::Core> = cores.iter().collect();
-        let frame = Arc::new(crate::passages::frame_seeds(&refs, &Default::default()));
+        let frame = Some(Arc::new(crate::passages::frame_seeds(
+            &refs,
+            &Default::default(),
+        )));
         lock().insert(site, frame.clone());
         Ok(frame)
     }
