@@ -28,6 +28,8 @@ pub struct Progress {
 
 struct Inner {
     stage: Mutex<String>,
+    /// What the stages belong to (a detector), shown before the stage.
+    context: Mutex<String>,
     done: AtomicU64,
     total: AtomicU64,
     cancelled: AtomicBool,
@@ -98,6 +100,7 @@ impl Progress {
         Progress {
             inner: Arc::new(Inner {
                 stage: Mutex::new(String::new()),
+                context: Mutex::new(String::new()),
                 done: AtomicU64::new(0),
                 total: AtomicU64::new(0),
                 cancelled: AtomicBool::new(false),
@@ -140,6 +143,15 @@ impl Progress {
         {
             self.notify();
         }
+    }
+
+    /// Name what the coming stages belong to (a detector's name): the snapshot's stage reads
+    /// `context: stage` until it is set again (empty: none).
+    pub fn set_context(&self, context: &str) {
+        if let Ok(mut c) = self.inner.context.lock() {
+            context.clone_into(&mut c);
+        }
+        self.notify();
     }
 
     /// Begin a stage with `total` units (0 if unknown).
@@ -189,12 +201,18 @@ impl Progress {
     /// The state now.
     pub fn snapshot(&self) -> ProgressSnapshot {
         ProgressSnapshot {
-            stage: self
-                .inner
-                .stage
-                .lock()
-                .map(|s| s.clone())
-                .unwrap_or_default(),
+            stage: {
+                let stage = self
+                    .inner
+                    .stage
+                    .lock()
+                    .map(|s| s.clone())
+                    .unwrap_or_default();
+                match self.inner.context.lock().map(|c| c.clone()) {
+                    Ok(c) if !c.is_empty() => format!("{c}: {stage}"),
+                    _ => stage,
+                }
+            },
             done: self.inner.done.load(Ordering::Relaxed),
             total: self.inner.total.load(Ordering::Relaxed),
             elapsed_secs: self
@@ -210,6 +228,16 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_context_names_what_the_stages_belong_to() {
+        let p = Progress::new();
+        p.set_context("minhash");
+        p.stage("signatures", 10);
+        assert_eq!(p.snapshot().stage, "minhash: signatures");
+        p.set_context("");
+        assert_eq!(p.snapshot().stage, "signatures");
+    }
 
     #[test]
     fn clones_share_state_and_cancel_is_seen() {

@@ -857,3 +857,53 @@ fn reports_count_only_whom_they_are_asked_say_json_and_agree_across_three() {
     assert!((k - 2.0 / 23.0).abs() < 1e-12, "{k}");
     assert!((json["fleiss"]["observed"].as_f64().unwrap() - 11.0 / 18.0).abs() < 1e-12);
 }
+
+/// Issue 38: in terminal labelling, `t` shows both pages' text (their cores), then the same
+/// pair again.
+#[test]
+fn t_shows_both_pages_text_in_terminal_labelling() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.samecore");
+    let p = path.to_str().unwrap();
+    let archive = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample_archives/news-sample.warc.gz");
+    let (ok, _, err) = samecore(&["run", archive.to_str().unwrap(), "--project", p], "");
+    assert!(ok, "{err}");
+    let (ok, _, err) = samecore(
+        &[
+            "sample",
+            "--project",
+            p,
+            "--name",
+            "s",
+            "--size",
+            "2",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let (ok, out, err) = samecore(
+        &[
+            "label",
+            "--project",
+            p,
+            "--sample",
+            "s",
+            "--annotator",
+            "ann",
+        ],
+        "t\nq\n",
+    );
+    assert!(ok, "{err}");
+    let a = out.find("--- A ---").expect(&out);
+    let b = out.find("--- B ---").expect(&out);
+    assert!(b > a + 200, "A's text is shown: {out}");
+    assert_eq!(
+        out.matches("pair 1 of 2").count(),
+        2,
+        "the pair again after its text: {out}"
+    );
+    assert!(!out.contains("cannot be read again"), "{out}");
+}

@@ -228,6 +228,8 @@ enum Key {
     Undo,
     Skip,
     Quit,
+    /// Show both pages' text (the core of each, its site's frame left out where it can be told).
+    Text,
 }
 
 fn parse_key(line: &str) -> Result<Key, String> {
@@ -244,6 +246,7 @@ fn parse_key(line: &str) -> Result<Key, String> {
         Some('z') if head.len() == 1 => return Ok(Key::Undo),
         Some('s') if head.len() == 1 => return Ok(Key::Skip),
         Some('q') if head.len() == 1 => return Ok(Key::Quit),
+        Some('t') if head.len() == 1 => return Ok(Key::Text),
         _ => return Err(format!("unknown key {head:?}")),
     };
     let reason = match chars.as_str() {
@@ -304,8 +307,28 @@ fn show(
         let stratum = view.stratum.as_deref().unwrap_or("-");
         writeln!(out, "  score {score:.4} ({detector}), stratum {stratum}")?;
     }
-    write!(out, "c/i/u[reason] [note], z undo, s skip, q quit > ")?;
+    write!(
+        out,
+        "c/i/u[reason] [note], t text, z undo, s skip, q quit > "
+    )?;
     out.flush()
+}
+
+/// A page's core text for reading in the terminal (its content blocks, at most 3,000
+/// characters), read again from its archive.
+fn page_core(project: &Project, page: &samecore::store::runs::Page) -> anyhow::Result<String> {
+    let location = project.locate(page)?;
+    let html = samecore::archive::text_at(&location, page.identity.url.as_deref())?;
+    let core = samecore::passages::Core::of_page(&html);
+    let text = core.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    Ok(match text.char_indices().nth(3000) {
+        Some((cut, _)) => format!(
+            "{} … ({} characters in all)",
+            &text[..cut],
+            text.chars().count()
+        ),
+        None => text,
+    })
 }
 
 /// The keys, once at the start of a session.
@@ -321,7 +344,8 @@ fn legend(out: &mut impl Write) -> std::io::Result<()> {
     )?;
     writeln!(
         out,
-        "reason digit and a note (\"u7 search box prefilled\"); z undo, s skip, q quit"
+        "reason digit and a note (\"u7 search box prefilled\"); t both pages' text, z undo, \
+         s skip, q quit"
     )?;
     writeln!(out, "reasons: {}", reasons.join(", "))
 }
@@ -393,6 +417,15 @@ fn label_loop(
                 skipped.insert(position);
             }
             Ok(Key::Quit) => break done.len(),
+            Ok(Key::Text) => {
+                for (side, page) in [("A", &view.a), ("B", &view.b)] {
+                    let text = page_core(project, page)
+                        .unwrap_or_else(|e| format!("(cannot be read again: {e})"));
+                    writeln!(out, "\n--- {side} ---\n{text}")?;
+                }
+                // The same pair again, with its keys.
+                skipped.remove(&position);
+            }
             Err(e) => writeln!(out, "{e}")?,
         }
     };

@@ -65,6 +65,8 @@ pub enum Action {
     Compare(DocId, DocId),
     /// Compute corpus word statistics for antecedent tuning.
     WordStats,
+    /// Run SpotSigs alone again (its antecedents changed); the other detectors' runs stay.
+    RunSpotSigs,
     /// Find the capture histories of the open archives.
     CaptureHistories,
     /// What these cluster members (the representative first) copied from the representative.

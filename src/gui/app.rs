@@ -49,6 +49,12 @@ pub const SHORTCUT_HELP: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NON
 use super::project::Waker;
 
 /// The whole app state.
+/// How long a message stays in the messages bar before it moves to the earlier messages.
+const MESSAGE_LIFETIME: Duration = Duration::from_secs(15);
+
+/// Earlier messages kept.
+const EARLIER_MESSAGES: usize = 200;
+
 pub struct Workbench {
     pub(super) waker: Option<Waker>,
     pub(super) inputs: Vec<PathBuf>,
@@ -69,9 +75,19 @@ pub struct Workbench {
     pub(super) shares: Option<Arc<super::model::shares::ClusterShares>>,
     /// Errors and notices for the person, newest last; shown until dismissed.
     pub(super) messages: Vec<String>,
+    /// When each message of `messages` was first shown.
+    pub(super) message_times: Vec<std::time::Instant>,
+    /// Messages shown long enough, kept to look back at (most recent last).
+    pub(super) earlier_messages: Vec<String>,
+    /// How long a message stays in the messages bar.
+    pub(super) message_lifetime: Duration,
+    /// Whether the pointer was over the messages bar last frame (messages wait while read).
+    pub(super) messages_hovered: bool,
     pub(super) path_input: String,
     dialog: Option<PendingDialog>,
     export_dialog: Option<(ExportWhat, PendingDialog)>,
+    /// The export asked for and the path typed for it (the Export window).
+    export_prompt: Option<(ExportWhat, String)>,
     pub(super) tab: Tab,
     pub(super) documents: DocumentsView,
     pub(super) clusters: ClustersView,
@@ -113,9 +129,14 @@ impl Workbench {
             history: None,
             shares: None,
             messages: Vec::new(),
+            message_times: Vec::new(),
+            earlier_messages: Vec::new(),
+            message_lifetime: MESSAGE_LIFETIME,
+            messages_hovered: false,
             path_input: String::new(),
             dialog: None,
             export_dialog: None,
+            export_prompt: None,
             tab: Tab::Documents,
             documents: DocumentsView::default(),
             clusters: ClustersView::default(),
@@ -221,6 +242,23 @@ impl Workbench {
             return;
         }
         self.start_run(move |cache, p| workspace::run_detectors(&ws, &request, cache, p));
+    }
+
+    /// Run SpotSigs alone with the current antecedents: its run replaces SpotSigs' run shown,
+    /// the other detectors' runs stay (and are not stored again).
+    pub fn run_spotsigs(&mut self) {
+        let Some(ws) = self.workspace.clone() else {
+            self.messages.push("Open an archive first".into());
+            return;
+        };
+        let mut request = self.settings.request(&self.tuning);
+        request.algos = vec![Algo::SpotSigs];
+        self.start_run(move |cache, p| {
+            workspace::run_detectors(&ws, &request, cache, p).map(|mut r| {
+                r.partial = true;
+                r
+            })
+        });
     }
 
     /// Start a job that makes runs (from `cache`), and what changed against the runs shown.
@@ -354,6 +392,42 @@ impl Workbench {
         &self.messages
     }
 
+    /// The messages that left the messages bar, most recent last.
+    pub fn earlier_messages(&self) -> &[String] {
+        &self.earlier_messages
+    }
+
+    /// How long a message stays in the messages bar (tests shorten it).
+    pub fn set_message_lifetime(&mut self, lifetime: Duration) {
+        self.message_lifetime = lifetime;
+    }
+
+    /// Move the messages shown for longer than their lifetime to the earlier messages, unless
+    /// the pointer is over the messages bar (someone is reading).
+    fn age_messages(&mut self, ctx: &egui::Context, reading: bool) {
+        let now = std::time::Instant::now();
+        self.message_times.truncate(self.messages.len());
+        self.message_times.resize(self.messages.len(), now);
+        if reading {
+            return;
+        }
+        let lifetime = self.message_lifetime;
+        let mut k = 0;
+        while k < self.messages.len() {
+            if now.duration_since(self.message_times[k]) >= lifetime {
+                self.earlier_messages.push(self.messages.remove(k));
+                self.message_times.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        let excess = self.earlier_messages.len().saturating_sub(EARLIER_MESSAGES);
+        self.earlier_messages.drain(..excess);
+        if !self.messages.is_empty() {
+            ctx.request_repaint_after(Duration::from_millis(500));
+        }
+    }
+
     /// The current tab.
     pub fn tab(&self) -> Tab {
         self.tab
@@ -399,11 +473,14 @@ impl Workbench {
             self.dialog = None;
             self.open(paths);
         }
-        if let Some(paths) = self.export_dialog.as_ref().and_then(|(_, d)| d.poll())
-            && let Some((what, _)) = self.export_dialog.take()
-            && let Some(path) = paths.into_iter().next()
-        {
-            self.export_to(what, path);
+        // The native dialog fills the Export window's path; the person presses Export.
+        if let Some(paths) = self.export_dialog.as_ref().and_then(|(_, d)| d.poll()) {
+            self.export_dialog = None;
+            if let (Some(path), Some((_, typed))) =
+                (paths.into_iter().next(), &mut self.export_prompt)
+            {
+                *typed = path.display().to_string();
+            }
         }
     }
 
@@ -489,6 +566,9 @@ impl Workbench {
         changes: &[(Algo, Arc<crate::gui::model::changes::RunChanges>)],
     ) {
         for old in &self.runs {
+            if report.partial && !report.runs.iter().any(|r| r.algo == old.algo) {
+                continue;
+            }
             let changed = changes
                 .iter()
                 .find(|(a, _)| *a == old.algo)
@@ -497,7 +577,17 @@ impl Workbench {
                 .insert(old.algo, PreviousRun::of(old, changed));
         }
         self.cache = report.cache.clone();
-        self.runs = report.runs.clone();
+        if report.partial {
+            // One detector again: its run takes the place of its old one.
+            for new in &report.runs {
+                match self.runs.iter_mut().find(|r| r.algo == new.algo) {
+                    Some(old) => *old = new.clone(),
+                    None => self.runs.push(new.clone()),
+                }
+            }
+        } else {
+            self.runs = report.runs.clone();
+        }
         self.active = self.active.min(self.runs.len().saturating_sub(1));
         self.clusters.reset();
         if self.tab == Tab::Documents {
@@ -599,6 +689,7 @@ impl Workbench {
                     self.poll_jobs();
                 }
             }
+            Action::RunSpotSigs => self.run_spotsigs(),
             Action::CaptureHistories => {
                 if let Some(ws) = self.workspace.clone() {
                     self.jobs.start(JobKind::History, move |p| {
@@ -648,18 +739,69 @@ impl Workbench {
     }
 
     /// Ask where to write an export in a save dialog (a helper thread; the answer is polled).
+    /// Ask where to write `what`: the Export window, with a path to type (prefilled beside the
+    /// project, else in the working folder) and the native dialog one click away. A desktop
+    /// without a file-dialog portal still exports.
     pub(super) fn start_export_dialog(&mut self, what: ExportWhat) {
-        if self.export_dialog.is_some() {
-            return;
-        }
         let name = what.default_name(self.runs.get(self.active));
-        let waker = self.waker.clone();
-        let dialog = PendingDialog::start(DialogKind::Export(name), move || {
-            if let Some(w) = &waker {
-                w();
-            }
-        });
-        self.export_dialog = Some((what, dialog));
+        let folder = self
+            .project_path()
+            .and_then(|p| p.parent().map(std::path::Path::to_path_buf))
+            .filter(|p| !p.as_os_str().is_empty())
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default();
+        self.export_prompt = Some((what, folder.join(name).display().to_string()));
+    }
+
+    /// The Export window: where to write, Export, the native dialog, Cancel.
+    fn export_window(&mut self, ctx: &egui::Context) {
+        let Some((what, path)) = self.export_prompt.as_mut() else {
+            return;
+        };
+        let (mut export, mut browse, mut cancel) = (false, false, false);
+        egui::Window::new("Export to a file")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                let label = ui.label("Write to (.csv, .tsv, .jsonl or .parquet):");
+                let edit = ui
+                    .add(
+                        egui::TextEdit::singleline(path)
+                            .desired_width(420.0)
+                            .id_salt("export_path"),
+                    )
+                    .labelled_by(label.id);
+                export = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                ui.horizontal(|ui| {
+                    export |= ui.button("Export").clicked();
+                    browse = ui
+                        .button("Choose…")
+                        .on_hover_text("The desktop's save dialog")
+                        .clicked();
+                    cancel = ui.button("Cancel").clicked();
+                });
+            });
+        if cancel {
+            self.export_prompt = None;
+        } else if export && !path.trim().is_empty() {
+            let what = what.clone();
+            let path = PathBuf::from(path.trim());
+            self.export_prompt = None;
+            self.export_to(what, path);
+        } else if browse && self.export_dialog.is_none() {
+            let name = PathBuf::from(path.trim())
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let waker = self.waker.clone();
+            let dialog = PendingDialog::start(DialogKind::Export(name), move || {
+                if let Some(w) = &waker {
+                    w();
+                }
+            });
+            self.export_dialog = Some((what.clone(), dialog));
+        }
     }
 
     /// Write `what` to `path` (format by its extension) and say how it went.
@@ -687,9 +829,13 @@ impl Workbench {
         self.poll_jobs();
         self.handle_keys(ui.ctx());
         self.handle_dropped_files(ui.ctx());
+        self.export_window(ui.ctx());
 
         egui::Panel::top("top_bar").show(ui, |ui| self.top_bar(ui));
-        if !self.messages.is_empty() {
+        self.age_messages(ui.ctx(), self.messages_hovered);
+        // Set again by the messages bar when the pointer is over it.
+        self.messages_hovered = false;
+        if !self.messages.is_empty() || !self.earlier_messages.is_empty() {
             egui::Panel::bottom("messages").show(ui, |ui| self.messages_panel(ui));
         }
         // The side panel keeps between 220 and 380 px whatever a long file name asks for

@@ -121,7 +121,12 @@ impl Workbench {
         ui.heading("Inputs");
         let Some(ws) = &self.workspace else {
             for p in &self.inputs {
-                ui.label(p.display().to_string());
+                let name = p.file_name().map_or_else(
+                    || p.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                ui.add(egui::Label::new(name).truncate())
+                    .on_hover_text(p.display().to_string());
             }
             if self.inputs.is_empty() {
                 ui.weak("Nothing open yet.");
@@ -150,7 +155,7 @@ impl Workbench {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| report.file.display().to_string());
-            egui::CollapsingHeader::new(format!("{name} ({})", report.format))
+            let header = egui::CollapsingHeader::new(format!("{name} ({})", report.format))
                 .id_salt(("report", &report.file))
                 .default_open(false)
                 .show(ui, |ui| {
@@ -172,9 +177,15 @@ impl Workbench {
                             });
                     }
                 });
+            // A long name is cut to the panel's width: the whole path on hover.
+            header
+                .header_response
+                .on_hover_text(report.file.display().to_string());
         }
     }
 
+    /// The latest messages (each leaves after a while, not while the pointer is over them),
+    /// and the earlier ones on request.
     pub(super) fn messages_panel(&mut self, ui: &mut egui::Ui) {
         let mut dismiss = None;
         let n = self.messages.len();
@@ -187,8 +198,30 @@ impl Workbench {
             });
         }
         if let Some(i) = dismiss {
-            self.messages.remove(i);
+            self.earlier_messages.push(self.messages.remove(i));
+            if i < self.message_times.len() {
+                self.message_times.remove(i);
+            }
         }
+        if !self.earlier_messages.is_empty() {
+            egui::CollapsingHeader::new(format!(
+                "Earlier messages ({})",
+                self.earlier_messages.len()
+            ))
+            .id_salt("earlier_messages")
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("earlier_messages_scroll")
+                    .max_height(120.0)
+                    .stick_to_bottom(true)
+                    .show(ui, |ui| {
+                        for m in &self.earlier_messages {
+                            ui.weak(m);
+                        }
+                    });
+            });
+        }
+        self.messages_hovered = ui.rect_contains_pointer(ui.max_rect());
     }
 
     pub(super) fn welcome(&mut self, ui: &mut egui::Ui) {

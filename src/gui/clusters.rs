@@ -22,6 +22,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("J / K", "Next / previous member (Clusters and Pair tabs)"),
     ("Enter", "Compare the member with the representative"),
     ("T", "The selected cluster's members table / timeline"),
+    ("Ctrl+F", "The cluster filter (Documents: the page filter)"),
 ];
 
 /// How the cluster list is ordered.
@@ -431,22 +432,36 @@ impl ClustersView {
                 run.algo.name(),
                 run.detection.spec.matching.threshold
             ));
+            if let Some(path) = &run.imported {
+                ui.label(
+                    egui::RichText::new("imported from Spark")
+                        .color(egui::Color32::from_rgb(230, 160, 40)),
+                )
+                .on_hover_text(format!(
+                    "The Spark job's pairs, {}, clustered here; not run in this window",
+                    path.display()
+                ));
+            }
         });
     }
 
     /// Filter, sort order and singletons.
     fn filter_bar(&mut self, ui: &mut egui::Ui) {
+        // Ctrl+F (Cmd+F) goes to the filter, as in Documents.
+        let focus = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, Key::F));
         ui.horizontal(|ui| {
             let label = ui.label("Filter:");
-            if ui
+            let edit = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.filter)
-                        .hint_text("URL, site, title")
+                        .hint_text("URL, site, title (Ctrl+F)")
                         .desired_width((ui.available_width() - 330.0).clamp(100.0, 220.0)),
                 )
-                .labelled_by(label.id)
-                .changed()
-            {
+                .labelled_by(label.id);
+            if focus {
+                edit.request_focus();
+            }
+            if edit.changed() {
                 self.visible = None;
             }
             let label = ui.label("Sort by");

@@ -342,9 +342,62 @@ impl LabelsView {
             });
     }
 
+    /// In a blind sample: how far labelling is in each stratum, without the strata's score
+    /// bands, verdict counts or precision (which would tell an annotator what the detector
+    /// thought). Strata are numbered in the order they were drawn.
+    fn blind_progress(ui: &mut egui::Ui, s: &SampleSnapshot) {
+        ui.strong("Progress per stratum (blind sample: score bands and precision hidden)");
+        let mut strata: Vec<&str> = Vec::new();
+        for p in &s.pairs {
+            if !strata.contains(&p.stratum.as_str()) {
+                strata.push(&p.stratum);
+            }
+        }
+        let judged_by_anyone: std::collections::HashSet<u32> =
+            s.labels.iter().map(|l| l.position).collect();
+        egui::Grid::new("blind_progress")
+            .striped(true)
+            .show(ui, |ui| {
+                for h in [
+                    "Stratum",
+                    "Pairs drawn",
+                    "Judged by you",
+                    "Judged by anyone",
+                ] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for (k, name) in strata.iter().enumerate() {
+                    let pairs: Vec<u32> = s
+                        .pairs
+                        .iter()
+                        .filter(|p| p.stratum == *name)
+                        .map(|p| p.position)
+                        .collect();
+                    let mine = pairs
+                        .iter()
+                        .filter(|&&p| s.mine.get(p as usize).is_some_and(Option::is_some))
+                        .count();
+                    let anyone = pairs
+                        .iter()
+                        .filter(|p| judged_by_anyone.contains(p))
+                        .count();
+                    ui.label(format!("Stratum {}", k + 1));
+                    ui.label(pairs.len().to_string());
+                    ui.label(mine.to_string());
+                    ui.label(anyone.to_string());
+                    ui.end_row();
+                }
+            });
+    }
+
     /// Precision per stratum and overall.
     fn precision_table(ui: &mut egui::Ui, s: &SampleSnapshot) {
         let blind = s.info.blind;
+        if blind {
+            Self::blind_progress(ui, s);
+            return;
+        }
         ui.strong("Precision (95% Wilson intervals; settled or agreed verdicts)");
         let e = &s.estimate;
         egui::Grid::new("precision").striped(true).show(ui, |ui| {

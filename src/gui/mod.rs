@@ -49,6 +49,14 @@ pub use project::{CodeSnapshot, SampleSnapshot};
 
 use std::path::PathBuf;
 
+/// The workbench's look over egui's default: fields and buttons at rest get a thin border, so a
+/// text field reads as a field (egui's dark theme draws them as borderless dark boxes).
+pub fn style(ctx: &egui::Context) {
+    ctx.all_styles_mut(|s| {
+        s.visuals.widgets.inactive.bg_stroke = egui::Stroke::new(1.0, egui::Color32::from_gray(95));
+    });
+}
+
 /// Open the workbench window on `archives` (possibly none) and block until it is closed.
 pub fn run(archives: Vec<PathBuf>) -> Result<(), eframe::Error> {
     crate::engine::job::init_background_pool();
@@ -65,6 +73,7 @@ pub fn run(archives: Vec<PathBuf>) -> Result<(), eframe::Error> {
         options,
         Box::new(move |cc| {
             let mut app = Workbench::new(false).with_recent_file(recent::default_file());
+            style(&cc.egui_ctx);
             let ctx = cc.egui_ctx.clone();
             app.set_waker(move || ctx.request_repaint());
             if !archives.is_empty() {

@@ -155,7 +155,7 @@ fn metric_lines(plot: &mut egui_plot::PlotUi<'_>, run: &AlgoRun, metric: MetricF
 /// The line style of each metric: F1 solid and thick, precision dashed, recall dotted.
 fn metric_style(metric: &str) -> (egui_plot::LineStyle, f32) {
     match metric {
-        "precision" => (egui_plot::LineStyle::dashed_loose(), 1.5),
+        "precision" => (egui_plot::LineStyle::dashed_loose(), 2.0),
         "recall" => (egui_plot::LineStyle::dotted_dense(), 1.5),
         _ => (egui_plot::LineStyle::Solid, 2.5),
     }
@@ -526,13 +526,15 @@ impl PlotsView {
     }
 }
 
-/// A plot of the unit square that does not pan or zoom (clicks set the threshold instead).
+/// A plot of the unit square that does not pan or zoom (clicks set the threshold instead). The
+/// y axis reaches a little past 1, so a curve at 1.0 (precision often is) is not drawn on the
+/// plot's frame, where it could not be seen.
 fn unit_plot(id: &str) -> Plot<'_> {
     Plot::new(id)
         .include_x(0.0)
         .include_x(1.0)
         .include_y(0.0)
-        .include_y(1.0)
+        .include_y(1.05)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)

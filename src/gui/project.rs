@@ -533,8 +533,9 @@ mod tests {
                 )
             });
         }
-        // Opened, samples, codes; then one codebook per command, the last with both codes.
-        let got = wait_for(&mut actor, 5);
+        // Opened, samples, codes, derivations; then one codebook per command, the last with
+        // both codes.
+        let got = wait_for(&mut actor, 6);
         assert!(matches!(got.first(), Some(Reply::Opened(_))), "{got:?}");
         let Some(Reply::Codes(last)) = got.last() else {
             panic!("{got:?}")

@@ -96,18 +96,53 @@ pub fn sweep_plan(documents: usize, seeds: usize) -> (Vec<f64>, usize) {
     }
 }
 
-/// An editor of a fraction from `min` to 1, in hundredths (thresholds, shares).
-pub(super) fn fraction(value: &mut f64, min: f64) -> egui::DragValue<'_> {
-    egui::DragValue::new(value)
-        .range(min..=1.0)
-        .speed(0.01)
-        .fixed_decimals(2)
+/// An editor of a fraction from `min` to 1, in hundredths (thresholds, shares). A typed value
+/// outside the range is set to the nearest end and said so beside the field (the CLI refuses
+/// it), until the next value typed or dragged in range.
+pub(super) fn fraction_edit(
+    ui: &mut egui::Ui,
+    enabled: bool,
+    value: &mut f64,
+    min: f64,
+) -> egui::Response {
+    let rejected = std::cell::Cell::new(None);
+    let response = ui.add_enabled(
+        enabled,
+        egui::DragValue::new(value)
+            .range(min..=1.0)
+            .speed(0.01)
+            .fixed_decimals(2)
+            .custom_parser(|text| {
+                let v: f64 = text.trim().replace(',', ".").parse().ok()?;
+                if !(min..=1.0).contains(&v) {
+                    rejected.set(Some(v));
+                }
+                Some(v)
+            }),
+    );
+    let id = response.id.with("out_of_range");
+    match rejected.get() {
+        Some(v) => {
+            ui.data_mut(|d| d.insert_temp(id, v));
+        }
+        None if response.changed() => {
+            ui.data_mut(|d| d.remove::<f64>(id));
+        }
+        None => {}
+    }
+    if let Some(typed) = ui.data(|d| d.get_temp::<f64>(id)) {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!("{typed} is not in {min}–1: set to {value:.2}"),
+        );
+    }
+    response
 }
 
 /// A grid row: a labelled fraction in [0, 1] with its hover text.
 fn fraction_row(ui: &mut egui::Ui, label: &str, hover: &str, value: &mut f64) {
     let label = ui.label(label).on_hover_text(hover);
-    ui.add(fraction(value, 0.0)).labelled_by(label.id);
+    fraction_edit(ui, true, value, 0.0).labelled_by(label.id);
     ui.end_row();
 }
 
@@ -295,7 +330,7 @@ impl RunSettings {
                     .thresholds
                     .entry(algo)
                     .or_insert(algo.default_threshold());
-                ui.add_enabled(on, fraction(t, 0.0)).on_hover_text(format!(
+                fraction_edit(ui, on, t, 0.0).on_hover_text(format!(
                     "Threshold of {} (default {:.2})",
                     algo.name(),
                     algo.default_threshold()
@@ -450,5 +485,31 @@ mod tests {
         let (t, seeds) = sweep_plan(LARGE_ARCHIVE + 1, 3);
         assert_eq!((t.len(), seeds), (8, 1));
         assert!((t[0] - 0.2).abs() < 1e-9 && (t[7] - 0.9).abs() < 1e-9);
+    }
+
+    /// Issue 38: a threshold typed outside 0–1 is set to the nearest end and said so.
+    #[test]
+    fn a_fraction_typed_out_of_range_is_said() {
+        use egui_kittest::Harness;
+        use egui_kittest::kittest::Queryable;
+        let mut h = Harness::new_ui_state(
+            |ui, v: &mut f64| {
+                let l = ui.label("Threshold");
+                fraction_edit(ui, true, v, 0.0).labelled_by(l.id);
+            },
+            0.5,
+        );
+        h.run();
+        h.get_by_label("Threshold").click();
+        h.run();
+        h.get_by_label("Threshold").focus();
+        h.run();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        h.input_mut().events.push(egui::Event::Text("2".into()));
+        h.run();
+        h.key_press(egui::Key::Enter);
+        h.run();
+        assert_eq!(*h.state(), 1.0);
+        h.get_by_label("2 is not in 0–1: set to 1.00");
     }
 }

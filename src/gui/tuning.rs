@@ -14,7 +14,6 @@ use crate::token::TokenSource;
 
 use super::action::Action;
 use super::jobs::JobKind;
-use super::run_panel::fraction;
 use super::view::{View, ViewContext};
 
 /// State of the tuning view; `params` is what the next run signs with.
@@ -331,7 +330,7 @@ impl TuningView {
             }
             if let Some(frame) = &mut self.params.site_frame {
                 let l = ui.label("above share");
-                ui.add(fraction(&mut frame.max_share, 0.0))
+                super::run_panel::fraction_edit(ui, true, &mut frame.max_share, 0.0)
                     .labelled_by(l.id);
                 let l = ui.label("in sites of");
                 ui.add(egui::DragValue::new(&mut frame.min_pages).range(1..=1000))
@@ -354,7 +353,7 @@ impl TuningView {
             }
             if let Some(copies) = &mut frame.copies {
                 let l = ui.label("from Jaccard");
-                ui.add(fraction(copies, 0.01)).labelled_by(l.id);
+                super::run_panel::fraction_edit(ui, true, copies, 0.01).labelled_by(l.id);
             }
         });
         ui.end_row();
@@ -366,10 +365,12 @@ impl TuningView {
         ui.horizontal(|ui| {
             if ui
                 .button("Run with these antecedents")
-                .on_hover_text("F5")
+                .on_hover_text(
+                    "SpotSigs again with these antecedents; the other detectors' runs stay",
+                )
                 .clicked()
             {
-                action = Some(Action::Run);
+                action = Some(Action::RunSpotSigs);
             }
             if ui.button("Reset to defaults").clicked() {
                 *self = TuningView::default();

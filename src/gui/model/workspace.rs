@@ -246,6 +246,8 @@ pub struct AlgoRun {
     pub clusters: Arc<Vec<ClusterSummary>>,
     /// The three metrics of `detection` against the gold standard, when known.
     pub metrics: Option<Metrics>,
+    /// The Spark job's pairs file this run was imported from (none: run here).
+    pub imported: Option<PathBuf>,
 }
 
 /// What the cluster list shows of one cluster.
@@ -434,6 +436,7 @@ fn finish_run(
         detect_seconds,
         clusters,
         metrics,
+        imported: None,
     }
 }
 
@@ -444,6 +447,9 @@ pub struct RunReport {
     pub runs: Vec<AlgoRun>,
     /// The cache after this run.
     pub cache: PreparedCache,
+    /// Whether these runs join the runs shown (one detector run again) instead of replacing
+    /// them.
+    pub partial: bool,
 }
 
 /// `algo` prepared on `ws` with `options`: from `cache`, else prepared and cached, with the
@@ -476,6 +482,8 @@ pub fn run_detectors(
     let mut runs = Vec::new();
     for &algo in &request.algos {
         progress.check()?;
+        // Every stage of this detector names it in the progress bar.
+        progress.set_context(algo.name());
         let (prepared, prepare_seconds) =
             prepared(ws, algo, &request.options, &mut cache, progress)?;
         let mut spec = request.base.clone();
@@ -492,7 +500,7 @@ pub fn run_detectors(
             spec.matching.seeds =
                 crate::matching::gold_seeds(&ws.gold.cluster_of, spec.matching.seed);
         }
-        progress.stage(&format!("matching ({})", algo.name()), 0);
+        progress.stage("matching", 0);
         let started = Instant::now();
         let detection = prepared.detect(&spec, progress)?;
         let detect_seconds = started.elapsed().as_secs_f64();
@@ -507,7 +515,12 @@ pub fn run_detectors(
             detect_seconds,
         ));
     }
-    Ok(RunReport { runs, cache })
+    progress.set_context("");
+    Ok(RunReport {
+        runs,
+        cache,
+        partial: false,
+    })
 }
 
 /// Whether `path` is the output of the Spark job (`spark/`): its `pairs.parquet`, or the folder
@@ -559,7 +572,7 @@ pub fn import_spark_run(
     let mut cache = cache.clone();
     let (prepared, prepare_seconds) = prepared(ws, Algo::SpotSigs, &options, &mut cache, progress)?;
     let seconds = spark.run.get("seconds").and_then(|s| s.as_f64());
-    let run = finish_run(
+    let mut run = finish_run(
         ws,
         Algo::SpotSigs,
         prepared,
@@ -568,9 +581,11 @@ pub fn import_spark_run(
         prepare_seconds,
         seconds.unwrap_or(0.0),
     );
+    run.imported = Some(pairs_path.to_path_buf());
     Ok(RunReport {
         runs: vec![run],
         cache,
+        partial: false,
     })
 }
 
@@ -808,6 +823,11 @@ mod tests {
         let report = import_spark_run(&ws, &pairs_path, &PreparedCache::new(), &progress).unwrap();
         let imported = &report.runs[0].detection;
         assert_eq!(imported.pairs().len(), local.pairs().len() + 1);
+        // The run says where it came from (the cluster list names it "imported from Spark").
+        assert_eq!(
+            report.runs[0].imported.as_deref(),
+            Some(pairs_path.as_path())
+        );
         // Clustered by the default rule, whose link share refuses the weak pair: the stories
         // of a local run, not the job's components.
         assert_eq!(imported.clustering.groups(), local.clustering.groups());
