@@ -269,6 +269,22 @@ fn samecore(args: &[&str], stdin: &str) -> (bool, String, String) {
     common::samecore_with_input(args, stdin)
 }
 
+/// `samecore label` of sample `s` of `project` as annotator `ann`, keys on stdin.
+fn label_s_as_ann(project: &str, keys: &str) -> (bool, String, String) {
+    samecore(
+        &[
+            "label",
+            "--project",
+            project,
+            "--sample",
+            "s",
+            "--annotator",
+            "ann",
+        ],
+        keys,
+    )
+}
+
 #[test]
 fn cli_samples_labels_from_piped_keys_reports_and_exports() {
     let dir = tempfile::tempdir().unwrap();
@@ -299,18 +315,7 @@ fn cli_samples_labels_from_piped_keys_reports_and_exports() {
 
     // c, i with reason 1, undo (of the i), skip the pair shown, u7 with a note, quit.
     let keys = "c\ni1\nz\ns\nu7 prefilled search box\nq\n";
-    let (ok, out, err) = samecore(
-        &[
-            "label",
-            "--project",
-            p,
-            "--sample",
-            "s",
-            "--annotator",
-            "ann",
-        ],
-        keys,
-    );
+    let (ok, out, err) = label_s_as_ann(p, keys);
     assert!(ok, "{err}");
     assert!(out.contains("undid the decision on pair 2"), "{out}");
     let project = Project::open(&path).unwrap();
@@ -884,18 +889,7 @@ fn t_shows_both_pages_text_in_terminal_labelling() {
         "",
     );
     assert!(ok, "{err}");
-    let (ok, out, err) = samecore(
-        &[
-            "label",
-            "--project",
-            p,
-            "--sample",
-            "s",
-            "--annotator",
-            "ann",
-        ],
-        "t\nq\n",
-    );
+    let (ok, out, err) = label_s_as_ann(p, "t\nq\n");
     assert!(ok, "{err}");
     let a = out.find("--- A ---").expect(&out);
     let b = out.find("--- B ---").expect(&out);
