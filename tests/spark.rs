@@ -102,6 +102,18 @@ fn job_equals_single_machine(
     threshold: f64,
     join: &str,
 ) -> usize {
+    job_equals_single_machine_with(archive, options, threshold, &|shards, out| {
+        spark_job(shards, out, threshold, join)
+    })
+}
+
+/// [`job_equals_single_machine`], the job run by `job(shards, out)`.
+fn job_equals_single_machine_with(
+    archive: &Path,
+    options: &[&str],
+    threshold: f64,
+    job: &dyn Fn(&Path, &Path),
+) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let shards = dir.path().join("shards");
     let out = dir.path().join("out");
@@ -114,7 +126,7 @@ fn job_equals_single_machine(
     ];
     sign.extend(options.iter().map(OsString::from));
     common::samecore(&sign);
-    spark_job(&shards, &out, threshold, join);
+    job(&shards, &out);
 
     let pairs_path = dir.path().join("pairs.tsv");
     let clusters_path = dir.path().join("clusters.tsv");
@@ -353,4 +365,164 @@ fn sign_refuses_two_inputs_of_one_name_and_writes_a_shard_per_input() {
     assert_eq!(manifest["algo"], "minhash");
     assert_eq!(manifest["pages"], 439);
     assert_eq!(manifest["signature_rows"], 439 * 128);
+}
+
+/// A Spark standalone cluster on the loopback interface: a master and two workers, each its
+/// own JVM with its own work folder, stopped when dropped.
+struct Standalone {
+    master_url: String,
+    processes: Vec<std::process::Child>,
+}
+
+impl Drop for Standalone {
+    fn drop(&mut self) {
+        for p in &mut self.processes {
+            let _ = p.kill();
+            let _ = p.wait();
+        }
+    }
+}
+
+/// A TCP port free now on the loopback interface.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Where pip put Spark (pyspark ships its scripts and jars).
+fn spark_home() -> PathBuf {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import os, pyspark; print(os.path.dirname(pyspark.__file__))",
+        ])
+        .output()
+        .unwrap();
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+}
+
+impl Standalone {
+    /// Start a master and two workers of one core and 1 GB each, and wait until both workers
+    /// registered (at most two minutes).
+    fn start(dir: &Path) -> Standalone {
+        let home = spark_home();
+        let class = home.join("bin/spark-class");
+        let (port, ui) = (free_port(), free_port());
+        let master_url = format!("spark://127.0.0.1:{port}");
+        let log = |name: &str| std::fs::File::create(dir.join(name)).unwrap();
+        let spawn = |args: &[String], log_name: &str| {
+            Command::new(&class)
+                .args(args)
+                .env("SPARK_HOME", &home)
+                .env("SPARK_LOCAL_IP", "127.0.0.1")
+                .env("PYSPARK_PYTHON", "python3")
+                .stdout(log(log_name))
+                .stderr(log(&format!("{log_name}.err")))
+                .spawn()
+                .unwrap()
+        };
+        let mut processes = vec![spawn(
+            &[
+                "org.apache.spark.deploy.master.Master".into(),
+                "--host".into(),
+                "127.0.0.1".into(),
+                "--port".into(),
+                port.to_string(),
+                "--webui-port".into(),
+                ui.to_string(),
+            ],
+            "master.log",
+        )];
+        for w in 1..=2 {
+            let work = dir.join(format!("worker{w}"));
+            std::fs::create_dir_all(&work).unwrap();
+            processes.push(spawn(
+                &[
+                    "org.apache.spark.deploy.worker.Worker".into(),
+                    master_url.clone(),
+                    "--host".into(),
+                    "127.0.0.1".into(),
+                    "--cores".into(),
+                    "1".into(),
+                    "--memory".into(),
+                    "1g".into(),
+                    "--webui-port".into(),
+                    free_port().to_string(),
+                    "--work-dir".into(),
+                    work.display().to_string(),
+                ],
+                &format!("worker{w}.log"),
+            ));
+        }
+        let cluster = Standalone {
+            master_url,
+            processes,
+        };
+        let started = std::time::Instant::now();
+        loop {
+            let said = std::fs::read_to_string(dir.join("master.log.err")).unwrap_or_default();
+            if said.matches("Registering worker").count() >= 2 {
+                break;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(120),
+                "the standalone cluster did not come up: {said}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        }
+        cluster
+    }
+
+    /// Run the job on the cluster with the documented `spark-submit` line: the driver here, the
+    /// executors in the workers' JVMs and Python workers; the shards and the output on storage
+    /// every process sees (a local folder here, HDFS or S3 on a real cluster).
+    fn submit(&self, shards: &Path, out: &Path, threshold: f64) {
+        let home = spark_home();
+        let job = Path::new(env!("CARGO_MANIFEST_DIR")).join("spark/samecore_pairs.py");
+        let result = Command::new(home.join("bin/spark-submit"))
+            .args(["--master", &self.master_url])
+            .args([
+                "--conf",
+                "spark.executor.cores=1",
+                "--conf",
+                "spark.executor.memory=1g",
+            ])
+            .arg(job)
+            .arg("--shards")
+            .arg(shards)
+            .arg("--out")
+            .arg(out)
+            .args(["--threshold", &threshold.to_string()])
+            .env("SPARK_HOME", &home)
+            .env("SPARK_LOCAL_IP", "127.0.0.1")
+            .env("PYSPARK_PYTHON", "python3")
+            .env("PYSPARK_DRIVER_PYTHON", "python3")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&result.stderr);
+        assert!(result.status.success(), "spark-submit failed: {err}");
+        // The work ran in the workers' executors, not in the driver.
+        assert!(
+            err.contains("Granted executor ID") || err.contains("Executor added"),
+            "no executor of the standalone cluster took part: {err}"
+        );
+    }
+}
+
+/// Issue 39: the job as a cluster runs it — a standalone master and two workers on loopback,
+/// the documented `spark-submit` line — gives single-machine all-pairs' pairs and clusters.
+#[test]
+fn spark_standalone_cluster_equals_allpairs() {
+    if !spark_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cluster = Standalone::start(dir.path());
+    let n = job_equals_single_machine_with(&sample(), &[], 0.12, &|shards, out| {
+        cluster.submit(shards, out, 0.12)
+    });
+    assert!(n > 300, "{n} pairs on the sample");
 }
