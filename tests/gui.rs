@@ -1658,3 +1658,48 @@ fn export_writes_to_a_typed_path_without_the_native_dialog() {
         "the window closed"
     );
 }
+
+/// Issue 35: Documents shows the selected page's capture history (each capture against the one
+/// before) and opens a changed capture beside the previous one.
+#[test]
+fn documents_show_a_pages_capture_history() {
+    let mut h = opened_sample();
+    let docs = h.state().workspace().unwrap().collection.docs.clone();
+    let all =
+        samecore::history::histories(&docs, &Default::default(), &Default::default()).unwrap();
+    let changed = all
+        .iter()
+        .find(|u| {
+            u.steps
+                .iter()
+                .any(|s| s.change != samecore::history::Change::Identical && s.previous.is_some())
+        })
+        .expect("the sample has a page captured again with a change");
+    h.get_by_label("Documents").click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::F);
+    h.run();
+    h.input_mut()
+        .events
+        .push(egui::Event::Text(changed.url.clone()));
+    h.run();
+    h.get_by_label("Documents").click();
+    h.run();
+    h.key_press(Key::ArrowDown);
+    h.run();
+    h.get_by_label("Find capture histories").click();
+    h.run();
+    for step in &changed.steps {
+        h.get_by_label(step.change.name());
+    }
+    h.get_by_label("Compare with previous").click();
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Pair);
+    let pair = h.state().pair().unwrap();
+    let step = changed
+        .steps
+        .iter()
+        .find(|s| s.previous.is_some() && s.change != samecore::history::Change::Identical)
+        .unwrap();
+    assert_eq!((pair.a, pair.b), (step.previous.unwrap(), step.doc));
+}
