@@ -5,6 +5,10 @@
 //!
 //! `cargo bench --bench passages` (needs ../shared/data).
 
+/// `../shared` data and what the tests share with this bench (the frames-dev helpers).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
@@ -12,9 +16,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use samecore::archive::{self, ReadOptions};
 use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
-use samecore::passages::{
-    AlignOptions, Core, Cutoffs, Derivation, PageCore, align_pair, cores_without_frames,
-};
+use samecore::passages::{AlignOptions, Core, Cutoffs, Derivation, PageCore, align_pair};
 use samecore::progress::Progress;
 
 fn main() {
@@ -32,45 +34,6 @@ fn words(s: &str) -> usize {
     Core::of_text(s.to_string()).len()
 }
 
-/// Every page's core ([`cores_without_frames`]: its visible text without its site's frame, or
-/// its content blocks on a site of fewer than three pages).
-fn cores_of_all(docs: &[samecore::Document]) -> Vec<PageCore> {
-    let all: Vec<usize> = (0..docs.len()).collect();
-    let site_of = |i: usize| docs[i].site.registrable.clone();
-    let read = |i: usize| archive::page_text(&docs[i]);
-    let mut cores =
-        cores_without_frames(docs.len(), &all, &site_of, &read, &Progress::new()).unwrap();
-    (0..docs.len()).map(|i| cores.remove(&i).unwrap()).collect()
-}
-
-/// Words of the related-articles list a copy carries (`related=3` in the manifest) when its core
-/// kept it: the heading and three other stories' titles, new text of the copy.
-fn related_words(html: &str, core: &Core) -> usize {
-    let Some(start) = html.find("<div class=\"related-articles\">") else {
-        return 0;
-    };
-    let end = html[start..]
-        .find("</div>")
-        .map_or(html.len(), |e| start + e);
-    let text = samecore::token::strip::strip_tags(&html[start..end]);
-    let first_title = text
-        .split("Related articles")
-        .nth(1)
-        .unwrap_or("")
-        .split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ");
-    let kept = !first_title.is_empty()
-        && core
-            .text
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .contains(&first_title);
-    if kept { Core::of_text(text).len() } else { 0 }
-}
-
 fn frames(dir: &Path) {
     let c = archive::load(
         &[dir.to_path_buf()],
@@ -78,7 +41,7 @@ fn frames(dir: &Path) {
         &Progress::new(),
     )
     .unwrap();
-    let core: HashMap<String, PageCore> = cores_of_all(&c.docs)
+    let core: HashMap<String, PageCore> = common::page_cores(&c.docs)
         .into_iter()
         .zip(&c.docs)
         .map(|(core, d)| (d.key.clone(), core))
@@ -123,7 +86,7 @@ fn frames(dir: &Path) {
         }
         if edits.contains("related=") {
             let html = std::fs::read_to_string(dir.join(&r[0])).unwrap();
-            added += related_words(&html, &b.core);
+            added += common::related_words(&html, &b.core);
         }
         let implied = 1.0 - added as f64 / b.core.len().max(1) as f64;
         let class = if al.share_b() >= cutoffs.wholly {
@@ -222,7 +185,7 @@ fn goldset(dir: &Path) {
     };
     let (drink, caffeine) = (pick("Drink"), pick("Caffeine"));
     let t = Instant::now();
-    let all = cores_of_all(docs);
+    let all = common::page_cores(docs);
     let cores_s = t.elapsed().as_secs_f64();
     let cores: HashMap<usize, &PageCore> = drink
         .iter()

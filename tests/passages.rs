@@ -10,9 +10,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use samecore::archive::{self, ReadOptions};
-use samecore::passages::{
-    AlignOptions, Core, Derivation, PageCore, align_pair, cores_without_frames,
-};
+use samecore::passages::{AlignOptions, Core, Derivation, PageCore, align_pair};
 use samecore::progress::Progress;
 
 /// Every page's core of a folder corpus, its site's frame left out, by key.
@@ -23,43 +21,11 @@ fn cores(dir: &Path) -> HashMap<String, PageCore> {
         &Progress::new(),
     )
     .unwrap();
-    let docs = &c.docs;
-    let all: Vec<usize> = (0..docs.len()).collect();
-    let site_of = |i: usize| docs[i].site.registrable.clone();
-    let read = |i: usize| archive::page_text(&docs[i]);
-    let mut cores =
-        cores_without_frames(docs.len(), &all, &site_of, &read, &Progress::new()).unwrap();
-    (0..docs.len())
-        .map(|i| (docs[i].key.clone(), cores.remove(&i).unwrap()))
+    common::page_cores(&c.docs)
+        .into_iter()
+        .zip(&c.docs)
+        .map(|(core, d)| (d.key.clone(), core))
         .collect()
-}
-
-/// Words of the related-articles list a copy carries (`related=3` in the manifest) when its core
-/// kept it: the heading and three other stories' titles, new text of the copy.
-fn related_words(html: &str, core: &Core) -> usize {
-    let Some(start) = html.find("<div class=\"related-articles\">") else {
-        return 0;
-    };
-    let end = html[start..]
-        .find("</div>")
-        .map_or(html.len(), |e| start + e);
-    let text = samecore::token::strip::strip_tags(&html[start..end]);
-    let first_title = text
-        .split("Related articles")
-        .nth(1)
-        .unwrap_or("")
-        .split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ");
-    let kept = !first_title.is_empty()
-        && core
-            .text
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .contains(&first_title);
-    if kept { Core::of_text(text).len() } else { 0 }
 }
 
 #[test]
@@ -97,7 +63,7 @@ fn frames_dev_copies_are_wholly_derived_with_the_manifests_share() {
         }
         if r[6].contains("related=") {
             let html = std::fs::read_to_string(dir.join(r[0])).unwrap();
-            added += related_words(&html, &c.core);
+            added += common::related_words(&html, &c.core);
         }
         let implied = 1.0 - added as f64 / c.core.len() as f64;
         copies += 1;

@@ -113,11 +113,8 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
         }
         let mut order: Vec<PageId> = c.members.clone();
         let s = spread_of(&order);
-        let believed: HashMap<PageId, Option<Published>> = order
-            .iter()
-            .copied()
-            .zip(samecore::dates::spread::believed(&described(&order)))
-            .collect();
+        let believed: HashMap<PageId, Option<Published>> =
+            order.iter().copied().zip(s.dates.iter().copied()).collect();
         let lag: HashMap<PageId, Option<i64>> = order
             .iter()
             .copied()

@@ -315,8 +315,25 @@ fn cores_of(
     wanted: &[usize],
     progress: &Progress,
 ) -> samecore::Result<HashMap<usize, PageCore>> {
-    let locations: Vec<_> = pages.iter().map(|p| project.locate(p).ok()).collect();
     let site_of = |i: usize| pages[i].identity.site.clone().unwrap_or_default();
+    // Records are found (`locate` looks at the disk) only for the pages that may be read: the
+    // wanted ones and the pages of their sites, not the whole project.
+    let want: std::collections::HashSet<usize> = wanted.iter().copied().collect();
+    let sites: std::collections::HashSet<String> = wanted
+        .iter()
+        .map(|&i| site_of(i))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let locations: Vec<_> = pages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let site = p.identity.site.as_deref().unwrap_or_default();
+            (want.contains(&i) || sites.contains(site))
+                .then(|| project.locate(p).ok())
+                .flatten()
+        })
+        .collect();
     let read = |i: usize| -> samecore::Result<String> {
         let location = locations[i].as_ref().ok_or_else(|| {
             samecore::Error::InvalidParameter(format!(

@@ -46,6 +46,8 @@ pub struct Spread {
     pub span_seconds: i64,
     /// How many members are dated by the page itself (not by their capture).
     pub dated_by_page: usize,
+    /// Each member's date as the spread counts it ([`believed`]), parallel to the members.
+    pub dates: Vec<Option<Published>>,
 }
 
 /// Whether `a` and `b` are the same moment at the precision both have.
@@ -77,7 +79,7 @@ fn key(a: Instant) -> i64 {
 }
 
 /// The date each member counts at: see the module doc.
-pub fn believed(members: &[Member]) -> Vec<Option<Published>> {
+fn believed(members: &[Member]) -> Vec<Option<Published>> {
     let mut days: Vec<i64> = members
         .iter()
         .filter_map(|m| m.published.map(|p| p.at.local_day()))
@@ -153,6 +155,7 @@ pub fn spread(members: &[Member]) -> Spread {
             .iter()
             .filter(|p| p.is_some_and(|p| p.source != DateSource::Capture))
             .count(),
+        dates: believed,
     }
 }
 

@@ -738,7 +738,7 @@ fn member_cells(
     row.col(|ui| {
         // The date the member counts at in the story's spread, its lag after the first, and
         // where the date came from.
-        let text = match (cluster.published[m], cluster.spread.lag_seconds[m]) {
+        let text = match (cluster.spread.dates[m], cluster.spread.lag_seconds[m]) {
             (Some(p), Some(lag)) if lag > 0 => {
                 format!("{} +{}", p.at.ymd(), crate::dates::spread::human(lag))
             }
@@ -746,7 +746,7 @@ fn member_cells(
             _ => String::new(),
         };
         let r = ui.label(text);
-        if let Some(p) = cluster.published[m] {
+        if let Some(p) = cluster.spread.dates[m] {
             r.on_hover_text(format!(
                 "{} from {}; captured {}",
                 p.at.iso(),

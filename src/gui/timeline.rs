@@ -2,7 +2,7 @@
 //! site, the first publishers marked; a click on a mark opens that member beside the
 //! representative) and, over a whole run, the clusters started per day, stacked by code.
 //!
-//! In: a [`ClusterSummary`]'s spread and believed dates ([`crate::dates::spread`]), or a run's
+//! In: a [`ClusterSummary`]'s spread (the date each member counts at) ([`crate::dates::spread`]), or a run's
 //! clusters. Out: an [`Action::Compare`] for a clicked member.
 
 use std::collections::BTreeMap;
@@ -44,7 +44,7 @@ pub fn cluster_timeline(
     let mut first_of_site: BTreeMap<String, f64> = BTreeMap::new();
     let mut marks: Vec<(DocId, String, f64)> = Vec::new();
     for (m, &d) in cluster.members.iter().enumerate() {
-        let Some(p) = cluster.published[m] else {
+        let Some(p) = cluster.spread.dates[m] else {
             continue;
         };
         let site = docs[d.index()].site.shown().to_string();

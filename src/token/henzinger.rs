@@ -12,6 +12,7 @@
 
 use memchr::memchr;
 
+use super::strip::attribute;
 use super::{markup, strip};
 use crate::document::host_of;
 
@@ -95,34 +96,6 @@ fn is_tag(tag: &str, name: &str) -> bool {
         && b[1..=name.len()].eq_ignore_ascii_case(name.as_bytes())
         && b.get(name.len() + 1)
             .is_none_or(|c| !c.is_ascii_alphanumeric())
-}
-
-/// The value of attribute `name` in a start tag, quotes removed.
-fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
-    let lower = tag.to_ascii_lowercase();
-    let mut from = 0;
-    while let Some(rel) = lower[from..].find(name) {
-        let at = from + rel;
-        from = at + name.len();
-        let before_ok = lower.as_bytes()[at - 1].is_ascii_whitespace();
-        let after = lower[from..].trim_start();
-        if !before_ok || !after.starts_with('=') {
-            continue;
-        }
-        let value_start = tag.len() - after.len() + 1;
-        let value = tag[value_start..].trim_start();
-        return Some(match value.as_bytes().first() {
-            Some(&q @ (b'"' | b'\'')) => {
-                let inner = &value[1..];
-                inner.find(q as char).map_or(inner, |e| &inner[..e])
-            }
-            _ => value
-                .split(|c: char| c.is_whitespace() || c == '>')
-                .next()
-                .unwrap_or(""),
-        });
-    }
-    None
 }
 
 /// The term for an IMG source: the whole URL when it is on another host, else its file name.

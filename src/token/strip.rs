@@ -135,6 +135,41 @@ pub(crate) fn entity(html: &str, start: usize, out: &mut String) -> usize {
     }
 }
 
+/// The value of attribute `name` in a start tag (name matched without case), quotes removed.
+pub(crate) fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let b = tag.as_bytes();
+    let mut from = 0;
+    while let Some(rel) = find_ci(&b[from..], name.as_bytes()) {
+        let at = from + rel;
+        from = at + name.len();
+        let before_ok = at > 0 && b[at - 1].is_ascii_whitespace();
+        let after = tag[from..].trim_start();
+        if !before_ok || !after.starts_with('=') {
+            continue;
+        }
+        let value = after[1..].trim_start();
+        return Some(match value.as_bytes().first() {
+            Some(&q @ (b'"' | b'\'')) => {
+                let inner = &value[1..];
+                inner.find(q as char).map_or(inner, |e| &inner[..e])
+            }
+            _ => value
+                .split(|c: char| c.is_whitespace() || c == '>')
+                .next()
+                .unwrap_or(""),
+        });
+    }
+    None
+}
+
+/// Position of `needle` (lowercase ASCII) in `hay`, ignoring ASCII case.
+fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || hay.len() < needle.len() {
+        return None;
+    }
+    (0..=hay.len() - needle.len()).find(|&i| hay[i..i + needle.len()].eq_ignore_ascii_case(needle))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

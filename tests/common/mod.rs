@@ -91,3 +91,52 @@ pub fn samecore_with_input(args: &[&str], stdin: &str) -> (bool, String, String)
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Every page's core ([`samecore::passages::cores_without_frames`]: its visible text without its site's frame, or
+/// its content blocks on a site of fewer than three pages).
+pub fn page_cores(docs: &[samecore::Document]) -> Vec<samecore::passages::PageCore> {
+    let all: Vec<usize> = (0..docs.len()).collect();
+    let site_of = |i: usize| docs[i].site.registrable.clone();
+    let read = |i: usize| samecore::archive::page_text(&docs[i]);
+    let mut cores = samecore::passages::cores_without_frames(
+        docs.len(),
+        &all,
+        &site_of,
+        &read,
+        &samecore::progress::Progress::new(),
+    )
+    .unwrap();
+    (0..docs.len()).map(|i| cores.remove(&i).unwrap()).collect()
+}
+
+/// Words of the related-articles list a copy carries (`related=3` in the manifest) when its core
+/// kept it: the heading and three other stories' titles, new text of the copy.
+pub fn related_words(html: &str, core: &samecore::passages::Core) -> usize {
+    let Some(start) = html.find("<div class=\"related-articles\">") else {
+        return 0;
+    };
+    let end = html[start..]
+        .find("</div>")
+        .map_or(html.len(), |e| start + e);
+    let text = samecore::token::strip::strip_tags(&html[start..end]);
+    let first_title = text
+        .split("Related articles")
+        .nth(1)
+        .unwrap_or("")
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let kept = !first_title.is_empty()
+        && core
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(&first_title);
+    if kept {
+        samecore::passages::Core::of_text(text).len()
+    } else {
+        0
+    }
+}

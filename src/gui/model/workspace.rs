@@ -272,11 +272,9 @@ pub struct ClusterSummary {
     pub weakest: Option<f64>,
     /// Lowercased text the list filter searches: titles, URLs, sites.
     pub haystack: String,
-    /// Who published first, each member's lag, sites and span ([`crate::dates::spread`]);
-    /// `first` indexes `members`.
+    /// Who published first, each member's date and lag, sites and span
+    /// ([`crate::dates::spread`]); `first` and `dates` index `members`.
     pub spread: crate::dates::spread::Spread,
-    /// Per member (same order): the date it counts at in the spread.
-    pub published: Vec<Option<crate::dates::Published>>,
 }
 
 /// Summaries of every cluster of `detection`, largest first (ties by smallest member).
@@ -333,7 +331,6 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 .collect();
             ClusterSummary {
                 spread: crate::dates::spread::spread(&described),
-                published: crate::dates::spread::believed(&described),
                 links,
                 weakest,
                 id: id as u32,
