@@ -1473,7 +1473,7 @@ fn a_click_on_a_timeline_mark_opens_that_member() {
     );
     h.key_press(Key::T);
     h.run();
-    h.get_by_label_contains("sites over");
+    h.get_by_label_contains("; first: ");
     let marks = h.state().timeline_marks().to_vec();
     let run = h.state().active_run().unwrap();
     let selected = h.state().selected_cluster().unwrap();

@@ -87,10 +87,13 @@ pub fn cluster_timeline(
         .collect();
     let point = |(d, site, x): &(DocId, String, f64)| (*d, [*x, -(row[site.as_str()] as f64)]);
     let all: Vec<(DocId, [f64; 2])> = marks.iter().map(point).collect();
+    let span = match cluster.spread.span_seconds {
+        0 => "all at the first date".to_string(),
+        s => format!("over {}", crate::dates::spread::human(s)),
+    };
     ui.label(format!(
-        "{} sites over {}; first: {}{}",
+        "{} sites, {span}; first: {}{}",
         sites.len(),
-        crate::dates::spread::human(cluster.spread.span_seconds),
         cluster.spread.first_at.map_or("-".into(), |a| a.iso()),
         if undated > 0 {
             format!("; {undated} members without any date are not shown")
