@@ -371,7 +371,8 @@ fn cluster_shares() {
     let Some(gold) = common::goldset() else {
         return;
     };
-    let ws = samecore::gui::model::Workspace::open(&[gold], &Progress::new()).unwrap();
+    let ws = samecore::gui::model::Workspace::open(&[gold], &Default::default(), &Progress::new())
+        .unwrap();
     let det = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
     let prep = det.prepare(&ws.collection.docs, &Progress::new()).unwrap();
     let d = prep

@@ -258,7 +258,7 @@ pub struct Document {
 /// them one at a time, while a plain `String` per page kept the whole archive's text in memory
 /// for the life of the workbench (3.7 GB for the 100k-page generated archive). LZ4 shrinks HTML
 /// several-fold and decompresses faster than the tokenizers read, so a pass costs little more.
-/// The figures are in the README (`samecore info`/`run` and `cargo bench --bench workbench`).
+/// The figures are in docs/benchmarks.md (`samecore info`/`run`, `cargo bench --bench workbench`).
 #[derive(Clone, Default)]
 pub struct PageText {
     compressed: Option<Arc<[u8]>>,

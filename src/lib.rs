@@ -32,6 +32,7 @@ pub mod labels;
 pub mod matching;
 pub mod passages;
 pub mod progress;
+pub mod session;
 pub mod signature;
 pub mod store;
 pub mod synth;

@@ -4,7 +4,7 @@ mod cli;
 
 /// mimalloc instead of the system allocator: with glibc's, reading a 1 GB archive held 3.1 GB
 /// resident although the heap never exceeded a few MB (pages are decoded on rayon threads
-/// and freed on the reader's), see the README's measurements.
+/// and freed on the reader's), see docs/benchmarks.md ("Matching that scales").
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -119,7 +119,7 @@ fn cross_links_cut_clusters_where_a_story_rode_in_on_one_page() {
     );
     // With the refused page left alone, goldset-dev's whole set has no chain left for cross
     // links to cut at these thresholds (they still cut in cross-validation folds and at scale,
-    // README): measured where that rule is off.
+    // docs/research-log.md): measured where that rule is off.
     a_default_rule_pays_on_goldset_dev(|spec, on| {
         spec.matching.refused_stays_alone = false;
         spec.matching.cross_links = if on {

@@ -3,7 +3,7 @@
 //!
 //! A counting allocator records the peak of live heap bytes while generated archives are read,
 //! signed while read (`archive::load_with`, no page text kept) and matched all-pairs — by the
-//! CLI's path, and by the workbench's (`Workspace::open_signed`, the run from what it signed,
+//! CLI's path, and by the workbench's (`Session::open` signing while it reads, the run from what it signed,
 //! the cluster summaries the window lists). The peaks of two archive sizes give the bytes each
 //! further page costs, which must stay under [`BOUND_PER_PAGE`]; constant costs (the reader's
 //! batches, the thread pool) cancel out. The same measurement of a path that holds every
@@ -106,16 +106,22 @@ fn streaming(path: &Path) -> usize {
 /// what the opening signed, and the summaries of its clusters.
 #[cfg(feature = "gui")]
 fn workbench(path: &Path) -> usize {
-    use samecore::detectors::DetectorOptions;
+    use samecore::detectors::{Algo, DetectorOptions};
     use samecore::gui::model::{Workspace, workspace::summarize};
     let progress = Progress::new();
     let options = DetectorOptions::default();
-    let (ws, cache) =
-        Workspace::open_signed(&[path.to_path_buf()], Some(&options), &progress).unwrap();
-    let prepared = cache.values().next().unwrap();
-    let detection = prepared.detect(&allpairs(), &progress).unwrap();
+    let open = samecore::session::OpenOptions {
+        sign: Some(options.clone()),
+        ..Default::default()
+    };
+    let ws = Workspace::open(&[path.to_path_buf()], &open, &progress).unwrap();
+    let run = ws
+        .run(Algo::SpotSigs, &options, &allpairs(), &progress)
+        .unwrap();
+    assert_eq!(run.prepare_seconds, None, "signed while read");
+    let detection = &run.detection;
     assert!(!detection.pairs().is_empty());
-    let clusters = summarize(&ws, &detection);
+    let clusters = summarize(&ws, detection);
     assert!(!clusters.is_empty());
     ws.collection.docs.len()
 }

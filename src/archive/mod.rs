@@ -193,6 +193,46 @@ pub struct Collection {
 }
 
 impl Collection {
+    /// Refuse a collection without a page when `inputs` were given, naming what each input
+    /// holds (records, what was skipped, warnings): nothing can be worked on, and `samecore
+    /// info` says more.
+    pub fn check_pages(&self, inputs: &[PathBuf]) -> Result<()> {
+        if !self.docs.is_empty() || inputs.is_empty() {
+            return Ok(());
+        }
+        let what: Vec<String> = self
+            .reports
+            .iter()
+            .map(|r| {
+                let records: u64 = r.records.values().sum();
+                let skipped: Vec<String> = r
+                    .skipped
+                    .iter()
+                    .map(|(why, n)| format!("{n} {why}"))
+                    .collect();
+                format!(
+                    "{} ({}): {records} record(s){}{}",
+                    r.file.display(),
+                    r.format,
+                    if skipped.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", skipped {}", skipped.join(", "))
+                    },
+                    if r.warnings.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} warning(s)", r.warnings.len())
+                    }
+                )
+            })
+            .collect();
+        Err(crate::Error::InvalidParameter(format!(
+            "no HTML page to work on in {}; `samecore info` says what is in them",
+            what.join("; ")
+        )))
+    }
+
     /// The documents in capture order (by [`Document::capture`]: capture time, URL, digest;
     /// a loose page by its path), with what was made of each page while reading moved along:
     /// the order, and so every document id, cluster number and randomized processing order

@@ -15,7 +15,8 @@ use samecore::eval::{SweepRow, parse_thresholds, sweep};
 use samecore::progress::Progress;
 
 use super::progress_bar::{COUNT, with_progress_bar};
-use super::run::{MatchArgs, SpotSigsArgs, load, run_spec};
+use super::run::{MatchArgs, SpotSigsArgs, open, run_spec};
+use samecore::session::OpenOptions;
 
 /// Arguments of `samecore eval`.
 #[derive(Debug, Args)]
@@ -82,20 +83,30 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     let thresholds = parse_thresholds(&args.thresholds)?;
     anyhow::ensure!(args.runs >= 1, "--runs must be at least 1");
     let started = Instant::now();
-    let (docs, gold, _) = load(&args.archives, args.gold.as_deref(), false)?;
+    let session = open(
+        &args.archives,
+        &OpenOptions {
+            publication_dates: false,
+            gold: args.gold.clone(),
+            ..Default::default()
+        },
+    )?;
+    let (docs, gold) = (session.docs(), &session.gold);
     anyhow::ensure!(
         gold.is_known(),
         "no gold clusters: give --gold FILE or a folder with one sub-folder per cluster"
     );
     let load_secs = started.elapsed().as_secs_f64();
     let options = args.literature.options(args.spotsigs.params()?)?;
-    let detector = detectors::detector(args.algo, &options)?;
     let progress = Progress::new();
     if let Some(folds) = args.cv {
-        return cross_validation(&args, folds, &thresholds, detector.as_ref(), &docs, &gold);
+        let detector = detectors::detector(args.algo, &options)?;
+        return cross_validation(&args, folds, &thresholds, detector.as_ref(), docs, gold);
     }
     let t0 = Instant::now();
-    let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;
+    let (prepared, _) = with_progress_bar(&progress, COUNT, || {
+        session.prepared(args.algo, &options, &progress)
+    })?;
     let sign_secs = t0.elapsed().as_secs_f64();
     // Seeded mode picks its gold seeds per run inside the sweep unless --seeds is given.
     let mut base = run_spec(
@@ -103,8 +114,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
         &args.matching,
         thresholds[0],
         args.seed,
-        &docs,
-        &gold,
+        docs,
+        gold,
     )?;
     if args.matching.seeds.is_none() {
         base.matching.seeds.clear();

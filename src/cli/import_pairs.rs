@@ -65,14 +65,19 @@ pub fn run(args: ImportPairsArgs) -> anyhow::Result<()> {
         );
     }
     // Only the pages' identities are needed: nothing of their text is kept.
-    let docs = super::run::load_with(&archives, true, &|_, _| ())?.0.docs;
-    let (gold, gold_source) = samecore::eval::gold::find(&archives, &docs, None)?;
-    let detection = spark.detection(&docs, args.rule, args.seed)?;
+    let session = super::run::open(
+        &archives,
+        &samecore::session::OpenOptions {
+            keep_html: samecore::archive::KeepHtml::None,
+            ..Default::default()
+        },
+    )?;
+    let docs = session.docs();
+    let detection = spark.detection(docs, args.rule, args.seed)?;
     let threshold = detection.spec.matching.threshold;
 
     let mut project = samecore::store::Project::open(&args.project)
         .with_context(|| format!("cannot open project {}", args.project.display()))?;
-    let names: Vec<String> = archives.iter().map(|a| a.display().to_string()).collect();
     let params = serde_json::json!({
         "algo": "spotsigs",
         "from": "spark",
@@ -84,12 +89,9 @@ pub fn run(args: ImportPairsArgs) -> anyhow::Result<()> {
         .get("seconds")
         .and_then(serde_json::Value::as_f64)
         .map(|s| (s * 1000.0).round() as u64);
-    let (run, _) = project
-        .save_detection(&names, &docs, &detection, params, elapsed_ms)
+    let run = session
+        .save(&mut project, &detection, params, elapsed_ms)
         .with_context(|| format!("cannot store the run in {}", args.project.display()))?;
-    if let Some(source) = gold_source.as_deref() {
-        super::run::store_gold(&mut project, &docs, &gold, source)?;
-    }
     let groups = detection.clustering.groups();
     let mut out = std::io::stdout().lock();
     writeln!(

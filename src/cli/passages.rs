@@ -262,39 +262,11 @@ fn run_export(
                 published(b),
                 cutoffs,
             );
-            let direction = serde_json::to_value(d.direction)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default();
-            let (share_a, share_b) = (al.share_a(), al.share_b());
-            [("a", pa, pb, &al.a_in_b), ("b", pb, pa, &al.b_in_a)]
-                .into_iter()
-                .flat_map(|(side, own, other, found)| {
-                    let direction = direction.clone();
-                    found.passages.iter().enumerate().map(move |(k, p)| {
-                        let (start, end) = own.core.bytes_of(p.a.clone());
-                        let (other_start, other_end) = other.text.bytes_of(p.b.clone());
-                        PassageRow {
-                            a_key: pages[a].identity.key.clone(),
-                            b_key: pages[b].identity.key.clone(),
-                            score,
-                            in_page: side.into(),
-                            passage: k as u32 + 1,
-                            start,
-                            end,
-                            other_start,
-                            other_end,
-                            words: p.a.end - p.a.start,
-                            matched: p.matched,
-                            text: own.core.text_of(p.a.clone()).to_string(),
-                            a_share: share_a,
-                            b_share: share_b,
-                            direction: direction.clone(),
-                            derivation: d.class.name().into(),
-                        }
-                    })
-                })
-                .collect::<Vec<_>>()
+            let keys = (
+                pages[a].identity.key.as_str(),
+                pages[b].identity.key.as_str(),
+            );
+            PassageRow::of_pair(keys, score, (pa, pb), &al, &d)
         })
         .collect();
     let n = export::write_file_streamed(rows.into_iter().flatten(), out, None)

@@ -10,18 +10,17 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
 use samecore::archive::{self, KeepHtml, ReadOptions};
 use samecore::cluster::ClusterRule;
-use samecore::detectors::spotsigs::SpotSigsDetector;
-use samecore::detectors::{self, Algo, DetectorOptions, RunSpec};
-use samecore::eval::{GoldStandard, evaluate};
-use samecore::export::{self, ClusterFileRow, PairFileRow};
+use samecore::detectors::{Algo, Detection, RunSpec};
+use samecore::eval::GoldStandard;
+use samecore::export;
 use samecore::matching::{Guess, MatchParams, Mode, gold_seeds};
 use samecore::progress::Progress;
+use samecore::session::{OpenOptions, Run, Session};
 use samecore::signature::SpotSigsParams;
 use samecore::signature::spotsigs::{self, Antecedent, DEFAULT_ANTECEDENTS, word_list};
 use samecore::store::{Project, RunId};
@@ -289,23 +288,17 @@ pub struct RunArgs {
     pub literature: super::literature::DetectorArgs,
 }
 
-/// Documents, their gold clusters (from `--gold`, else folder names, else gold files beside
-/// the archives) and where the gold came from. Page text is not held: a detector's pass reads
-/// each page again from its record ([`archive::map_pages`]; see [`KeepHtml::Unseekable`]).
-pub fn load(
-    archives: &[PathBuf],
-    gold: Option<&Path>,
-    publication_dates: bool,
-) -> anyhow::Result<(Vec<Document>, GoldStandard, Option<String>)> {
-    let options = ReadOptions {
-        keep_html: KeepHtml::Unseekable,
-        publication_dates,
-    };
-    let (collection, made) = read(archives, &options, &|_, _| ())?;
-    // Capture order: the same clusters and numbers whatever order the archives came in.
-    let docs = collection.into_capture_order(made).0.docs;
-    let (gold, source) = find_gold(archives, &docs, gold)?;
-    Ok((docs, gold, source))
+/// A [`Session`] of `archives` read as `options` say, with a progress bar, its reading
+/// warnings and the gold's coverage warning on standard error.
+pub fn open(archives: &[PathBuf], options: &OpenOptions) -> anyhow::Result<Session> {
+    let progress = Progress::new();
+    let session = with_progress_bar(&progress, BYTES, || {
+        Session::open(archives, options, &progress)
+    })
+    .context("cannot load the archives")?;
+    print_read_warnings(&session.collection.reports);
+    gold_warning(&session.gold, session.gold_source.as_deref());
+    Ok(session)
 }
 
 /// The gold of `docs` ([`samecore::eval::gold::find`]) and where it came from, with
@@ -316,75 +309,36 @@ pub fn find_gold(
     file: Option<&Path>,
 ) -> anyhow::Result<(GoldStandard, Option<String>)> {
     let (gold, source) = samecore::eval::gold::find(archives, docs, file)?;
-    if let Some(warning) = source.as_deref().and_then(|s| gold.coverage_warning(s)) {
-        eprintln!("warning: {warning}");
-    }
+    gold_warning(&gold, source.as_deref());
     Ok((gold, source))
 }
 
+fn gold_warning(gold: &GoldStandard, source: Option<&str>) {
+    if let Some(warning) = source.and_then(|s| gold.coverage_warning(s)) {
+        eprintln!("warning: {warning}");
+    }
+}
+
 /// The collection of `archives` read without keeping page text, and what `page` made of each
-/// page while it was in hand ([`archive::load_with`]); each page's publication date with
-/// `publication_dates`.
+/// page while it was in hand ([`archive::load_with`]), with a progress bar and its reading
+/// warnings; each page's publication date with `publication_dates`. For the commands that
+/// make something else than a run of each page (`sign`); a run opens a [`Session`].
 pub fn load_with<T: Send + Clone>(
     archives: &[PathBuf],
     publication_dates: bool,
     page: &archive::PageFn<'_, T>,
 ) -> anyhow::Result<(archive::Collection, Vec<T>)> {
-    read(
-        archives,
-        &ReadOptions {
-            keep_html: KeepHtml::None,
-            publication_dates,
-        },
-        page,
-    )
-}
-
-/// [`archive::load_with`] with a progress bar, its reading warnings on stderr.
-fn read<T: Send + Clone>(
-    archives: &[PathBuf],
-    options: &ReadOptions,
-    page: &archive::PageFn<'_, T>,
-) -> anyhow::Result<(archive::Collection, Vec<T>)> {
+    let options = ReadOptions {
+        keep_html: KeepHtml::None,
+        publication_dates,
+    };
     let progress = Progress::new();
     let (collection, made) = with_progress_bar(&progress, BYTES, || {
-        archive::load_with(archives, options, &progress, page)
+        archive::load_with(archives, &options, &progress, page)
     })
     .context("cannot load the archives")?;
     print_read_warnings(&collection.reports);
-    if collection.docs.is_empty() && !archives.is_empty() {
-        let what: Vec<String> = collection
-            .reports
-            .iter()
-            .map(|r| {
-                let records: u64 = r.records.values().sum();
-                let skipped: Vec<String> = r
-                    .skipped
-                    .iter()
-                    .map(|(why, n)| format!("{n} {why}"))
-                    .collect();
-                format!(
-                    "{} ({}): {records} record(s){}{}",
-                    r.file.display(),
-                    r.format,
-                    if skipped.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", skipped {}", skipped.join(", "))
-                    },
-                    if r.warnings.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", {} warning(s)", r.warnings.len())
-                    }
-                )
-            })
-            .collect();
-        anyhow::bail!(
-            "no HTML page to work on in {}; `samecore info` says what is in them",
-            what.join("; ")
-        );
-    }
+    collection.check_pages(archives)?;
     Ok((collection, made))
 }
 
@@ -506,7 +460,6 @@ pub(super) fn refuse_where_the_loop_runs(
 
 /// Run `samecore run`.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
-    let started = Instant::now();
     // Outputs that cannot be written are refused before the archives are read.
     for path in [&args.clusters, &args.pairs].into_iter().flatten() {
         export::check_output(path, None)?;
@@ -514,150 +467,144 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let mut args = args;
     args.archives = checked_inputs(std::mem::take(&mut args.archives), args.keep_going)?;
     let options = args.literature.options(args.spotsigs.params()?)?;
-    // Publication dates are read only where they go somewhere: the project, the clusters
-    // export, the JSON summary's stories.
-    let dates = args.project.is_some() || args.clusters.is_some() || args.json;
-    let progress = Progress::new();
-    // SpotSigs: each page's language, terms and raw signatures, for the per-language table.
-    let mut languages: Vec<(Option<&'static str>, u32, u32)> = Vec::new();
-    let (docs, gold, gold_source, prepared, load_secs, sign_secs) = if args.algo == Algo::SpotSigs {
-        // Signed while read: no page text is held and each record is decompressed once.
-        let detector = SpotSigsDetector::new(&options.spotsigs)?;
-        let (collection, raw) =
-            load_with(&args.archives, dates, &|d, text| detector.raw_page(d, text))?;
-        // Capture order: the same clusters and numbers whatever order the archives came in.
-        let (collection, raw) = collection.into_capture_order(raw);
-        let docs = collection.docs;
-        let load_secs = started.elapsed().as_secs_f64();
-        languages = raw
-            .iter()
-            .map(|r| (r.language, r.terms, r.hashes.len() as u32))
-            .collect();
-        let t0 = Instant::now();
-        let prepared = detector.prepare_raw(raw, &docs);
-        let sign_secs = t0.elapsed().as_secs_f64();
-        let (gold, source) = find_gold(&args.archives, &docs, args.gold.as_deref())?;
-        (docs, gold, source, prepared, load_secs, sign_secs)
-    } else {
-        let (docs, gold, source) = load(&args.archives, args.gold.as_deref(), dates)?;
-        let load_secs = started.elapsed().as_secs_f64();
-        let detector = detectors::detector(args.algo, &options)?;
-        let t0 = Instant::now();
-        let prepared = with_progress_bar(&progress, COUNT, || detector.prepare(&docs, &progress))?;
-        let sign_secs = t0.elapsed().as_secs_f64();
-        (docs, gold, source, prepared, load_secs, sign_secs)
-    };
+    let spotsigs = args.algo == Algo::SpotSigs;
+    let session = open(
+        &args.archives,
+        &OpenOptions {
+            // SpotSigs signs while reading: no page text is held, each record decompressed once.
+            sign: spotsigs.then(|| options.clone()),
+            // Publication dates are read only where they go: the project, the clusters
+            // export, the JSON summary's stories.
+            publication_dates: args.project.is_some() || args.clusters.is_some() || args.json,
+            keep_html: if spotsigs {
+                KeepHtml::None
+            } else {
+                KeepHtml::Unseekable
+            },
+            gold: args.gold.clone(),
+        },
+    )?;
     let threshold = args.threshold.unwrap_or(args.algo.default_threshold());
+    let docs = session.docs();
     let spec = run_spec(
         args.algo,
         &args.matching,
         threshold,
         args.seed,
-        &docs,
-        &gold,
+        docs,
+        &session.gold,
     )?;
-    let t1 = Instant::now();
-    let detection = with_progress_bar(&progress, COUNT, || prepared.detect(&spec, &progress))?;
-    let match_secs = t1.elapsed().as_secs_f64();
+    let progress = Progress::new();
+    let run = with_progress_bar(&progress, COUNT, || {
+        session.run(args.algo, &options, &spec, &progress)
+    })?;
     let stored = match &args.project {
         Some(path) => {
-            let known = gold_source.as_deref().map(|source| (&gold, source));
-            Some(save(
-                path, &args, &options, &docs, &detection, match_secs, known,
-            )?)
+            let mut project = Project::open(path)
+                .with_context(|| format!("cannot open project {}", path.display()))?;
+            let params = serde_json::json!({
+                "algo": args.algo.name(),
+                "from": "cli",
+                "options": serde_json::to_value(&options)?,
+            });
+            let elapsed = Some((run.detect_seconds * 1000.0).round() as u64);
+            let id = session
+                .save(&mut project, &run.detection, params, elapsed)
+                .with_context(|| format!("cannot store the run in {}", path.display()))?;
+            Some((id, path))
         }
         None => None,
     };
-
-    let spreads = samecore::dates::spread::of_clusters(&detection.clustering.cluster_of, |i| {
-        samecore::dates::spread::Member {
-            site: docs[i].site.registrable.clone(),
-            published: docs[i].published,
-            captured: docs[i].date.as_deref().and_then(samecore::dates::parse_iso),
-        }
-    });
     if let Some(path) = &args.clusters {
-        let reps = &detection.clustering.representatives;
-        let links = detection.linked_through();
-        let rows = docs
-            .iter()
-            .zip(&detection.clustering.cluster_of)
-            .enumerate()
-            .map(|(i, (d, &c))| {
-                let rep = reps.get(c as usize).is_some_and(|r| r.index() == i);
-                let link = links[i].map(|(other, score)| (&docs[other.index()], score));
-                let mut row = ClusterFileRow::new(d, c, rep, link);
-                row.language = languages.get(i).and_then(|l| l.0).map(String::from);
-                row.first_publisher = spreads.first[i];
-                row.lag_seconds = spreads.lag_seconds[i];
-                row
-            });
-        export::write_file_streamed(rows, path, None)
+        export::write_file_streamed(session.cluster_rows(&run.detection), path, None)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.pairs {
-        let rows = detection
-            .pairs()
-            .iter()
-            .map(|p| PairFileRow::new(&docs[p.a.index()], &docs[p.b.index()], p.score));
-        export::write_file_streamed(rows, path, None)
+        export::write_file_streamed(session.pair_rows(&run.detection), path, None)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-
-    let metrics = gold
-        .is_known()
-        .then(|| evaluate(&detection.clustering, &gold.cluster_of));
-    let by_language = language_table(&languages, &detection.clustering, &gold);
-    let groups = detection.clustering.groups();
-    let trace = &detection.outcome.trace;
-    let declared = detection.outcome.matched.iter().flatten().count();
     let mut out = std::io::stdout().lock();
     if args.json {
-        let summary = serde_json::json!({
-            "algo": args.algo.name(),
-            "documents": docs.len(),
-            "unsigned": prepared.unsigned(),
-            "spec": detection.spec,
-            "clusters": detection.clustering.cluster_count(),
-            "groups": groups.len(),
-            "documents_in_groups": groups.iter().map(Vec::len).sum::<usize>(),
-            "declared_duplicates": declared,
-            "identical": detection.exact,
-            "pairs": detection.pairs().len(),
-            "comparisons": trace.comparisons(),
-            "avoided": trace.avoided(),
-            "collisions": trace.collisions(),
-            "index_size": trace.index_size,
-            "mistakes_per_100": gold.is_known().then(|| {
-                trace.mistakes_per_batch(&detection.outcome.links(), &gold.cluster_of, 100)
-            }),
-            "seconds_per_document": {
-                "mean": trace.docs.iter().map(|d| d.nanos as f64).sum::<f64>()
-                    / trace.docs.len().max(1) as f64 / 1e9,
-                "max": trace.docs.iter().map(|d| d.nanos).max().unwrap_or(0) as f64 / 1e9,
-            },
-            "gold_clusters": gold.names.len(),
-            "metrics": metrics,
-            "languages": by_language,
-            "stories": stories_json(&detection, &docs, &spreads),
-            "seconds": {"load": load_secs, "signatures": sign_secs, "matching": match_secs},
-            "project_run": stored.map(|r| r.0),
-        });
-        serde_json::to_writer_pretty(&mut out, &summary)?;
+        serde_json::to_writer_pretty(&mut out, &summary_json(&session, &run, stored))?;
         writeln!(out)?;
         return Ok(());
     }
+    print_summary(&mut out, &session, &run, stored)
+}
+
+/// Seconds spent signing in `run`: SpotSigs' filters after an opening that signed, else the
+/// detector's preparation.
+fn sign_seconds(session: &Session, run: &Run) -> f64 {
+    run.prepare_seconds.unwrap_or(session.sign_seconds)
+}
+
+/// The summary of `samecore run --json`: counts, the matching trace, metrics, per language,
+/// the stories over time, times and the stored run.
+fn summary_json(
+    session: &Session,
+    run: &Run,
+    stored: Option<(RunId, &PathBuf)>,
+) -> serde_json::Value {
+    let (detection, gold) = (&run.detection, &session.gold);
+    let groups = detection.clustering.groups();
+    let trace = &detection.outcome.trace;
+    serde_json::json!({
+        "algo": run.algo.name(),
+        "documents": session.docs().len(),
+        "unsigned": run.prepared.unsigned(),
+        "spec": detection.spec,
+        "clusters": detection.clustering.cluster_count(),
+        "groups": groups.len(),
+        "documents_in_groups": groups.iter().map(Vec::len).sum::<usize>(),
+        "declared_duplicates": detection.outcome.matched.iter().flatten().count(),
+        "identical": detection.exact,
+        "pairs": detection.pairs().len(),
+        "comparisons": trace.comparisons(),
+        "avoided": trace.avoided(),
+        "collisions": trace.collisions(),
+        "index_size": trace.index_size,
+        "mistakes_per_100": gold.is_known().then(|| {
+            trace.mistakes_per_batch(&detection.outcome.links(), &gold.cluster_of, 100)
+        }),
+        "seconds_per_document": {
+            "mean": trace.docs.iter().map(|d| d.nanos as f64).sum::<f64>()
+                / trace.docs.len().max(1) as f64 / 1e9,
+            "max": trace.docs.iter().map(|d| d.nanos).max().unwrap_or(0) as f64 / 1e9,
+        },
+        "gold_clusters": gold.names.len(),
+        "metrics": run.metrics,
+        "languages": session.languages(detection),
+        "stories": stories_json(session, detection),
+        "seconds": {
+            "load": session.read_seconds,
+            "signatures": sign_seconds(session, run),
+            "matching": run.detect_seconds,
+        },
+        "project_run": stored.map(|(r, _)| r.0),
+    })
+}
+
+/// The summary of `samecore run` on the terminal.
+fn print_summary(
+    out: &mut impl Write,
+    session: &Session,
+    run: &Run,
+    stored: Option<(RunId, &PathBuf)>,
+) -> anyhow::Result<()> {
+    let (detection, gold) = (&run.detection, &session.gold);
+    let groups = detection.clustering.groups();
+    let trace = &detection.outcome.trace;
     let m = &detection.spec.matching;
     writeln!(
         out,
         "documents {} ({} left out: too few signatures)",
-        docs.len(),
-        prepared.unsigned()
+        session.docs().len(),
+        run.prepared.unsigned()
     )?;
     writeln!(
         out,
         "{} threshold {} mode {} guess {:?} seed {} rule {:?}",
-        args.algo.name(),
+        run.algo.name(),
         m.threshold,
         m.mode.name(),
         m.guess,
@@ -670,7 +617,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         detection.clustering.cluster_count(),
         groups.len(),
         groups.iter().map(Vec::len).sum::<usize>(),
-        declared,
+        detection.outcome.matched.iter().flatten().count(),
         detection.pairs().len()
     )?;
     if detection.exact.groups > 0 {
@@ -691,11 +638,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     )?;
     writeln!(
         out,
-        "time: load {load_secs:.2} s, signatures {sign_secs:.2} s, matching {match_secs:.3} s"
+        "time: load {:.2} s, signatures {:.2} s, matching {:.3} s",
+        session.read_seconds,
+        sign_seconds(session, run),
+        run.detect_seconds
     )?;
-    if let (Some(run), Some(path)) = (stored, &args.project) {
-        writeln!(out, "stored as run {run} in {}", path.display())?;
+    if let Some((id, path)) = stored {
+        writeln!(out, "stored as run {id} in {}", path.display())?;
     }
+    let by_language = session.languages(detection);
     if by_language.iter().any(|l| l.language != "?") {
         writeln!(out, "languages (antecedents chosen per page):")?;
         for l in &by_language {
@@ -714,7 +665,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             writeln!(out)?;
         }
     }
-    if let Some(m) = metrics {
+    if let Some(m) = &run.metrics {
         writeln!(
             out,
             "gold {} clusters: pairwise P {:.3} R {:.3} F1 {:.3} | document P {:.3} R {:.3} | \
@@ -752,121 +703,14 @@ pub fn checked_inputs(inputs: Vec<PathBuf>, keep_going: bool) -> anyhow::Result<
     Ok(kept)
 }
 
-/// One language's row of the run summary.
-#[derive(Debug, serde::Serialize)]
-struct LanguageRow {
-    /// ISO 639-1 code (whatlang's 639-3 code for a language without one), or "?".
-    language: &'static str,
-    pages: usize,
-    signatures_per_1000_terms: f64,
-    /// Pairwise P/R/F1 over the pairs of two pages of this language, with gold.
-    pairwise: Option<samecore::eval::metrics::Prf>,
-}
-
-/// Per language of `pages` (language, terms, raw signatures of each page): its pages, spot
-/// signatures per 1,000 terms and, with gold, pairwise quality; most pages first.
-fn language_table(
-    pages: &[(Option<&'static str>, u32, u32)],
-    clustering: &samecore::cluster::Clustering,
-    gold: &GoldStandard,
-) -> Vec<LanguageRow> {
-    let mut by: std::collections::BTreeMap<&'static str, (usize, u64, u64)> = Default::default();
-    for &(lang, terms, sigs) in pages {
-        let e = by.entry(lang.unwrap_or("?")).or_default();
-        e.0 += 1;
-        e.1 += u64::from(terms);
-        e.2 += u64::from(sigs);
-    }
-    let mut rows: Vec<LanguageRow> = by
-        .into_iter()
-        .map(|(language, (n, terms, sigs))| LanguageRow {
-            language,
-            pages: n,
-            signatures_per_1000_terms: 1000.0 * sigs as f64 / terms.max(1) as f64,
-            pairwise: gold.is_known().then(|| {
-                samecore::eval::metrics::pairwise_within(clustering, &gold.cluster_of, |d| {
-                    pages[d].0.unwrap_or("?") == language
-                })
-            }),
-        })
-        .collect();
-    rows.sort_by(|a, b| b.pages.cmp(&a.pages).then(a.language.cmp(b.language)));
-    rows
-}
-
-/// Store `detection` in the project at `path` (created when missing) with the detector options
-/// it ran with.
-fn save(
-    path: &Path,
-    args: &RunArgs,
-    options: &DetectorOptions,
-    docs: &[Document],
-    detection: &detectors::Detection,
-    match_secs: f64,
-    gold: Option<(&GoldStandard, &str)>,
-) -> anyhow::Result<RunId> {
-    let mut project =
-        Project::open(path).with_context(|| format!("cannot open project {}", path.display()))?;
-    let archives: Vec<String> = args
-        .archives
-        .iter()
-        .map(|a| a.display().to_string())
-        .collect();
-    let params = serde_json::json!({
-        "algo": args.algo.name(),
-        "from": "cli",
-        "options": serde_json::to_value(options)?,
-    });
-    let (run, _) = project
-        .save_detection(
-            &archives,
-            docs,
-            detection,
-            params,
-            Some((match_secs * 1000.0).round() as u64),
-        )
-        .with_context(|| format!("cannot store the run in {}", path.display()))?;
-    if let Some((gold, source)) = gold {
-        store_gold(&mut project, docs, gold, source)?;
-    }
-    Ok(run)
-}
-
-/// Keep gold known from folder names, `--gold` or a gold file beside the archive in the
-/// project with its source, for exports and the workbench (the source names `import-gold`
-/// writes: folder names, or `file:<path>`).
-pub fn store_gold(
-    project: &mut Project,
-    docs: &[Document],
-    gold: &GoldStandard,
-    source: &str,
-) -> anyhow::Result<()> {
-    let by_key: std::collections::BTreeMap<String, String> = docs
-        .iter()
-        .zip(&gold.cluster_of)
-        .filter_map(|(d, c)| {
-            let name = gold.names.get((*c)? as usize)?;
-            Some((d.capture(), name.clone()))
-        })
-        .collect();
-    let source = if source == "folder names" {
-        source.to_string()
-    } else {
-        format!("file:{source}")
-    };
-    project.import_gold(&by_key, &source)?;
-    Ok(())
-}
-
 /// Each cluster of two or more pages over time, for `run --json`: its first publishers (keys,
 /// sites), when they published, its sites, span and how many members the pages themselves date.
-fn stories_json(
-    detection: &samecore::detectors::Detection,
-    docs: &[Document],
-    spreads: &samecore::dates::spread::Spreads,
-) -> Vec<serde_json::Value> {
-    let groups = detection.clustering.groups();
-    groups
+fn stories_json(session: &Session, detection: &Detection) -> Vec<serde_json::Value> {
+    let docs = session.docs();
+    let spreads = session.spreads(detection);
+    detection
+        .clustering
+        .groups()
         .iter()
         .map(|members| {
             let c = detection.clustering.cluster_of[members[0].index()] as usize;

@@ -26,7 +26,7 @@ pub const INFO: DetectorInfo = DetectorInfo {
     score: "1 − the largest difference of the pages' random projections",
     // Two-fold cross-validation on goldset-dev chose 0.81 and 0.82, but on the whole of it
     // (seed 0) 0.82 scores pair F1 0.267 against 0.29 at 0.86: within the noise, so the default
-    // stays (the README's "Detector defaults" table).
+    // stays (the "Detector defaults" table in docs/benchmarks.md).
     default_threshold: 0.86,
     paper_threshold: 0.86,
     modes: PAIR_MODES,

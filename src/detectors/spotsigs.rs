@@ -16,7 +16,8 @@ use crate::{DocId, Document, Result};
 
 /// SpotSigs' default Jaccard threshold on main-content signatures (`--tokens content`): chosen
 /// by two-fold cross-validation over goldset-dev's gold clusters (the folds of four deals chose
-/// 0.10–0.14, README "Same core, not same frame"); `tests/spotsigs.rs` holds its quality.
+/// 0.10–0.14, docs/benchmarks.md "Same core, not same frame"); `tests/spotsigs.rs` holds its
+/// quality.
 pub const DEFAULT_THRESHOLD: f64 = 0.12;
 
 /// The threshold of samecore's SpotSigs before main-content signatures (tag-stripped text),

@@ -201,6 +201,15 @@ fn write_chunks<T: Serialize + DeserializeOwned + Default, C: AsRef<[T]>>(
     Ok(count)
 }
 
+/// `rows` as one Arrow record batch, with the columns and types every export of `T` has (the
+/// Python package hands it to pyarrow without a copy).
+pub fn record_batch<T: Serialize + DeserializeOwned>(
+    rows: &[T],
+) -> Result<arrow_array::RecordBatch> {
+    let fields = fields_of::<T>()?;
+    serde_arrow::to_record_batch(&fields, &rows).map_err(export_error)
+}
+
 /// Append `rows` as one record batch to the Parquet file being built in memory (Arrow's writer
 /// wants a `Send` sink; the compressed file is a fraction of the rows' size), creating the
 /// writer at the first batch.

@@ -30,8 +30,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use format::{
-    Format, check_output, columns, read_rows, write_file, write_file_streamed, write_rows,
-    write_rows_streamed,
+    Format, check_output, columns, read_rows, record_batch, write_file, write_file_streamed,
+    write_rows, write_rows_streamed,
 };
 
 use crate::document::timestamp14;
@@ -467,6 +467,56 @@ pub struct PassageRow {
     pub derivation: String,
 }
 
+impl PassageRow {
+    /// Every aligned passage of the pair of pages keyed `keys`, scored `score`: A's core found
+    /// in B's text (`in_page` `a`), then B's core in A's text, with the pair's shares and
+    /// derivation.
+    pub fn of_pair(
+        keys: (&str, &str),
+        score: f64,
+        (pa, pb): (&crate::passages::PageCore, &crate::passages::PageCore),
+        alignment: &crate::passages::PairAlignment,
+        derivation: &crate::passages::PairDerivation,
+    ) -> Vec<PassageRow> {
+        let direction = serde_json::to_value(derivation.direction)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        let (share_a, share_b) = (alignment.share_a(), alignment.share_b());
+        [
+            ("a", pa, pb, &alignment.a_in_b),
+            ("b", pb, pa, &alignment.b_in_a),
+        ]
+        .into_iter()
+        .flat_map(|(side, own, other, found)| {
+            let direction = direction.clone();
+            found.passages.iter().enumerate().map(move |(k, p)| {
+                let (start, end) = own.core.bytes_of(p.a.clone());
+                let (other_start, other_end) = other.text.bytes_of(p.b.clone());
+                PassageRow {
+                    a_key: keys.0.to_string(),
+                    b_key: keys.1.to_string(),
+                    score,
+                    in_page: side.into(),
+                    passage: k as u32 + 1,
+                    start,
+                    end,
+                    other_start,
+                    other_end,
+                    words: p.a.end - p.a.start,
+                    matched: p.matched,
+                    text: own.core.text_of(p.a.clone()).to_string(),
+                    a_share: share_a,
+                    b_share: share_b,
+                    direction: direction.clone(),
+                    derivation: derivation.class.name().into(),
+                }
+            })
+        })
+        .collect()
+    }
+}
+
 /// A coder's derivation decision on a pair, as exported.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DerivationExportRow {
@@ -565,17 +615,31 @@ pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> 
     let mut rows = Vec::new();
     for p in project.pages()? {
         let (gold, gold_source) = gold_of(&gold, &p.identity).unzip();
-        let s = Side::from(&p.identity);
-        let title = p.identity.title.clone();
-        let published = p.identity.published.clone();
-        let published_source = p.identity.published_source.clone();
         rows.push(PageRow {
-            title,
-            published_day: published
+            run: cluster_of.get(&p.id).and(run.map(|r| r.0)),
+            cluster: cluster_of.get(&p.id).copied(),
+            codes: serde_json::to_string(&codes.remove(&p.id).unwrap_or_default())?,
+            gold,
+            gold_source,
+            ..PageRow::of_identity(&p.identity)
+        });
+    }
+    rows.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(rows)
+}
+
+impl PageRow {
+    /// The row of a page by its identity: no run, cluster, codes or gold.
+    fn of_identity(identity: &PageIdentity) -> PageRow {
+        let s = Side::from(identity);
+        PageRow {
+            title: identity.title.clone(),
+            published_day: identity
+                .published
                 .as_deref()
                 .map(|d| d[..d.len().min(10)].to_string()),
-            published,
-            published_source,
+            published: identity.published.clone(),
+            published_source: identity.published_source.clone(),
             key: s.key,
             record_id: s.record_id,
             url: s.url,
@@ -588,15 +652,23 @@ pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> 
             status: s.status,
             mime: s.mime,
             site: s.site,
-            run: cluster_of.get(&p.id).and(run.map(|r| r.0)),
-            cluster: cluster_of.get(&p.id).copied(),
-            codes: serde_json::to_string(&codes.remove(&p.id).unwrap_or_default())?,
-            gold,
-            gold_source,
-        });
+            run: None,
+            cluster: None,
+            codes: "[]".into(),
+            gold: None,
+            gold_source: None,
+        }
     }
-    rows.sort_by(|a, b| a.key.cmp(&b.key));
-    Ok(rows)
+
+    /// The row of a page read from an archive (not yet in a project): its identity, title and
+    /// publication date, its gold cluster and the gold's source when known.
+    pub fn of_document(doc: &crate::Document, gold: Option<(&str, &str)>) -> PageRow {
+        PageRow {
+            gold: gold.map(|g| g.0.to_string()),
+            gold_source: gold.map(|g| g.1.to_string()),
+            ..PageRow::of_identity(&PageIdentity::from(doc))
+        }
+    }
 }
 
 /// A page's gold cluster: gold files name pages by capture key, reader key or record id.

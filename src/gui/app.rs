@@ -31,7 +31,7 @@ use crate::detectors::Algo;
 use crate::eval::sweep::SweepRow;
 use crate::gui::model::pair::PairComparison;
 use crate::gui::model::vocabulary::WordStat;
-use crate::gui::model::workspace::{self, AlgoRun, PreparedCache, RunReport, Workspace};
+use crate::gui::model::workspace::{self, AlgoRun, RunReport, Workspace};
 use crate::progress::Progress;
 
 /// Open archives (Ctrl+O).
@@ -65,7 +65,6 @@ pub struct Workbench {
     /// The detectors the running sweep is for, in its order.
     sweep_algos: Vec<Algo>,
     pub(super) runs: Vec<AlgoRun>,
-    cache: PreparedCache,
     pub(super) active: usize,
     pub(super) pair: Option<Arc<PairComparison>>,
     pub(super) vocab: Option<Arc<Vec<WordStat>>>,
@@ -122,7 +121,6 @@ impl Workbench {
             settings: RunSettings::default(),
             sweep_algos: Vec::new(),
             runs: Vec::new(),
-            cache: PreparedCache::new(),
             active: 0,
             pair: None,
             vocab: None,
@@ -196,8 +194,11 @@ impl Workbench {
         self.cancel_all();
         self.inputs = paths.clone();
         self.jobs.start(JobKind::Load, move |p| {
-            Workspace::open_signed(&paths, sign.as_ref(), p)
-                .map(|(ws, cache)| JobOutput::Load(Arc::new(ws), cache))
+            let options = crate::session::OpenOptions {
+                sign,
+                ..Default::default()
+            };
+            Workspace::open(&paths, &options, p).map(|ws| JobOutput::Load(Arc::new(ws)))
         });
         self.poll_jobs();
     }
@@ -211,7 +212,7 @@ impl Workbench {
             );
             return;
         };
-        self.start_run(move |cache, p| workspace::import_spark_run(&ws, &pairs, cache, p));
+        self.start_run(move |p| workspace::import_spark_run(&ws, &pairs, p));
     }
 
     /// Run the detectors chosen in the run settings on the open workspace.
@@ -241,7 +242,7 @@ impl Workbench {
             );
             return;
         }
-        self.start_run(move |cache, p| workspace::run_detectors(&ws, &request, cache, p));
+        self.start_run(move |p| workspace::run_detectors(&ws, &request, p));
     }
 
     /// Run SpotSigs alone with the current antecedents: its run replaces SpotSigs' run shown,
@@ -253,26 +254,23 @@ impl Workbench {
         };
         let mut request = self.settings.request(&self.tuning);
         request.algos = vec![Algo::SpotSigs];
-        self.start_run(move |cache, p| {
-            workspace::run_detectors(&ws, &request, cache, p).map(|mut r| {
+        self.start_run(move |p| {
+            workspace::run_detectors(&ws, &request, p).map(|mut r| {
                 r.partial = true;
                 r
             })
         });
     }
 
-    /// Start a job that makes runs (from `cache`), and what changed against the runs shown.
+    /// Start a job that makes runs, and what changed against the runs shown.
     fn start_run(
         &mut self,
-        make: impl FnOnce(&PreparedCache, &crate::progress::Progress) -> crate::Result<RunReport>
-        + Send
-        + 'static,
+        make: impl FnOnce(&crate::progress::Progress) -> crate::Result<RunReport> + Send + 'static,
     ) {
         self.jobs.cancel(JobKind::Sweep);
-        let cache = self.cache.clone();
         let old = self.runs.clone();
         self.jobs.start(JobKind::Run, move |p| {
-            let report = make(&cache, p)?;
+            let report = make(p)?;
             let changes = old
                 .iter()
                 .filter_map(|o| {
@@ -487,7 +485,7 @@ impl Workbench {
     /// Take over what a job made.
     fn job_finished(&mut self, output: &JobOutput) {
         match output {
-            JobOutput::Load(ws, cache) => self.loaded(ws.clone(), cache.clone()),
+            JobOutput::Load(ws) => self.loaded(ws.clone()),
             JobOutput::Run(report, changes) => self.ran(report, changes),
             JobOutput::Sweep(sweeps) => self.swept(sweeps),
             JobOutput::Rerun(run, changes) => self.reclustered(run, changes),
@@ -514,7 +512,7 @@ impl Workbench {
         }
     }
 
-    fn loaded(&mut self, ws: Arc<Workspace>, cache: PreparedCache) {
+    fn loaded(&mut self, ws: Arc<Workspace>) {
         // The previous corpus's reading warnings do not belong to this one.
         self.messages.retain(|m| !m.ends_with(READ_WARNINGS));
         let warnings: usize = ws.collection.reports.iter().map(|r| r.warnings.len()).sum();
@@ -547,7 +545,6 @@ impl Workbench {
         }
         self.previous.clear();
         self.runs.clear();
-        self.cache = cache;
         self.pair = None;
         self.vocab = None;
         self.history = None;
@@ -576,7 +573,6 @@ impl Workbench {
             self.previous
                 .insert(old.algo, PreviousRun::of(old, changed));
         }
-        self.cache = report.cache.clone();
         if report.partial {
             // One detector again: its run takes the place of its old one.
             for new in &report.runs {

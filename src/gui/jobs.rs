@@ -59,7 +59,7 @@ impl JobKind {
 /// What a finished job hands over.
 pub enum JobOutput {
     /// [`JobKind::Load`], with what was prepared while reading.
-    Load(Arc<Workspace>, super::model::PreparedCache),
+    Load(Arc<Workspace>),
     /// [`JobKind::Run`], with what each rerun detector changed from its previous run.
     Run(
         Arc<RunReport>,

@@ -119,17 +119,17 @@ impl std::str::FromStr for Guess {
 /// Signatures a pair must share by default ([`MatchParams::min_shared`]): two. One shared
 /// spot signature is a common phrase (`a:plan`), not a story, yet between two short pages it
 /// scores `1/(|A|+|B|-1)`, above a low threshold; such coincidences grow with the square of the
-/// archive. Measured (README "Matching that scales"): on goldset-dev the cross-validated scores
-/// are the same with 1 and 2 (its pages are long); on the sample archive pairwise P rises from
-/// 0.997 to 1.000 (one false pair of score 1/8 goes); on 300k generated pages at 0.12 pairwise
-/// P rises from 0.054 to 0.490. Stored runs made before this option read as 1, what they were
-/// run with.
+/// archive. Measured (docs/research-log.md, "What decided SpotSigs' defaults"): on goldset-dev
+/// the cross-validated scores are the same with 1 and 2 (its pages are long); on the sample
+/// archive pairwise P rises from 0.997 to 1.000 (one false pair of score 1/8 goes); on 300k
+/// generated pages at 0.12 pairwise P rises from 0.054 to 0.490. Stored runs made before this
+/// option read as 1, what they were run with.
 pub const DEFAULT_MIN_SHARED: u32 = 2;
 
 /// Share of their best links a declared link must reach in SpotSigs' default run
 /// ([`MatchParams::link_share`]; `MatchParams::default()` keeps the paper's 0): 0.2. A page is
 /// declared a duplicate of a partner only if their score is at least a fifth of the best score
-/// either of the two has. Measured on goldset-dev (README "Same core, not same
+/// either of the two has. Measured on goldset-dev (docs/benchmarks.md, "Same core, not same
 /// frame", two-fold cross-validation, 10 deals of the folds × 10 seeds): document-level
 /// precision 0.978 → 0.995, pairwise F1 0.982 → 0.976, impure clusters 2.5 → 0.94 per deal, and
 /// the quality no longer depends on the threshold between 0.04 and 0.18, so a threshold chosen
@@ -139,11 +139,11 @@ pub const DEFAULT_LINK_SHARE: f64 = 0.2;
 
 /// Fraction of the page pairs across a declared link that must be links in SpotSigs' default
 /// run ([`MatchParams::cross_links`]; `MatchParams::default()` keeps the paper's 0): 0.1.
-/// Measured on goldset-dev (README "Same core, not same frame", 10 deals × 10 seeds): impure
-/// clusters 0.94 → 0.84 per deal, document precision 0.995 → 0.996, pairwise F1 0.976 → 0.975;
-/// 0.2 leaves 0.77 impure at pair F1 0.974, and the two score alike on the whole set, so the
-/// smaller fraction is kept. Stored runs made before this option read as 0, what they were
-/// run with.
+/// Measured on goldset-dev (docs/benchmarks.md, "Same core, not same frame", 10 deals × 10
+/// seeds): impure clusters 0.94 → 0.84 per deal, document precision 0.995 → 0.996, pairwise
+/// F1 0.976 → 0.975; 0.2 leaves 0.77 impure at pair F1 0.974, and the two score alike on the
+/// whole set, so the smaller fraction is kept. Stored runs made before this option read as 0,
+/// what they were run with.
 pub const DEFAULT_CROSS_LINKS: f64 = 0.1;
 
 /// Whether a walk over the lists of a set of `total` signatures, `rest` of them not walked

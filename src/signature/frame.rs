@@ -61,7 +61,7 @@ impl Default for SiteFrame {
     fn default() -> Self {
         // 0.9: a frame is on (nearly) every page of its site; a lower share also takes the
         // story of a site whose pages in the archive are mostly copies of one story
-        // (goldset-dev, README "Same core, not same frame").
+        // (goldset-dev, docs/research-log.md, "The site frame at 0.9").
         SiteFrame {
             max_share: 0.9,
             min_pages: 3,

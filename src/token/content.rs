@@ -15,18 +15,18 @@
 //! network's CMS puts one hidden e-mail-a-story form, with its long sentences, on every
 //! station's story page; left in, it linked a KGET story to the Newswatch50 pages of another
 //! story on goldset-dev (0.21). Dropping it lowered the cross-validated impure clusters per deal
-//! from 0.97 to 0.84 (README, "Same core, not same frame"). Only the value of the `style`
-//! attribute counts. The hidden region runs to the matching end tag, passing over comments and
-//! scripts; one that is not closed within half the page is kept, since where a page leaves an
-//! element open an enclosing end tag closes it, and a region that large is more likely that (or
-//! a story a script reveals) than a pop-up.
+//! from 0.97 to 0.84 (docs/research-log.md, "Hidden containers are not content"). Only the
+//! value of the `style` attribute counts. The hidden region runs to the matching end tag,
+//! passing over comments and scripts; one that is not closed within half the page is kept,
+//! since where a page leaves an element open an enclosing end tag closes it, and a region that
+//! large is more likely that (or a story a script reveals) than a pop-up.
 //!
 //! Why our own and not a crate: dom_smoothie (Readability, a DOM parse) was measured side by
 //! side on goldset-dev (1,117 pages, 53 MB): it extracts at 47 MB/s on 2 threads, about twice
 //! a whole default SpotSigs run's time, while a default run with this classifier takes the
 //! same wall time as one over tag-stripped text (0.49–0.51 s against 0.46–0.59 s). SpotSigs on
-//! its text also cross-validated worse (pair F1 0.965 against 0.983; README, "Same core, not
-//! same frame"). When no block is content (a page of links only), the whole
+//! its text also cross-validated worse (pair F1 0.965 against 0.983; docs/research-log.md,
+//! "Content blocks"). When no block is content (a page of links only), the whole
 //! text is kept, so such a page is still compared.
 
 use memchr::{memchr, memchr2, memmem};

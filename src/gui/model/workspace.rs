@@ -11,208 +11,18 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 use crate::DocId;
 use crate::Result;
-use crate::archive::{Collection, KeepHtml, ReadOptions};
-use crate::detectors::{Algo, Detection, DetectorOptions, Prepared, RunSpec, detector};
-use crate::eval::gold::GoldStandard;
-use crate::eval::metrics::{Metrics, evaluate};
+use crate::detectors::{Algo, Detection, DetectorOptions, Prepared, RunSpec};
+use crate::eval::metrics::Metrics;
 use crate::eval::sweep::{SweepRow, sweep};
 use crate::progress::Progress;
+use crate::session::Session;
 
-/// Opened archives and their gold standard.
-pub struct Workspace {
-    /// The inputs, as given.
-    pub inputs: Vec<PathBuf>,
-    /// Their documents and read reports.
-    pub collection: Collection,
-    /// Gold cluster per document (empty when unknown).
-    pub gold: GoldStandard,
-    /// Where the gold came from, for display ("folder names" or a file).
-    pub gold_source: Option<String>,
-    /// The pages last read again for the pair view, most recent last: a cluster's
-    /// representative is compared with each member in turn and read once.
-    texts: std::sync::Mutex<std::collections::VecDeque<(DocId, Arc<str>)>>,
-    /// Each site's frame as passages leave it out ([`crate::passages::frame_seeds`]), found
-    /// once from up to [`FRAME_PAGES_READ`] of its pages.
-    frames: std::sync::Mutex<SiteFrames>,
-}
-
-/// Each site's frame; none for a site of fewer than three pages.
-type SiteFrames = std::collections::HashMap<String, Option<Arc<std::collections::HashSet<u64>>>>;
-
-/// Pages of a site read to find its frame.
-const FRAME_PAGES_READ: usize = 40;
-
-/// How many pages [`Workspace::page_text`] keeps: a cluster's worth of pairs flipped through.
-const CACHED_PAGES: usize = 16;
-
-impl std::fmt::Debug for Workspace {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Workspace")
-            .field("inputs", &self.inputs)
-            .field("documents", &self.collection.docs.len())
-            .field("gold_source", &self.gold_source)
-            .finish()
-    }
-}
-
-impl Workspace {
-    /// Read `paths` and find their gold standard.
-    pub fn open(paths: &[PathBuf], progress: &Progress) -> Result<Workspace> {
-        Ok(Workspace::open_signed(paths, None, progress)?.0)
-    }
-
-    /// Read `paths`, find their gold standard and, with `spotsigs`, sign every page for
-    /// SpotSigs while it is read (the run that follows an opening then reads nothing again).
-    /// Page text is not held: a pass or a view reads a page again from its record
-    /// ([`crate::archive::page_text`]; a page of a whole-file gzip stream or a zip is held,
-    /// see [`KeepHtml::Unseekable`]), so a million pages open in about the memory of a CLI run.
-    /// The cache holds the signed collection under the options' key.
-    pub fn open_signed(
-        paths: &[PathBuf],
-        spotsigs: Option<&DetectorOptions>,
-        progress: &Progress,
-    ) -> Result<(Workspace, PreparedCache)> {
-        let options = ReadOptions {
-            keep_html: KeepHtml::Unseekable,
-            ..Default::default()
-        };
-        let mut cache = PreparedCache::new();
-        let collection = match spotsigs {
-            Some(o) => {
-                let detector = crate::detectors::spotsigs::SpotSigsDetector::new(&o.spotsigs)?;
-                let (collection, raw) =
-                    crate::archive::load_with(paths, &options, progress, &|d, text| {
-                        detector.raw_page(d, text)
-                    })?;
-                // Capture order: the same clusters and numbers whatever order the archives
-                // came in (as `samecore run`).
-                let (collection, raw) = collection.into_capture_order(raw);
-                progress.stage("signatures", 0);
-                let prepared = detector.prepare_raw(raw, &collection.docs);
-                cache.insert((Algo::SpotSigs, options_key(Algo::SpotSigs, o)), prepared);
-                collection
-            }
-            None => {
-                let collection = crate::archive::load(paths, &options, progress)?;
-                let n = collection.docs.len();
-                collection.into_capture_order(vec![(); n]).0
-            }
-        };
-        let (gold, gold_source) = crate::eval::gold::find(paths, &collection.docs, None)?;
-        let ws = Workspace {
-            inputs: paths.to_vec(),
-            collection,
-            gold,
-            gold_source,
-            texts: Default::default(),
-            frames: Default::default(),
-        };
-        Ok((ws, cache))
-    }
-
-    /// A page's decoded text ([`crate::archive::page_text`]), from the last few read.
-    pub fn page_text(&self, doc: DocId) -> Result<Arc<str>> {
-        let lock = || self.texts.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, text)) = lock().iter().find(|(d, _)| *d == doc) {
-            return Ok(text.clone());
-        }
-        let page = self
-            .collection
-            .docs
-            .get(doc.index())
-            .ok_or_else(|| crate::Error::InvalidParameter(format!("no document {}", doc.0)))?;
-        // Read outside the lock: another pair may be read meanwhile.
-        let text: Arc<str> = crate::archive::page_text(page)?.into();
-        let mut texts = lock();
-        if !texts.iter().any(|(d, _)| *d == doc) {
-            if texts.len() == CACHED_PAGES {
-                texts.pop_front();
-            }
-            texts.push_back((doc, text.clone()));
-        }
-        Ok(text)
-    }
-
-    /// The core and text of page `doc` without its site's frame ([`crate::passages::PageCore`]).
-    pub fn core(&self, doc: DocId) -> Result<crate::passages::PageCore> {
-        let html = self.page_text(doc)?;
-        let frame = self.site_frame(doc)?;
-        Ok(crate::passages::PageCore::of_page(
-            &html,
-            frame.as_deref().unwrap_or(&Default::default()),
-        ))
-    }
-
-    /// The frame of `doc`'s site, found from up to 40 of the site's pages the first time; none
-    /// for a site of fewer than three pages.
-    fn site_frame(&self, doc: DocId) -> Result<Option<Arc<std::collections::HashSet<u64>>>> {
-        use rayon::prelude::*;
-        let docs = &self.collection.docs;
-        let site_of = |d: &crate::Document| {
-            if d.site.registrable.is_empty() {
-                d.site.henzinger.clone()
-            } else {
-                d.site.registrable.clone()
-            }
-        };
-        let site = site_of(&docs[doc.index()]);
-        if site.is_empty() {
-            return Ok(None);
-        }
-        let lock = || self.frames.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = lock().get(&site) {
-            return Ok(f.clone());
-        }
-        if docs.iter().filter(|d| site_of(d) == site).take(3).count() < 3 {
-            lock().insert(site, None);
-            return Ok(None);
-        }
-        let pages: Vec<&crate::Document> = docs
-            .iter()
-            .filter(|d| site_of(d) == site)
-            .take(FRAME_PAGES_READ)
-            .collect();
-        let cores: Vec<crate::passages::Core> = pages
-            .par_iter()
-            .map(|d| crate::archive::page_text(d).map(|t| crate::passages::Core::visible(&t)))
-            .collect::<Result<_>>()?;
-        let refs: Vec<&crate::passages::Core> = cores.iter().collect();
-        let frame = Some(Arc::new(crate::passages::frame_seeds(
-            &refs,
-            &Default::default(),
-        )));
-        lock().insert(site, frame.clone());
-        Ok(frame)
-    }
-
-    /// How many pages [`Workspace::page_text`] holds now.
-    pub fn cached_pages(&self) -> usize {
-        self.texts.lock().unwrap_or_else(|e| e.into_inner()).len()
-    }
-
-    /// Whether a gold standard is known.
-    pub fn has_gold(&self) -> bool {
-        self.gold.is_known()
-    }
-
-    /// The gold cluster name of a document, when known.
-    pub fn gold_name(&self, doc: DocId) -> Option<&str> {
-        let id = (*self.gold.cluster_of.get(doc.index())?)?;
-        self.gold.names.get(id as usize).map(String::as_str)
-    }
-}
-
-/// Prepared collections by algorithm and the parameters that shaped them.
-pub type PreparedCache = BTreeMap<(Algo, String), Arc<dyn Prepared>>;
-
-/// The parameters of `options` that shape `algo`'s prepared collection, as a cache key.
-pub fn options_key(algo: Algo, options: &DetectorOptions) -> String {
-    options.of(algo).to_string()
-}
+/// The workbench's open archives: a library [`Session`] (documents, gold, prepared
+/// detectors, the pages last read, each site's frame).
+pub type Workspace = Session;
 
 /// What the run panel asks for.
 #[derive(Debug, Clone)]
@@ -411,78 +221,42 @@ fn haystack(docs: &[crate::Document], members: &[DocId]) -> String {
     haystack
 }
 
-fn finish_run(
-    ws: &Workspace,
-    algo: Algo,
-    prepared: Arc<dyn Prepared>,
-    detection: Detection,
-    sweep: Vec<SweepRow>,
-    prepare_seconds: Option<f64>,
-    detect_seconds: f64,
-) -> AlgoRun {
-    let clusters = Arc::new(summarize(ws, &detection));
-    let metrics = ws
-        .has_gold()
-        .then(|| evaluate(&detection.clustering, &ws.gold.cluster_of));
+/// A library run as the workbench shows it: its cluster summaries, and the sweep it keeps.
+fn finish_run(ws: &Workspace, run: crate::session::Run, sweep: Vec<SweepRow>) -> AlgoRun {
     AlgoRun {
-        algo,
-        prepared,
-        detection: Arc::new(detection),
+        clusters: Arc::new(summarize(ws, &run.detection)),
+        algo: run.algo,
+        prepared: run.prepared,
+        detection: run.detection,
         sweep,
-        prepare_seconds,
-        detect_seconds,
-        clusters,
-        metrics,
+        prepare_seconds: run.prepare_seconds,
+        detect_seconds: run.detect_seconds,
+        metrics: run.metrics,
         imported: None,
     }
 }
 
-/// Every detector's result of one run, plus the cache to keep for the next one.
+/// Every detector's result of one run.
 #[derive(Clone)]
 pub struct RunReport {
     /// One entry per requested detector, in request order.
     pub runs: Vec<AlgoRun>,
-    /// The cache after this run.
-    pub cache: PreparedCache,
     /// Whether these runs join the runs shown (one detector run again) instead of replacing
     /// them.
     pub partial: bool,
 }
 
-/// `algo` prepared on `ws` with `options`: from `cache`, else prepared and cached, with the
-/// seconds that took.
-fn prepared(
-    ws: &Workspace,
-    algo: Algo,
-    options: &DetectorOptions,
-    cache: &mut PreparedCache,
-    progress: &Progress,
-) -> Result<(Arc<dyn Prepared>, Option<f64>)> {
-    let key = (algo, options_key(algo, options));
-    if let Some(p) = cache.get(&key) {
-        return Ok((p.clone(), None));
-    }
-    let started = Instant::now();
-    let p = detector(algo, options)?.prepare(&ws.collection.docs, progress)?;
-    cache.insert(key, p.clone());
-    Ok((p, Some(started.elapsed().as_secs_f64())))
-}
-
-/// Run every requested detector on `ws`, reusing `cache`.
+/// Run every requested detector on `ws`, reusing what it has prepared.
 pub fn run_detectors(
     ws: &Workspace,
     request: &RunRequest,
-    cache: &PreparedCache,
     progress: &Progress,
 ) -> Result<RunReport> {
-    let mut cache = cache.clone();
     let mut runs = Vec::new();
     for &algo in &request.algos {
         progress.check()?;
         // Every stage of this detector names it in the progress bar.
         progress.set_context(algo.name());
-        let (prepared, prepare_seconds) =
-            prepared(ws, algo, &request.options, &mut cache, progress)?;
         let mut spec = request.base.clone();
         spec.matching.threshold = request
             .thresholds
@@ -493,29 +267,13 @@ pub fn run_detectors(
             // The link rules were measured for SpotSigs; the others' scores run on other scales.
             spec.matching.set_link_rules(algo.default_link_rules());
         }
-        if spec.matching.mode == crate::matching::Mode::Seeded && spec.matching.seeds.is_empty() {
-            spec.matching.seeds =
-                crate::matching::gold_seeds(&ws.gold.cluster_of, spec.matching.seed);
-        }
-        progress.stage("matching", 0);
-        let started = Instant::now();
-        let detection = prepared.detect(&spec, progress)?;
-        let detect_seconds = started.elapsed().as_secs_f64();
+        let run = ws.run(algo, &request.options, &spec, progress)?;
         // The curves come later from `sweep_runs`, so the clusters show at once.
-        runs.push(finish_run(
-            ws,
-            algo,
-            prepared,
-            detection,
-            Vec::new(),
-            prepare_seconds,
-            detect_seconds,
-        ));
+        runs.push(finish_run(ws, run, Vec::new()));
     }
     progress.set_context("");
     Ok(RunReport {
         runs,
-        cache,
         partial: false,
     })
 }
@@ -542,7 +300,6 @@ pub fn spark_pairs_path(path: &std::path::Path) -> Option<PathBuf> {
 pub fn import_spark_run(
     ws: &Workspace,
     pairs_path: &std::path::Path,
-    cache: &PreparedCache,
     progress: &Progress,
 ) -> Result<RunReport> {
     use crate::Error;
@@ -566,22 +323,20 @@ pub fn import_spark_run(
         spotsigs: params,
         ..DetectorOptions::default()
     };
-    let mut cache = cache.clone();
-    let (prepared, prepare_seconds) = prepared(ws, Algo::SpotSigs, &options, &mut cache, progress)?;
+    let (prepared, prepare_seconds) = ws.prepared(Algo::SpotSigs, &options, progress)?;
     let seconds = spark.run.get("seconds").and_then(|s| s.as_f64());
-    let mut run = finish_run(
-        ws,
-        Algo::SpotSigs,
+    let run = crate::session::Run {
+        algo: Algo::SpotSigs,
         prepared,
-        detection,
-        Vec::new(),
+        metrics: ws.metrics(&detection),
+        detection: Arc::new(detection),
         prepare_seconds,
-        seconds.unwrap_or(0.0),
-    );
+        detect_seconds: seconds.unwrap_or(0.0),
+    };
+    let mut run = finish_run(ws, run, Vec::new());
     run.imported = Some(pairs_path.to_path_buf());
     Ok(RunReport {
         runs: vec![run],
-        cache,
         partial: false,
     })
 }
@@ -626,116 +381,25 @@ pub fn rerun_at(
     threshold: f64,
     progress: &Progress,
 ) -> Result<AlgoRun> {
-    let mut spec = run.detection.spec.clone();
-    spec.matching.threshold = threshold;
-    let started = Instant::now();
-    let detection = run.prepared.detect(&spec, progress)?;
-    let seconds = started.elapsed().as_secs_f64();
+    let again = crate::session::Run {
+        algo: run.algo,
+        prepared: run.prepared.clone(),
+        detection: run.detection.clone(),
+        prepare_seconds: None,
+        detect_seconds: run.detect_seconds,
+        metrics: run.metrics,
+    };
     Ok(finish_run(
         ws,
-        run.algo,
-        run.prepared.clone(),
-        detection,
+        ws.rerun(&again, threshold, progress)?,
         run.sweep.clone(),
-        None,
-        seconds,
     ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn options_key_separates_spotsigs_from_the_rest() {
-        let a = DetectorOptions::default();
-        let mut b = a.clone();
-        b.spotsigs.min_signatures += 1;
-        assert_ne!(
-            options_key(Algo::SpotSigs, &a),
-            options_key(Algo::SpotSigs, &b)
-        );
-        assert_eq!(
-            options_key(Algo::Shingles, &a),
-            options_key(Algo::Shingles, &b)
-        );
-    }
-
-    /// Opening signs SpotSigs while reading, holds no page of a gzip-per-record archive, and
-    /// its run finds what a run prepared from the held pages finds; the other detectors read
-    /// the pages again and find what they find on held pages.
-    #[test]
-    fn an_opening_signs_while_reading_and_holds_no_page() {
-        let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("sample_archives/news-sample.warc.gz");
-        let progress = Progress::new();
-        let mut options = DetectorOptions::default();
-        options.spotsigs.min_signatures += 1;
-        let (ws, cache) =
-            Workspace::open_signed(std::slice::from_ref(&sample), Some(&options), &progress)
-                .unwrap();
-        assert!(ws.collection.docs.iter().all(|d| !d.html.is_held()));
-        let key = (Algo::SpotSigs, options_key(Algo::SpotSigs, &options));
-        assert_eq!(cache.keys().collect::<Vec<_>>(), [&key]);
-        let held = crate::archive::load(&[sample], &ReadOptions::default(), &progress).unwrap();
-        // The workspace holds its pages in capture order.
-        let n = held.docs.len();
-        let held = held.into_capture_order(vec![(); n]).0;
-        assert!(held.docs.iter().all(|d| d.html.is_held()));
-        for algo in [
-            Algo::SpotSigs,
-            Algo::Shingles,
-            Algo::Projection,
-            Algo::Chunks,
-        ] {
-            let spec = RunSpec::default_for(algo);
-            let ours = match algo {
-                Algo::SpotSigs => cache[&key].clone(),
-                _ => detector(algo, &options)
-                    .unwrap()
-                    .prepare(&ws.collection.docs, &progress)
-                    .unwrap(),
-            };
-            let theirs = detector(algo, &options)
-                .unwrap()
-                .prepare(&held.docs, &progress)
-                .unwrap();
-            let (a, b) = (
-                ours.detect(&spec, &progress).unwrap(),
-                theirs.detect(&spec, &progress).unwrap(),
-            );
-            assert_eq!(a.pairs(), b.pairs(), "{algo:?}");
-            assert_eq!(a.clustering.cluster_of, b.clustering.cluster_of, "{algo:?}");
-        }
-    }
-
-    /// The pair view's pages come from the archive, the last few from memory, the same text.
-    #[test]
-    fn the_pages_last_read_are_kept_a_few() {
-        let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("sample_archives/news-sample.warc.gz");
-        let ws = Workspace::open(&[sample], &Progress::new()).unwrap();
-        assert_eq!(ws.cached_pages(), 0);
-        for round in 0..2 {
-            for i in 0..CACHED_PAGES as u32 + 4 {
-                let text = ws.page_text(DocId(i)).unwrap();
-                let doc = &ws.collection.docs[i as usize];
-                assert_eq!(
-                    &*text,
-                    crate::archive::page_text(doc).unwrap(),
-                    "{round} {i}"
-                );
-            }
-        }
-        assert_eq!(ws.cached_pages(), CACHED_PAGES);
-        let first = ws.page_text(DocId(CACHED_PAGES as u32 + 3)).unwrap();
-        let again = ws.page_text(DocId(CACHED_PAGES as u32 + 3)).unwrap();
-        assert!(
-            Arc::ptr_eq(&first, &again),
-            "a page read last is not read again"
-        );
-        assert!(ws.page_text(DocId(1_000_000)).is_err());
-    }
+    use crate::detectors::detector;
 
     /// The Spark job's output format, written here from a local all-pairs run of the sample,
     /// comes back as the same run (the job itself is compared with all-pairs in tests/spark.rs).
@@ -745,7 +409,7 @@ mod tests {
         let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("sample_archives/news-sample.warc.gz");
         let progress = Progress::new();
-        let ws = Workspace::open(&[sample], &progress).unwrap();
+        let ws = Workspace::open(&[sample], &Default::default(), &progress).unwrap();
         let docs = &ws.collection.docs;
         let options = DetectorOptions::default();
         let prepared = detector(Algo::SpotSigs, &options)
@@ -817,7 +481,7 @@ mod tests {
         assert_eq!(spark_pairs_path(dir.path()), Some(pairs_path.clone()));
         assert_eq!(spark_pairs_path(&pairs_path), Some(pairs_path.clone()));
         assert_eq!(spark_pairs_path(&dir.path().join("clusters.parquet")), None);
-        let report = import_spark_run(&ws, &pairs_path, &PreparedCache::new(), &progress).unwrap();
+        let report = import_spark_run(&ws, &pairs_path, &progress).unwrap();
         let imported = &report.runs[0].detection;
         assert_eq!(imported.pairs().len(), local.pairs().len() + 1);
         // The run says where it came from (the cluster list names it "imported from Spark").
@@ -834,7 +498,7 @@ mod tests {
         let mut merged = pages.clone();
         merged.iter_mut().for_each(|p| p.cluster = 0);
         crate::export::write_file(&merged, &dir.path().join("clusters.parquet"), None).unwrap();
-        let err = import_spark_run(&ws, &pairs_path, &PreparedCache::new(), &progress)
+        let err = import_spark_run(&ws, &pairs_path, &progress)
             .err()
             .unwrap()
             .to_string();
@@ -842,8 +506,8 @@ mod tests {
         crate::export::write_file(&pages, &dir.path().join("clusters.parquet"), None).unwrap();
 
         // A run of other archives is refused, naming the page it cannot find.
-        let other = Workspace::open(&[], &progress).unwrap();
-        let err = import_spark_run(&other, &pairs_path, &PreparedCache::new(), &progress)
+        let other = Workspace::open(&[], &Default::default(), &progress).unwrap();
+        let err = import_spark_run(&other, &pairs_path, &progress)
             .err()
             .unwrap()
             .to_string();

@@ -1,0 +1,506 @@
+"""samecore: find *same-core* near-duplicate pages in web archives.
+
+The same story in a different frame of ads and navigation is one cluster, so a researcher
+codes it once instead of every copy. This package is samecore's library (the one the
+``samecore`` command and the workbench use) called from Python; tables come back as pandas
+DataFrames, or as Arrow tables without a copy.
+
+Start here::
+
+    import samecore
+    run = samecore.run("news.warc.gz")            # SpotSigs at its default threshold
+    run.clusters                                  # every page with its cluster (DataFrame)
+    run.pairs                                     # every scored pair
+    run.metrics                                   # P/R/F1 when gold clusters are known
+
+    session = samecore.Session(["a.warc.gz", "b.warc.gz"])   # read once ...
+    spot = session.run("spotsigs")                           # ... run many detectors
+    minhash = session.run("minhash", threshold=0.5)
+    session.compare(key_a, key_b)                 # what two pages share
+
+    project = samecore.Project("study.samecore")  # the workbench's project file
+    project.pages(), project.labels(), project.codes
+
+Work runs with the GIL released; Ctrl-C cancels it. ``progress=True`` (the default) draws a
+tqdm bar where tqdm is installed; pass a function ``f(stage, done, total)`` for your own.
+Errors of the library are raised as :class:`SamecoreError` with its message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+import pandas as pd
+import pyarrow as pa
+
+from . import _samecore
+from ._samecore import ArrowTable, SamecoreError
+
+__all__ = [
+    "ArrowTable",
+    "Comparison",
+    "Project",
+    "Run",
+    "SamecoreError",
+    "Session",
+    "algorithms",
+    "compare",
+    "read",
+    "run",
+    "__version__",
+]
+
+__version__: str = _samecore.version()
+
+PathLike = Union[str, "os.PathLike[str]"]
+"""A path to a file or folder."""
+
+ProgressCallback = Callable[[str, int, int], Any]
+"""Called with ``(stage, done, total)`` about every 100 ms while work runs (total 0: unknown)."""
+
+Progress = Union[bool, None, ProgressCallback]
+"""``True``: a tqdm bar where tqdm is installed; ``False``/``None``: silent; or a callback."""
+
+
+def _paths(paths: Union[PathLike, Sequence[PathLike]]) -> List[str]:
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(p) for p in paths]
+
+
+class _Tqdm:
+    """One tqdm bar per stage of the work (reading, signatures, matching ...)."""
+
+    def __init__(self, tqdm: Any) -> None:
+        self._tqdm = tqdm
+        self._bar: Any = None
+        self._stage: Optional[str] = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage != self._stage:
+            self.close()
+            self._stage = stage
+            reading = stage.startswith("reading")
+            self._bar = self._tqdm(
+                desc=stage or "working",
+                total=total or None,
+                unit="B" if reading else "it",
+                unit_scale=True,
+                unit_divisor=1024 if reading else 1000,
+                leave=False,
+            )
+        bar = self._bar
+        if total and bar.total != total:
+            bar.total = total
+        if done > bar.n:
+            bar.update(done - bar.n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def _progress(progress: Progress) -> Optional[ProgressCallback]:
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return None
+        try:
+            # Widgets in a notebook where ipywidgets is installed; text bars elsewhere.
+            import ipywidgets  # noqa: F401
+            from tqdm.auto import tqdm
+        except ImportError:
+            pass
+        return _Tqdm(tqdm)
+    if callable(progress):
+        return progress
+    raise TypeError(f"progress must be True, False, None or a callable, not {progress!r}")
+
+
+def _call(progress: Progress, work: Callable[[Optional[ProgressCallback]], Any]) -> Any:
+    callback = _progress(progress)
+    try:
+        return work(callback)
+    finally:
+        if isinstance(callback, _Tqdm):
+            callback.close()
+
+
+def _frame(table: ArrowTable) -> pd.DataFrame:
+    return pa.table(table).to_pandas()
+
+
+def _json(value: Optional[Dict[str, Any]]) -> Optional[str]:
+    return None if value is None else json.dumps(value)
+
+
+def algorithms() -> pd.DataFrame:
+    """The detectors samecore runs: name, what each finds, what its score means, and its
+    default threshold (chosen on the SpotSigs gold set) beside the paper's."""
+    rows = _samecore.algorithms()
+    return pd.DataFrame(
+        rows,
+        columns=["algo", "finds", "score", "default_threshold", "paper_threshold"],
+    )
+
+
+class Comparison(dict):
+    """What two pages share: ``share_a`` / ``share_b`` (each page's share of its core found in
+    the other), and a ``passages`` DataFrame (one aligned passage per row, with its text and
+    byte offsets). Pages of a session also carry ``first`` (which was published first) and
+    ``derivation`` (``wholly``, ``partially`` or ``non``) of the later page."""
+
+    @property
+    def passages(self) -> pd.DataFrame:
+        return self["passages"]
+
+
+def _comparison(raw: Dict[str, Any]) -> Comparison:
+    out = Comparison(raw)
+    out["passages"] = _frame(raw["passages"])
+    return out
+
+
+class Run:
+    """One detector's run: its clusters, pairs and metrics. Made by :meth:`Session.run` or
+    :func:`run`."""
+
+    def __init__(self, native: Any, session: "Session") -> None:
+        self._native = native
+        self.session = session
+        self._clusters: Optional[pd.DataFrame] = None
+        self._pairs: Optional[pd.DataFrame] = None
+        self._summary: Optional[Dict[str, Any]] = None
+
+    @property
+    def algo(self) -> str:
+        """The detector's name."""
+        return self._native.algo
+
+    @property
+    def threshold(self) -> float:
+        """The similarity threshold it ran at."""
+        return self._native.threshold
+
+    @property
+    def summary(self) -> Dict[str, Any]:
+        """Spec, counts, metrics, per-language figures and seconds of the run."""
+        if self._summary is None:
+            self._summary = json.loads(self._native.summary())
+        return self._summary
+
+    @property
+    def metrics(self) -> Optional[Dict[str, Any]]:
+        """Pairwise, document-level and B-cubed precision/recall/F1 against the gold clusters
+        (``None`` when the archives have no gold)."""
+        return self.summary["metrics"]
+
+    @property
+    def clusters(self) -> pd.DataFrame:
+        """Every page with its cluster (numbered from 0 by smallest member), whether it
+        represents it, its identity (key, record id, URL, capture, file and offset, digest,
+        site), title, publication date, and lag after its story's first publication."""
+        if self._clusters is None:
+            self._clusters = _frame(self._native.clusters())
+        return self._clusters
+
+    @property
+    def pairs(self) -> pd.DataFrame:
+        """Every scored pair at or above the threshold with both pages' identity."""
+        if self._pairs is None:
+            self._pairs = _frame(self._native.pairs())
+        return self._pairs
+
+    def clusters_arrow(self) -> pa.Table:
+        """:attr:`clusters` as an Arrow table, handed over without a copy."""
+        return pa.table(self._native.clusters())
+
+    def pairs_arrow(self) -> pa.Table:
+        """:attr:`pairs` as an Arrow table, handed over without a copy."""
+        return pa.table(self._native.pairs())
+
+    def groups(self, min_size: int = 2) -> pd.DataFrame:
+        """The clusters of at least ``min_size`` pages, largest first: cluster, pages, sites,
+        the representative's title, first publication."""
+        c = self.clusters
+        g = c.groupby("cluster").agg(
+            pages=("doc", "size"),
+            sites=("site", "nunique"),
+            first_published=("published", "min"),
+        )
+        reps = c[c["representative"]].set_index("cluster")["title"]
+        g["title"] = reps.reindex(g.index)
+        g = g[g["pages"] >= min_size].sort_values(["pages", "sites"], ascending=False)
+        return g.reset_index()
+
+    def cluster(self, number: int) -> pd.DataFrame:
+        """The members of cluster ``number``: the representative first, then by publication."""
+        c = self.clusters
+        members = c[c["cluster"] == number]
+        return members.sort_values(["representative", "published"], ascending=[False, True])
+
+    def at(self, threshold: float, *, progress: Progress = False) -> "Run":
+        """The same detector at another threshold: matching again, nothing signed again."""
+        native = _call(progress, lambda cb: self._native.at(threshold, progress=cb))
+        return Run(native, self.session)
+
+    def sweep(self, thresholds: Sequence[float], *, progress: Progress = True) -> pd.DataFrame:
+        """Precision, recall and F1 (pairwise, document-level, B-cubed) against the gold at
+        each threshold: one row per threshold (needs gold clusters)."""
+        if self.metrics is None:
+            raise SamecoreError(
+                "no gold clusters: a sweep needs them (folder names, or a gold file beside "
+                "the archive or given as gold=)"
+            )
+        rows = []
+        callback = _progress(progress)
+        try:
+            for i, t in enumerate(thresholds):
+                m = self.at(float(t)).metrics
+                rows.append(
+                    {
+                        "threshold": float(t),
+                        **{
+                            f"{kind}_{name}": m[kind][name]
+                            for kind in ("pairwise", "document", "bcubed")
+                            for name in ("precision", "recall", "f1")
+                        },
+                    }
+                )
+                if callback is not None:
+                    callback("sweep", i + 1, len(thresholds))
+        finally:
+            if isinstance(callback, _Tqdm):
+                callback.close()
+        return pd.DataFrame(rows)
+
+    def save(self, project: PathLike) -> int:
+        """Store the run in a project file (created when missing), for the workbench and
+        ``samecore sample``/``label``/``code``; its run number there."""
+        return self._native.save(os.fspath(project))
+
+    def __repr__(self) -> str:
+        return repr(self._native)
+
+
+class Session:
+    """Archives read once, for any number of runs.
+
+    ``paths``: WARC, ARC and WACZ files (gzipped or not), folders or zips of HTML pages.
+    ``gold``: a ``doc,cluster`` file (TSV/CSV) of gold clusters; without it, folder names or
+    a ``X.gold.tsv`` beside ``X.warc.gz`` are used when present. ``dates``: read each page's
+    publication date. ``sign``: sign every page for SpotSigs while it is read (a SpotSigs run
+    then reads nothing again). ``options``: detector options merged into the defaults, e.g.
+    ``{"spotsigs": {"min_signatures": 3}}``.
+    """
+
+    def __init__(
+        self,
+        paths: Union[PathLike, Sequence[PathLike]],
+        *,
+        gold: Optional[PathLike] = None,
+        dates: bool = True,
+        sign: bool = True,
+        options: Optional[Dict[str, Any]] = None,
+        progress: Progress = True,
+    ) -> None:
+        self._options = options
+        self._native = _call(
+            progress,
+            lambda cb: _samecore.Session(
+                _paths(paths),
+                gold=None if gold is None else os.fspath(gold),
+                dates=dates,
+                sign=sign,
+                options=_json(options),
+                progress=cb,
+            ),
+        )
+
+    @property
+    def documents(self) -> int:
+        """Number of pages."""
+        return self._native.documents
+
+    @property
+    def inputs(self) -> List[str]:
+        """The inputs as given."""
+        return self._native.inputs
+
+    @property
+    def gold_source(self) -> Optional[str]:
+        """Where the gold clusters came from, when known."""
+        return self._native.gold_source
+
+    @property
+    def reports(self) -> List[Dict[str, Any]]:
+        """What each input held: format, records by type, pages, what was skipped, warnings."""
+        return json.loads(self._native.reports())
+
+    def pages(self) -> pd.DataFrame:
+        """Every page: key, record id, URL, capture, file and offset, digest, status, MIME
+        type, site, title, publication date (and where it was found), gold cluster."""
+        return _frame(self._native.pages())
+
+    def pages_arrow(self) -> pa.Table:
+        """:meth:`pages` as an Arrow table, handed over without a copy."""
+        return pa.table(self._native.pages())
+
+    def run(
+        self,
+        algo: str = "spotsigs",
+        *,
+        threshold: Optional[float] = None,
+        mode: Optional[str] = None,
+        rule: Optional[str] = None,
+        seed: Optional[int] = None,
+        options: Optional[Dict[str, Any]] = None,
+        spec: Optional[Dict[str, Any]] = None,
+        progress: Progress = True,
+    ) -> Run:
+        """Run a detector (see :func:`algorithms`) at ``threshold`` (default: the
+        detector's). ``mode``: incremental (default), seeded, full or allpairs; ``rule``:
+        representative (default), transitive, average or centre; ``seed``: of the random
+        document order. ``options`` default to the session's."""
+        if options is None:
+            options = self._options
+        native = _call(
+            progress,
+            lambda cb: self._native.run(
+                algo,
+                threshold=threshold,
+                mode=mode,
+                rule=rule,
+                seed=seed,
+                spec=_json(spec),
+                options=_json(options),
+                progress=cb,
+            ),
+        )
+        return Run(native, self)
+
+    def compare(
+        self, a: str, b: str, *, wholly: float = 0.8, partially: float = 0.2
+    ) -> Comparison:
+        """What pages ``a`` and ``b`` (key, record id or URL) share without their sites'
+        frames: aligned passages, each page's reuse share, which was published first and
+        whether the later derives wholly (share >= ``wholly``), partially or not."""
+        return _comparison(self._native.compare(a, b, wholly=wholly, partially=partially))
+
+    def text(self, page: str) -> str:
+        """A page's decoded HTML, read again from its archive."""
+        return self._native.text(page)
+
+    def __repr__(self) -> str:
+        return repr(self._native)
+
+
+def read(
+    paths: Union[PathLike, Sequence[PathLike]],
+    *,
+    gold: Optional[PathLike] = None,
+    dates: bool = True,
+    progress: Progress = True,
+) -> pd.DataFrame:
+    """Every HTML page of the archives as a DataFrame (see :meth:`Session.pages`)."""
+    return Session(paths, gold=gold, dates=dates, sign=False, progress=progress).pages()
+
+
+def run(
+    paths: Union[PathLike, Sequence[PathLike]],
+    algo: str = "spotsigs",
+    *,
+    threshold: Optional[float] = None,
+    mode: Optional[str] = None,
+    rule: Optional[str] = None,
+    seed: Optional[int] = None,
+    gold: Optional[PathLike] = None,
+    options: Optional[Dict[str, Any]] = None,
+    dates: bool = True,
+    progress: Progress = True,
+) -> Run:
+    """Read the archives and run one detector: ``samecore run`` from Python. The result's
+    ``clusters`` and ``pairs`` are DataFrames; ``metrics`` is set when gold is known."""
+    session = Session(
+        paths,
+        gold=gold,
+        dates=dates,
+        sign=algo == "spotsigs",
+        options=options,
+        progress=progress,
+    )
+    return session.run(
+        algo, threshold=threshold, mode=mode, rule=rule, seed=seed, progress=progress
+    )
+
+
+def compare(a: str, b: str, *, options: Optional[Dict[str, Any]] = None) -> Comparison:
+    """Compare two pages given as HTML text (or as paths to HTML files): their SpotSigs
+    similarity (``spotsigs``), each page's number of spot signatures, and what they share
+    (``share_a``, ``share_b``, ``passages``)."""
+
+    def text(x: str) -> str:
+        if len(x) < 4096 and "<" not in x and os.path.isfile(x):
+            with open(x, "rb") as f:
+                return f.read().decode("utf-8", errors="replace")
+        return x
+
+    return _comparison(_samecore.compare_html(text(a), text(b), options=_json(options)))
+
+
+class Project:
+    """A samecore project file (``.samecore``, SQLite): the runs stored by ``samecore run
+    --project``, :meth:`Run.save` or the workbench, with their samples, labels and codes.
+    Reading never creates or changes the file."""
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = os.fspath(path)
+        if not os.path.isfile(self.path):
+            raise SamecoreError(f"no project file at {self.path}")
+
+    def _table(self, name: str, **kw: Any) -> pd.DataFrame:
+        return _frame(_samecore.project_table(self.path, name, **kw))
+
+    @property
+    def runs(self) -> pd.DataFrame:
+        """Every run: number, detector, parameters (JSON), seed, version, when, time, pairs and clusters."""
+        return self._table("runs")
+
+    def pages(self, run: Optional[int] = None) -> pd.DataFrame:
+        """Every page with its cluster in ``run`` (default: the latest, after hand edits), its
+        codes (a JSON array) and gold cluster."""
+        return self._table("pages", run=run)
+
+    @property
+    def samples(self) -> pd.DataFrame:
+        """Every sample of pairs drawn for labelling."""
+        return self._table("samples")
+
+    def labels(self, sample: Optional[str] = None) -> pd.DataFrame:
+        """Every sampled pair with each annotator's label and its settlement (one row per
+        label), of ``sample`` or of every sample."""
+        return self._table("labels", sample=sample)
+
+    @property
+    def codes(self) -> pd.DataFrame:
+        """Every code decision on a page, with who made it and when."""
+        return self._table("codes")
+
+    @property
+    def derivations(self) -> pd.DataFrame:
+        """Coders' derivation classes of pairs (wholly, partially, non)."""
+        return self._table("derivations")
+
+    def code(self, page: str, code: str, *, by: str, applied: bool = True) -> None:
+        """Apply code ``code`` to ``page`` (key, record id or URL) as coder ``by`` (a new
+        code joins the codebook); ``applied=False`` withdraws it."""
+        _samecore.project_code(self.path, page, code, by=by, applied=applied)
+
+    def __repr__(self) -> str:
+        return f"Project({self.path!r})"

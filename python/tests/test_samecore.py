@@ -1,0 +1,279 @@
+"""The Python package against the library's own front end, the ``samecore`` command.
+
+Run by ``cargo test --test python`` (which passes the command's path in ``SAMECORE_BIN``), or by
+hand: ``pip install ./python pytest && SAMECORE_BIN=target/debug/samecore pytest python/tests``.
+Tests that read ``../shared/data`` skip when it is absent, unless ``SAMECORE_REQUIRE_SHARED=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pydoc
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import samecore
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "sample_archives" / "news-sample.warc.gz"
+GOLDSET = REPO.parent / "shared" / "data" / "goldset-dev"
+
+
+def cli() -> str:
+    path = os.environ.get("SAMECORE_BIN")
+    if path and Path(path).is_file():
+        return path
+    for candidate in (REPO / "target" / "release" / "samecore", REPO / "target" / "debug" / "samecore"):
+        if candidate.is_file():
+            return str(candidate)
+    pytest.fail("no samecore binary: set SAMECORE_BIN or build it (cargo build)")
+
+
+def goldset() -> Path:
+    if not GOLDSET.is_dir():
+        if os.environ.get("SAMECORE_REQUIRE_SHARED") == "1":
+            pytest.fail(f"{GOLDSET} is missing and SAMECORE_REQUIRE_SHARED=1")
+        pytest.skip(f"{GOLDSET} is absent")
+    return GOLDSET
+
+
+@pytest.fixture(scope="module")
+def sample_run() -> samecore.Run:
+    return samecore.run(SAMPLE, progress=False)
+
+
+def test_a_run_finds_what_the_command_finds(sample_run: samecore.Run, tmp_path: Path) -> None:
+    out = tmp_path / "clusters.parquet"
+    pairs = tmp_path / "pairs.parquet"
+    subprocess.run(
+        [cli(), "run", str(SAMPLE), "--clusters", str(out), "--pairs", str(pairs)],
+        check=True,
+        capture_output=True,
+    )
+    theirs = pd.read_parquet(out)
+    ours = sample_run.clusters
+    assert list(ours.columns) == list(theirs.columns)
+    pd.testing.assert_frame_equal(
+        ours.reset_index(drop=True), theirs.reset_index(drop=True), check_dtype=False
+    )
+    theirs_pairs = pd.read_parquet(pairs)
+    assert len(sample_run.pairs) == len(theirs_pairs)
+    assert set(zip(sample_run.pairs.a_doc, sample_run.pairs.b_doc)) == set(
+        zip(theirs_pairs.a_doc, theirs_pairs.b_doc)
+    )
+
+
+def test_metrics_and_summary_against_the_sample_gold(sample_run: samecore.Run) -> None:
+    # The gold beside the archive (news-sample.gold.tsv) is found and every run scored on it.
+    assert sample_run.session.gold_source.endswith("news-sample.gold.tsv")
+    pairwise = sample_run.metrics["pairwise"]
+    assert pairwise["f1"] > 0.99, pairwise
+    summary = sample_run.summary
+    assert summary["documents"] == sample_run.session.documents == 439
+    assert summary["groups"] == len(sample_run.groups())
+    assert sample_run.algo == "spotsigs"
+    assert sample_run.threshold == pytest.approx(
+        samecore.algorithms().set_index("algo").loc["spotsigs", "default_threshold"]
+    )
+
+
+def test_tables_have_types_pandas_and_arrow_agree_on(sample_run: samecore.Run) -> None:
+    c = sample_run.clusters
+    assert c["cluster"].dtype.kind == "u"
+    assert c["representative"].dtype == bool
+    assert c["offset"].dtype.kind == "u"
+    assert c["first_publisher"].dtype == bool
+    assert (c.groupby("cluster")["representative"].sum() == 1).all()
+    arrow = sample_run.clusters_arrow()
+    assert isinstance(arrow, pa.Table)
+    assert arrow.column_names == list(c.columns)
+    assert arrow.num_rows == len(c)
+    assert sample_run.pairs_arrow().num_rows == len(sample_run.pairs)
+    # The native table is read by pyarrow through the C stream interface, more than once.
+    native = sample_run._native.clusters()
+    assert pa.table(native).equals(pa.table(native))
+    assert len(native) == len(c)
+
+
+def test_a_session_runs_many_detectors_and_thresholds(sample_run: samecore.Run) -> None:
+    session = sample_run.session
+    minhash = session.run("minhash", threshold=0.5, progress=False)
+    assert minhash.algo == "minhash" and minhash.threshold == 0.5
+    assert minhash.metrics["pairwise"]["precision"] > 0.9
+    higher = sample_run.at(0.6)
+    assert higher.threshold == 0.6
+    assert len(higher.pairs) < len(sample_run.pairs)
+    curve = sample_run.sweep([0.2, 0.4, 0.6], progress=False)
+    assert list(curve.threshold) == [0.2, 0.4, 0.6]
+    assert curve.pairwise_recall.is_monotonic_decreasing
+    allpairs = session.run("spotsigs", mode="allpairs", rule="transitive", progress=False)
+    assert allpairs.summary["spec"]["rule"] == "Transitive"
+
+
+def test_pages_and_one_cluster(sample_run: samecore.Run) -> None:
+    pages = samecore.read(SAMPLE, progress=False)
+    assert len(pages) == 439
+    assert pages["gold"].notna().all()
+    assert set(pages.published_source) <= {"meta", "json-ld", "time", "url", "text", "capture"}
+    biggest = sample_run.groups().iloc[0]
+    members = sample_run.cluster(int(biggest.cluster))
+    assert len(members) == biggest.pages
+    assert members.iloc[0].representative
+
+
+def test_what_two_pages_share(sample_run: samecore.Run) -> None:
+    biggest = sample_run.groups().iloc[0]
+    members = sample_run.cluster(int(biggest.cluster))
+    a, b = members.key.iloc[0], members.key.iloc[1]
+    c = sample_run.session.compare(a, b)
+    assert c["share_a"] > 0.5 and c["share_b"] > 0.5
+    assert c["derivation"] in {"wholly", "partially", "non"}
+    assert len(c.passages) > 0 and c.passages.text.str.len().min() > 0
+    # The same page by its reader key, and its HTML read again from the archive.
+    assert sample_run.session.compare(members.doc.iloc[0], b)["share_a"] == c["share_a"]
+    assert "<" in sample_run.session.text(a)
+
+
+def test_compare_two_html_texts() -> None:
+    story = " ".join(
+        f"The council said on Tuesday that the bridge number {i} will be closed to cars "
+        "and that a new crossing is to be built by the river authority."
+        for i in range(12)
+    )
+    a = f"<html><body><nav>Home News Sport</nav><p>{story}</p><footer>Alpha Times</footer></body></html>"
+    b = f"<html><body><div>Menu Weather Jobs</div><p>{story}</p><div>Beta Post 2024</div></body></html>"
+    other = "<html><body><p>" + "A recipe for bread is flour, water, salt and yeast. " * 20 + "</p></body></html>"
+    same = samecore.compare(a, b)
+    assert same["spotsigs"] > 0.8 and same["share_a"] > 0.8
+    assert len(same.passages) >= 2
+    assert samecore.compare(a, other)["spotsigs"] < 0.1
+
+
+def test_errors_are_the_librarys_and_nothing_is_made(tmp_path: Path) -> None:
+    with pytest.raises(samecore.SamecoreError, match="nope.warc"):
+        samecore.run(tmp_path / "nope.warc", progress=False)
+    text = tmp_path / "notes.txt"
+    text.write_text("not an archive")
+    with pytest.raises(samecore.SamecoreError, match="notes.txt"):
+        samecore.Session(text, progress=False)
+    session = samecore.Session(SAMPLE, progress=False)
+    with pytest.raises(samecore.SamecoreError, match="spotsigs"):
+        session.run("nope", progress=False)
+    with pytest.raises(samecore.SamecoreError, match="threshold"):
+        session.run("spotsigs", threshold=1.5, progress=False)
+    with pytest.raises(samecore.SamecoreError, match="no page"):
+        session.compare("no such page", "nor this")
+    missing = tmp_path / "missing.samecore"
+    with pytest.raises(samecore.SamecoreError, match="no project file"):
+        samecore.Project(missing)
+    with pytest.raises(samecore.SamecoreError, match="no project file"):
+        samecore._samecore.project_table(str(missing), "runs")
+    assert not missing.exists()
+
+
+def test_a_project_written_by_python_and_the_command(sample_run: samecore.Run, tmp_path: Path) -> None:
+    path = tmp_path / "study.samecore"
+    run_id = sample_run.save(path)
+    project = samecore.Project(path)
+    assert list(project.runs["run"]) == [run_id]
+    pages = project.pages()
+    assert len(pages) == 439 and (pages.run == run_id).all()
+    assert pages.gold.notna().all()
+    # Clusters stored are the run's: the same partition of the pages.
+    by_key = dict(zip(sample_run.clusters.key, sample_run.clusters.cluster))
+    stored = pages.groupby("cluster")["key"].apply(lambda ks: frozenset(by_key[k] for k in ks))
+    assert stored.map(len).eq(1).all()
+
+    key = pages.key.iloc[0]
+    project.code(key, "election", by="ana")
+    project.code(key, "fire; flood", by="ana")
+    codes = project.codes
+    assert set(codes.code) == {"election", "fire; flood"} and set(codes.applied_by) == {"ana"}
+    assert json.loads(project.pages().set_index("key").loc[key, "codes"]) == ["election", "fire; flood"]
+    project.code(key, "election", by="ana", applied=False)
+    assert json.loads(project.pages().set_index("key").loc[key, "codes"]) == ["fire; flood"]
+
+    # A sample drawn and labelled by the command reads back here.
+    subprocess.run(
+        [cli(), "sample", "--project", str(path), "--size", "5", "--name", "s1"],
+        check=True,
+        capture_output=True,
+    )
+    answers = tmp_path / "answers.txt"
+    answers.write_text("1 c\n2 i\n")
+    subprocess.run(
+        [cli(), "label", "--project", str(path), "--sample", "s1", "--annotator", "bo",
+         "--answers", str(answers)],
+        check=True,
+        capture_output=True,
+    )
+    samples = project.samples
+    assert list(samples["sample"]) == ["s1"] and samples.pairs.iloc[0] == 5
+    labels = project.labels("s1")
+    assert len(labels) == 5
+    assert labels.set_index("position").loc[[1, 2], "annotator"].tolist() == ["bo", "bo"]
+
+
+def test_progress_reaches_the_callback_by_stage() -> None:
+    seen: list[tuple[str, int, int]] = []
+    samecore.run(goldset(), progress=lambda stage, done, total: seen.append((stage, done, total)))
+    stages = [s for s, _, _ in seen]
+    assert stages[0].startswith("reading") and "signatures" in stages, stages
+    # The last report is the last stage complete.
+    stage, done, total = seen[-1]
+    assert done == total
+
+
+def test_the_gil_is_released_and_an_exception_of_the_callback_cancels() -> None:
+    path = goldset()
+    ticks = 0
+    finished = threading.Event()
+
+    def work() -> None:
+        samecore.Session(path, progress=False)
+        finished.set()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    while not finished.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    thread.join()
+    # Python ran beside the reading (about 250 ms: some hundred ticks when the GIL is free).
+    assert ticks > 50, ticks
+
+    class Stop(Exception):
+        pass
+
+    def stop(stage: str, done: int, total: int) -> None:
+        raise Stop(stage)
+
+    started = time.perf_counter()
+    with pytest.raises(Stop):
+        samecore.Session(path, progress=stop)
+    # Cancelled at the first report, not after the whole reading.
+    assert time.perf_counter() - started < 5
+
+
+def test_goldset_dev_as_the_command_scores_it() -> None:
+    path = goldset()
+    ours = samecore.run(path, progress=False)
+    out = subprocess.run([cli(), "run", str(path), "--json"], check=True, capture_output=True)
+    theirs = json.loads(out.stdout)
+    assert ours.metrics == theirs["metrics"]
+    assert ours.summary["pairs"] == theirs["pairs"]
+    assert ours.metrics["pairwise"]["f1"] > 0.95
+
+
+def test_help_renders_the_docstrings() -> None:
+    text = pydoc.render_doc(samecore.Session, renderer=pydoc.plaintext)
+    assert "Run a detector" in text and "threshold" in text
+    assert "DataFrame" in pydoc.render_doc(samecore.run, renderer=pydoc.plaintext)
+    assert samecore.__version__
