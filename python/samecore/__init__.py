@@ -502,5 +502,51 @@ class Project:
         code joins the codebook); ``applied=False`` withdraws it."""
         _samecore.project_code(self.path, page, code, by=by, applied=applied)
 
+    def sample(
+        self,
+        *,
+        run: Optional[int] = None,
+        size: Optional[int] = None,
+        bands: Optional[Sequence[float]] = None,
+        per_stratum: int = 50,
+        split_site: bool = False,
+        seed: int = 0,
+        name: Optional[str] = None,
+        blind: bool = False,
+    ) -> str:
+        """Draw a sample of a run's pairs (default: the latest run) for labelling: ``size``
+        pairs uniformly, or up to ``per_stratum`` pairs of every similarity band between the
+        ascending edges ``bands`` (and with ``split_site`` of same-site and different-site pairs
+        apart). ``blind``: reviewers see neither score, stratum nor detector. Its name."""
+        return _samecore.project_sample(
+            self.path,
+            run=run,
+            size=size,
+            bands=None if bands is None else [float(b) for b in bands],
+            per_stratum=per_stratum,
+            split_site=split_site,
+            seed=seed,
+            name=name,
+            blind=blind,
+        )
+
+    def label(
+        self,
+        sample: str,
+        position: int,
+        verdict: str,
+        *,
+        by: str,
+        reason: Optional[str] = None,
+        note: str = "",
+    ) -> None:
+        """Record annotator ``by``'s ``verdict`` (``correct``, ``incorrect`` or ``undecided``) on
+        the pair at 1-based ``position`` of ``sample``, with an optional reason (``url_only``,
+        ``time_stamp``, ``session_id``, ``prefilled_form``, ``different_minor_item``,
+        ``cannot_evaluate``, ``other`` ...) and note. A relabel supersedes the earlier label."""
+        _samecore.project_label(
+            self.path, sample, position, verdict, by=by, reason=reason, note=note
+        )
+
     def __repr__(self) -> str:
         return f"Project({self.path!r})"

@@ -69,6 +69,28 @@ def project_table(
 def project_code(
     path: str, page: str, code: str, *, by: str, applied: bool = True
 ) -> None: ...
+def project_sample(
+    path: str,
+    *,
+    run: Optional[int] = None,
+    size: Optional[int] = None,
+    bands: Optional[List[float]] = None,
+    per_stratum: int = 50,
+    split_site: bool = False,
+    seed: int = 0,
+    name: Optional[str] = None,
+    blind: bool = False,
+) -> str: ...
+def project_label(
+    path: str,
+    sample: str,
+    position: int,
+    verdict: str,
+    *,
+    by: str,
+    reason: Optional[str] = None,
+    note: str = "",
+) -> None: ...
 def compare_html(a: str, b: str, *, options: Optional[str] = None) -> dict: ...
 def algorithms() -> List[Tuple[str, str, str, float, float]]: ...
 def version() -> str: ...

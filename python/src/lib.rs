@@ -620,6 +620,91 @@ fn project_code(path: PathBuf, page: &str, code: &str, by: &str, applied: bool) 
     project.code_page(page, code, applied, by).map_err(error)
 }
 
+/// Draw a sample of the pairs of run `run` (default: the latest) of the project at `path`:
+/// `size` pairs uniformly, or up to `per_stratum` pairs of every similarity band between
+/// `bands` (ascending edges) and, with `split_site`, of same-site and different-site pairs
+/// apart; the sample's name.
+#[pyfunction]
+#[pyo3(signature = (path, *, run = None, size = None, bands = None, per_stratum = 50, split_site = false, seed = 0, name = None, blind = false))]
+#[allow(clippy::too_many_arguments)]
+fn project_sample(
+    py: Python<'_>,
+    path: PathBuf,
+    run: Option<i64>,
+    size: Option<usize>,
+    bands: Option<Vec<f64>>,
+    per_stratum: usize,
+    split_site: bool,
+    seed: u64,
+    name: Option<String>,
+    blind: bool,
+) -> PyResult<String> {
+    use samecore::labels::sample::{SamplePlan, draw_and_store};
+    let mut project = existing_project(&path)?;
+    let run = match run {
+        Some(id) => project.run(RunId(id)).map_err(error)?.id,
+        None => match project.runs().map_err(error)?.last() {
+            Some(r) => r.id,
+            None => return Err(error("the project has no run yet: save one first")),
+        },
+    };
+    let plan = match (size, bands) {
+        (Some(size), None) if !split_site => SamplePlan::Uniform { size },
+        (None, None) if !split_site => {
+            return Err(error(
+                "say how to sample: size=N, or bands=[edges] (and/or split_site=True)",
+            ));
+        }
+        (None, edges) => SamplePlan::Stratified {
+            edges: edges.unwrap_or_default(),
+            per_stratum,
+            split_by_site: split_site,
+        },
+        (Some(_), _) => return Err(error("size= draws uniformly: give size or bands, not both")),
+    };
+    let kind = if size.is_some() { "uniform" } else { "bands" };
+    let name = name.unwrap_or_else(|| format!("run{run}-{kind}-seed{seed}"));
+    work(py, None, |_| {
+        draw_and_store(&mut project, run, &name, &plan, seed, blind).map(|_| ())
+    })?;
+    Ok(name)
+}
+
+/// Record `by`'s verdict (`correct`, `incorrect`, `undecided`) on the pair at 1-based
+/// `position` of sample `sample` of the project at `path`, with a reason of the paper's
+/// categories (e.g. `prefilled-form`) and a note; a relabel supersedes the earlier one.
+#[pyfunction]
+#[pyo3(signature = (path, sample, position, verdict, *, by, reason = None, note = ""))]
+fn project_label(
+    path: PathBuf,
+    sample: &str,
+    position: u32,
+    verdict: &str,
+    by: &str,
+    reason: Option<&str>,
+    note: &str,
+) -> PyResult<()> {
+    use samecore::labels::{LabelInput, Reason, Verdict};
+    let mut project = existing_project(&path)?;
+    let info = project.sample_by_name(sample).map_err(error)?;
+    if position == 0 || position > info.size {
+        return Err(error(format!(
+            "sample {sample:?} has positions 1 to {}, not {position}",
+            info.size
+        )));
+    }
+    let mut label = LabelInput::new(verdict.parse::<Verdict>().map_err(error)?);
+    if let Some(reason) = reason {
+        label = label.because(reason.parse::<Reason>().map_err(error)?);
+    }
+    label.note = note.to_string();
+    // The store counts positions from 0; people (and the exports) from 1.
+    project
+        .add_label(info.id, position - 1, by, &label)
+        .map_err(error)?;
+    Ok(())
+}
+
 /// Two pages given as HTML: their SpotSigs similarity (default options) and what they share.
 #[pyfunction]
 #[pyo3(signature = (a, b, *, options = None))]
@@ -675,6 +760,8 @@ fn _samecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRun>()?;
     m.add_function(wrap_pyfunction!(project_table, m)?)?;
     m.add_function(wrap_pyfunction!(project_code, m)?)?;
+    m.add_function(wrap_pyfunction!(project_sample, m)?)?;
+    m.add_function(wrap_pyfunction!(project_label, m)?)?;
     m.add_function(wrap_pyfunction!(compare_html, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;

@@ -221,6 +221,41 @@ def test_a_project_written_by_python_and_the_command(sample_run: samecore.Run, t
     assert labels.set_index("position").loc[[1, 2], "annotator"].tolist() == ["bo", "bo"]
 
 
+def test_sample_and_label_from_python(sample_run: samecore.Run, tmp_path: Path) -> None:
+    path = tmp_path / "labels.samecore"
+    sample_run.save(path)
+    project = samecore.Project(path)
+    with pytest.raises(samecore.SamecoreError, match="say how to sample"):
+        project.sample()
+    name = project.sample(bands=[0.1, 0.5, 1.0], per_stratum=4, seed=3, blind=True)
+    assert name == "run1-bands-seed3"
+    samples = project.samples.set_index("sample")
+    assert samples.loc[name, "blind"] and samples.loc[name, "method"] == "stratified"
+    assert samples.loc[name, "pairs"] == 8
+    project.label(name, 1, "correct", by="ana")
+    project.label(name, 2, "i", by="ana", reason="prefilled form", note="a form")
+    project.label(name, 2, "undecided", by="bo")
+    with pytest.raises(samecore.SamecoreError, match="positions 1 to 8"):
+        project.label(name, 9, "correct", by="ana")
+    with pytest.raises(samecore.SamecoreError, match="unknown reason"):
+        project.label(name, 1, "correct", by="ana", reason="because")
+    labels = project.labels(name)
+    mine = labels[labels.annotator == "ana"].set_index("position")
+    assert mine.loc[1, "verdict"] == "correct"
+    assert mine.loc[2, "verdict"] == "incorrect" and mine.loc[2, "reason"] == "prefilled_form"
+    assert set(labels.annotator.dropna()) == {"ana", "bo"}
+    # The same draw as the command's, seed for seed.
+    subprocess.run(
+        [cli(), "sample", "--project", str(path), "--bands", "0.1,0.5,1.0", "--per-stratum", "4",
+         "--seed", "3", "--name", "by-command"],
+        check=True,
+        capture_output=True,
+    )
+    both = project.labels()
+    drawn = both.drop_duplicates(["sample", "position"]).groupby("sample")["a_key"].apply(list)
+    assert drawn[name] == drawn["by-command"]
+
+
 def test_progress_reaches_the_callback_by_stage() -> None:
     seen: list[tuple[str, int, int]] = []
     samecore.run(goldset(), progress=lambda stage, done, total: seen.append((stage, done, total)))

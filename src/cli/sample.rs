@@ -125,26 +125,23 @@ pub fn run(args: SampleArgs) -> anyhow::Result<()> {
         };
         format!("run{run}-{kind}-seed{}", args.seed)
     });
-    let pairs = project.run_pairs(run)?;
-    let drawn = sample::draw(&pairs, &plan, args.seed)?;
-    let id = project.add_sample(&name, Some(run), args.blind, &drawn)?;
+    let (id, drawn, population) =
+        sample::draw_and_store(&mut project, run, &name, &plan, args.seed, args.blind)?;
     writeln!(
         out,
-        "sample {name:?} (id {id}): {} of {} pairs of run {run}, {}, seed {}{}",
+        "sample {name:?} (id {id}): {} of {population} pairs of run {run}, {}, seed {}{}",
         drawn.pairs.len(),
-        pairs.len(),
         plan.method(),
         args.seed,
         if args.blind { ", blind" } else { "" }
     )?;
     if drawn.left_out > 0 {
-        let (lo, hi) = sample::score_range(&pairs);
+        let (lo, hi) = sample::score_range(&project.run_pairs(run)?);
         eprintln!(
             "warning: {} of the run's {} pairs lie outside every band and were not sampled; \
              the estimates say nothing about them (widen --bands to cover scores {lo:.3} to \
              {hi:.3})",
-            drawn.left_out,
-            pairs.len(),
+            drawn.left_out, population,
         );
     }
     writeln!(out, "{:<32} {:>10} {:>6}", "stratum", "population", "drawn")?;

@@ -272,11 +272,8 @@ impl ProjectSession {
                 "Making the sample",
                 (|| {
                     let run = st.run_of(&detection)?;
-                    let pairs = st.project.run_pairs(run)?;
-                    let drawn = sample::draw(&pairs, &plan, seed)?;
-                    let id = st
-                        .project
-                        .add_sample(name.trim(), Some(run), blind, &drawn)?;
+                    let (id, _, _) =
+                        sample::draw_and_store(&mut st.project, run, &name, &plan, seed, blind)?;
                     Ok(vec![
                         Reply::Samples(st.project.samples()?),
                         Reply::Sample(Arc::new(project::sample_snapshot(

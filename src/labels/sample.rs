@@ -41,6 +41,24 @@ fn site_word(same: Option<bool>) -> &'static str {
     }
 }
 
+/// Draw a sample of the stored run `run`'s pairs by `plan` with `seed` and store it in
+/// `project` as `name` (blind: reviewers see neither score, stratum nor detector): its id, what
+/// was drawn, and the run's number of pairs. The CLI's `sample`, the workbench's Labels tab and
+/// the Python package all sample this way.
+pub fn draw_and_store(
+    project: &mut crate::store::Project,
+    run: crate::store::RunId,
+    name: &str,
+    plan: &SamplePlan,
+    seed: u64,
+    blind: bool,
+) -> Result<(crate::store::SampleId, DrawnSample, usize)> {
+    let pairs = project.run_pairs(run)?;
+    let drawn = draw(&pairs, plan, seed)?;
+    let id = project.add_sample(name.trim(), Some(run), blind, &drawn)?;
+    Ok((id, drawn, pairs.len()))
+}
+
 /// Draw a sample of `pairs` by `plan` with `seed`.
 pub fn draw(pairs: &[RunPair], plan: &SamplePlan, seed: u64) -> Result<DrawnSample> {
     let quota_asked = match plan {
