@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo bench --bench minhash_lsh -- ARCHIVE... [--gold FILE] [--threshold 0.4] [--k 4]
-//!     [--perm 128] [--tokens text] [--repeat 3] [--seed 0] [--tokens-out FILE] [--pairs-out FILE]
+//!     [--perm 128] [--bands B] [--tokens text] [--repeat 3] [--seed 0] [--tokens-out FILE]
+//!     [--pairs-out FILE]
 //! ```
 //!
 //! Without an archive it runs on goldset-dev (skipped when `../shared` is absent, failing with
@@ -27,7 +28,7 @@ use samecore::DocId;
 use samecore::archive::{ReadOptions, load};
 use samecore::cluster::Clustering;
 use samecore::eval::{GoldStandard, evaluate};
-use samecore::matching::lsh::{lsh_candidates, optimal_bands};
+use samecore::matching::lsh::{Banding, lsh_candidates, optimal_bands};
 use samecore::progress::Progress;
 use samecore::signature::shingles::{jaccard_estimate, minhash_vectors};
 use samecore::token::{TokenSource, term_hash};
@@ -43,6 +44,8 @@ struct Args {
     seed: u64,
     tokens_out: Option<PathBuf>,
     pairs_out: Option<PathBuf>,
+    /// Bands (rows: `perm / bands`) instead of datasketch's choice for the threshold.
+    bands: Option<usize>,
 }
 
 fn parse_args() -> Args {
@@ -57,6 +60,7 @@ fn parse_args() -> Args {
         seed: 0,
         tokens_out: None,
         pairs_out: None,
+        bands: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -72,6 +76,7 @@ fn parse_args() -> Args {
             "--seed" => a.seed = value().parse().unwrap(),
             "--tokens-out" => a.tokens_out = Some(value().into()),
             "--pairs-out" => a.pairs_out = Some(value().into()),
+            "--bands" => a.bands = Some(value().parse().unwrap()),
             other => a.archives.push(other.into()),
         }
     }
@@ -94,6 +99,17 @@ impl Terms {
     }
 }
 
+/// The bands asked for, else datasketch's choice for the threshold.
+fn banding(a: &Args) -> Banding {
+    match a.bands {
+        Some(bands) => Banding {
+            bands,
+            rows: a.perm / bands.max(1),
+        },
+        None => optimal_bands(a.threshold, a.perm, 0.5, 0.5).unwrap(),
+    }
+}
+
 /// The timed part: term strings in, verified pairs `(a, b, estimate)` out.
 fn minhash_lsh(terms: &[Terms], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
     let hashes: Vec<Vec<u64>> = terms
@@ -101,7 +117,7 @@ fn minhash_lsh(terms: &[Terms], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
         .map(|t| t.iter().map(term_hash).collect())
         .collect();
     let signatures = minhash_vectors(&hashes, a.k, a.perm, a.seed);
-    let banding = optimal_bands(a.threshold, a.perm, 0.5, 0.5).unwrap();
+    let banding = banding(a);
     let candidates = lsh_candidates(&signatures, &banding);
     let pairs: Vec<(u32, u32, f64)> = candidates
         .par_iter()
@@ -174,7 +190,7 @@ fn main() {
     );
     let m = evaluate(&clustering, &gold.cluster_of);
     times.sort_by(f64::total_cmp);
-    let banding = optimal_bands(args.threshold, args.perm, 0.5, 0.5).unwrap();
+    let banding = banding(&args);
     let summary = serde_json::json!({
         "pages": n,
         "threads": rayon::current_num_threads(),

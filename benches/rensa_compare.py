@@ -1,0 +1,138 @@
+"""MinHash signatures + LSH + verification: samecore against rensa, on identical shingles.
+
+    pip install rensa
+    python3 benches/rensa_compare.py [--threshold 0.4] [--perm 128] [--bands 32] [--repeat 5]
+
+Both start from the same pages' text terms (goldset-dev's, written by
+`cargo bench --bench minhash_lsh -- --tokens-out`), cut into the same word 4-shingles:
+  - rensa 0.5 (pip), called as its README shows: one `RMinHash` a page, `update` with the
+    page's shingle strings (made before the timer), `RMinHashLSH` with the same bands, a query
+    per page, and the Jaccard estimate checked against the threshold; one thread.
+  - samecore's bench (`cargo bench --bench minhash_lsh`), whose timed part starts from the
+    term strings: term hashing, shingling, the min-values, LSH with the same bands, the
+    candidates' estimates checked; run with one thread and with every core.
+Each prints its best and median of `--repeat` and the pairwise P/R/F1 of the clusters its
+pairs make (connected components) against goldset-dev's gold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def shingles(terms: list[str], k: int) -> list[str]:
+    if not terms:
+        return []
+    if len(terms) <= k:
+        return [" ".join(terms)]
+    return [" ".join(terms[i : i + k]) for i in range(len(terms) - k + 1)]
+
+
+def pairwise_f1(pairs: set[tuple[int, int]], gold: list[str | None]) -> tuple[float, float, float]:
+    parent = list(range(len(gold)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    clusters: dict[int, list[int]] = {}
+    for d in range(len(gold)):
+        clusters.setdefault(find(d), []).append(d)
+    found = {(a, b) for m in clusters.values() for i, a in enumerate(m) for b in m[i + 1 :]}
+    by_gold: dict[str, list[int]] = {}
+    for d, g in enumerate(gold):
+        if g is not None:
+            by_gold.setdefault(g, []).append(d)
+    truth = {(a, b) for m in by_gold.values() for i, a in enumerate(m) for b in m[i + 1 :]}
+    inter = len(found & truth)
+    p = inter / len(found) if found else 0.0
+    r = inter / len(truth) if truth else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def samecore_bench(args: argparse.Namespace, threads: int, tokens: Path | None) -> dict:
+    command = [
+        "cargo", "bench", "-q", "--bench", "minhash_lsh", "--",
+        "--threshold", str(args.threshold), "--perm", str(args.perm),
+        "--bands", str(args.bands), "--repeat", str(args.repeat),
+    ]
+    if tokens is not None:
+        command += ["--tokens-out", str(tokens)]
+    env = dict(os.environ, RAYON_NUM_THREADS=str(threads))
+    out = subprocess.run(command, cwd=REPO, env=env, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def rensa_run(docs: list[list[str]], args: argparse.Namespace) -> tuple[list[float], set]:
+    from rensa import RMinHash, RMinHashLSH
+
+    times, pairs = [], set()
+    for _ in range(args.repeat):
+        started = time.perf_counter()
+        hashes = []
+        for s in docs:
+            m = RMinHash(num_perm=args.perm, seed=0)
+            m.update(s)
+            hashes.append(m)
+        lsh = RMinHashLSH(threshold=args.threshold, num_perm=args.perm, num_bands=args.bands)
+        for i, m in enumerate(hashes):
+            lsh.insert(i, m)
+        found = set()
+        for i, m in enumerate(hashes):
+            for j in lsh.query(m):
+                if j > i and hashes[i].jaccard(hashes[j]) >= args.threshold:
+                    found.add((i, j))
+        times.append(time.perf_counter() - started)
+        pairs = found
+    return times, pairs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threshold", type=float, default=0.4)
+    parser.add_argument("--perm", type=int, default=128)
+    parser.add_argument("--bands", type=int, default=32)
+    parser.add_argument("--k", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+
+    tokens = Path(tempfile.mkdtemp()) / "terms.jsonl"
+    ours_all = samecore_bench(args, os.cpu_count() or 1, tokens)
+    ours_one = samecore_bench(args, 1, None)
+    rows = [json.loads(line) for line in tokens.open()]
+    gold = [r["gold"] for r in rows]
+    docs = [shingles(r["terms"], args.k) for r in rows]
+    theirs, pairs = rensa_run(docs, args)
+    p, r, f1 = pairwise_f1(pairs, gold)
+
+    print(f"goldset-dev: {len(docs)} pages, {sum(map(len, docs)):,} shingles; "
+          f"{args.perm} permutations, {args.bands} bands, threshold {args.threshold}")
+    print(f"{'':28} {'best':>9} {'median':>9} {'pairs':>7} {'P':>6} {'R':>6} {'F1':>6}")
+    for name, o in (("samecore, 1 thread", ours_one), (f"samecore, {ours_all['threads']} threads", ours_all)):
+        ts = o["minhash_lsh_seconds_all"]
+        print(f"{name:28} {min(ts) * 1000:7.1f}ms {statistics.median(ts) * 1000:7.1f}ms "
+              f"{o['pairs']:7} {o['pair_p']:6.3f} {o['pair_r']:6.3f} {o['pair_f1']:6.3f}")
+    print(f"{'rensa, 1 thread':28} "
+          f"{min(theirs) * 1000:7.1f}ms {statistics.median(theirs) * 1000:7.1f}ms "
+          f"{len(pairs):7} {p:6.3f} {r:6.3f} {f1:6.3f}")
+    ratio = statistics.median(ours_one["minhash_lsh_seconds_all"]) / statistics.median(theirs)
+    print(f"samecore / rensa, one thread each, medians: {ratio:.2f}x (target <= 1)")
+
+
+if __name__ == "__main__":
+    main()
