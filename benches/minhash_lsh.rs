@@ -13,7 +13,9 @@
 //! the work `benches/datasketch_compare.py` times on the datasketch side. Every repetition must
 //! give the same pairs (asserted inside the loop). Prints one JSON object; `--tokens-out` writes
 //! the terms as JSON lines (`{"gold": …, "terms": […]}`) for the Python side, `--pairs-out` the
-//! pairs as `a<TAB>b<TAB>estimate`.
+//! pairs as `a<TAB>b<TAB>estimate`. The same work is then timed from the pages' shingles (made
+//! before the timer, as `benches/rensa_compare.py` gives rensa its shingle strings):
+//! `from_shingles_seconds_all`.
 
 /// `../shared` data, skipped when absent (a failure with `SAMECORE_REQUIRE_SHARED=1`).
 #[path = "../tests/common/mod.rs"]
@@ -30,7 +32,7 @@ use samecore::cluster::Clustering;
 use samecore::eval::{GoldStandard, evaluate};
 use samecore::matching::lsh::{Banding, lsh_candidates, optimal_bands};
 use samecore::progress::Progress;
-use samecore::signature::shingles::{jaccard_estimate, minhash_vectors};
+use samecore::signature::shingles::{jaccard_estimate, min_values32, minhash_vectors, shingles};
 use samecore::token::{TokenSource, term_hash};
 
 struct Args {
@@ -116,9 +118,23 @@ fn minhash_lsh(terms: &[Terms], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
         .par_iter()
         .map(|t| t.iter().map(term_hash).collect())
         .collect();
-    let signatures = minhash_vectors(&hashes, a.k, a.perm, a.seed);
+    lsh_pairs(&minhash_vectors(&hashes, a.k, a.perm, a.seed), a)
+}
+
+/// The timed part from the pages' shingles (made before the timer, as rensa's shingle strings
+/// are): signatures, LSH, verification.
+fn minhash_lsh_from_shingles(shingles: &[Vec<u64>], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
+    let signatures: Vec<Vec<u32>> = shingles
+        .par_iter()
+        .map(|s| min_values32(s, a.perm, a.seed))
+        .collect();
+    lsh_pairs(&signatures, a)
+}
+
+/// LSH candidates of `signatures` and those whose estimate reaches the threshold.
+fn lsh_pairs(signatures: &[Vec<u32>], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
     let banding = banding(a);
-    let candidates = lsh_candidates(&signatures, &banding);
+    let candidates = lsh_candidates(signatures, &banding);
     let pairs: Vec<(u32, u32, f64)> = candidates
         .par_iter()
         .filter_map(|&(x, y)| {
@@ -175,6 +191,19 @@ fn main() {
         result = Some((pairs, candidates));
     }
     let (pairs, candidates) = result.unwrap_or_default();
+    // The same from the shingles: the same pairs.
+    let shingled: Vec<Vec<u64>> = terms
+        .par_iter()
+        .map(|t| shingles(&t.iter().map(term_hash).collect::<Vec<_>>(), args.k))
+        .collect();
+    let mut from_shingles = Vec::new();
+    for _ in 0..args.repeat.max(1) {
+        let t = Instant::now();
+        let (again, _) = minhash_lsh_from_shingles(&shingled, &args);
+        from_shingles.push(t.elapsed().as_secs_f64());
+        assert_eq!(again, pairs, "from the shingles, other pairs");
+    }
+    from_shingles.sort_by(f64::total_cmp);
     if let Some(path) = &args.pairs_out {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
         for (a, b, s) in &pairs {
@@ -204,6 +233,7 @@ fn main() {
         "token_seconds": token_secs,
         "minhash_lsh_seconds_median": times[times.len() / 2],
         "minhash_lsh_seconds_all": times,
+        "from_shingles_seconds_all": from_shingles,
         "candidates": candidates,
         "pairs": pairs.len(),
         "gold_known": gold.is_known(),
