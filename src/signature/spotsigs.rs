@@ -200,9 +200,9 @@ pub struct SignedPage {
 #[derive(Debug, Clone)]
 struct Table {
     antecedents: Vec<Antecedent>,
-    antecedent_of: HashMap<u64, usize>,
+    antecedent_of: HashMap<u64, usize, crate::token::TermHashed>,
     antecedent_hash: Vec<u64>,
-    stop: HashSet<u64>,
+    stop: HashSet<u64, crate::token::TermHashed>,
 }
 
 impl Table {

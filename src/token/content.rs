@@ -80,6 +80,29 @@ pub fn content_text(html: &str) -> String {
 /// of a script written without spaces (a Chinese sentence is many words, not one), so that
 /// boilerpipe's word-count rules see a CJK or Thai story as the text it is.
 fn count_words(text: &str) -> u32 {
+    if text.is_ascii() {
+        return count_ascii_words(text.as_bytes());
+    }
+    count_words_unicode(text)
+}
+
+/// [`count_words`] of ASCII text, one pass over its bytes: runs between white space (as
+/// `char::is_whitespace` has it in ASCII: tab, line feed, vertical tab, form feed, carriage
+/// return, space) holding a letter or digit.
+fn count_ascii_words(bytes: &[u8]) -> u32 {
+    let (mut words, mut in_word_with_alnum) = (0u32, false);
+    for &b in bytes {
+        if matches!(b, b'\t'..=b'\r' | b' ') {
+            words += u32::from(in_word_with_alnum);
+            in_word_with_alnum = false;
+        } else if b.is_ascii_alphanumeric() {
+            in_word_with_alnum = true;
+        }
+    }
+    words + u32::from(in_word_with_alnum)
+}
+
+fn count_words_unicode(text: &str) -> u32 {
     text.split_whitespace()
         .map(|w| {
             let unspaced = w.chars().filter(|&c| super::markup::is_unspaced(c)).count();
@@ -285,6 +308,42 @@ fn classify(blocks: &[Block]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_words_are_counted_as_the_unicode_rule_counts_them() {
+        let samples = [
+            "",
+            "   ",
+            "one",
+            " two words ",
+            "a\tb\nc\x0bd\x0ce\rf g",
+            "-- 42 ... x-y !! (3)",
+            "end.",
+            "\u{7f}abc \x01 z",
+        ];
+        for text in samples {
+            assert_eq!(
+                count_ascii_words(text.as_bytes()),
+                count_words_unicode(text),
+                "{text:?}"
+            );
+        }
+        let mut state = 7u64;
+        for _ in 0..2000 {
+            let text: String = (0..40)
+                .map(|_| {
+                    state = crate::token::mix64(state);
+                    let pool = b" \t\n\x0b\x0c\raZ09-.,!\x01\x7f";
+                    pool[(state % pool.len() as u64) as usize] as char
+                })
+                .collect();
+            assert_eq!(
+                count_ascii_words(text.as_bytes()),
+                count_words_unicode(&text),
+                "{text:?}"
+            );
+        }
+    }
 
     fn words(s: &str) -> Vec<&str> {
         s.split_whitespace().collect()

@@ -40,7 +40,7 @@ pub const MARGIN: u32 = 3;
 /// Which languages' function words each term is (a bit per language of `codes`).
 struct FunctionWords {
     codes: Vec<&'static str>,
-    of: std::collections::HashMap<u64, u64>,
+    of: std::collections::HashMap<u64, u64, super::TermHashed>,
 }
 
 static FUNCTION_WORDS: std::sync::LazyLock<FunctionWords> = std::sync::LazyLock::new(|| {
@@ -52,7 +52,7 @@ static FUNCTION_WORDS: std::sync::LazyLock<FunctionWords> = std::sync::LazyLock:
     ];
     codes.push("mt");
     codes.truncate(64);
-    let mut of: std::collections::HashMap<u64, u64> = Default::default();
+    let mut of: std::collections::HashMap<u64, u64, super::TermHashed> = Default::default();
     for (i, code) in codes.iter().enumerate() {
         let words = stop_words::lookup(code).unwrap_or(MALTESE);
         for w in words {
