@@ -24,6 +24,11 @@ use samecore::progress::Progress;
 use samecore::session::{self, OpenOptions, Session};
 use samecore::store::{Project, RunId};
 
+/// mimalloc, as the `samecore` binary: Rust's allocations in the extension (Python's own are
+/// untouched).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pyo3::create_exception!(
     _samecore,
     SamecoreError,
