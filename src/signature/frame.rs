@@ -120,7 +120,8 @@ fn site_frame(pages: &[&Vec<u64>], frame: &SiteFrame) -> HashSet<u64> {
             distinct
         })
         .collect();
-    let mut df: HashMap<u64, usize> = HashMap::new();
+    // Signature hashes are mixed already: each is its own bucket hash.
+    let mut df: HashMap<u64, usize, crate::token::TermHashed> = HashMap::default();
     for set in &sets {
         for &h in set {
             *df.entry(h).or_default() += 1;
@@ -154,7 +155,8 @@ fn site_frame(pages: &[&Vec<u64>], frame: &SiteFrame) -> HashSet<u64> {
         .collect();
     held.sort_unstable();
     held.dedup();
-    let mut by_groups: HashMap<u64, usize> = HashMap::with_capacity(candidates.len());
+    let mut by_groups: HashMap<u64, usize, crate::token::TermHashed> =
+        HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
     for (h, _) in held {
         *by_groups.entry(h).or_default() += 1;
     }
@@ -172,7 +174,11 @@ fn site_frame(pages: &[&Vec<u64>], frame: &SiteFrame) -> HashSet<u64> {
 /// increasing size, each probing with its first `|x| - ⌈t·|x|⌉ + 1` rarest signatures and
 /// indexing only its first `|x| - ⌈2t/(1+t)·|x|⌉ + 1`, which every later (larger) set at `t`
 /// must share one of.
-pub fn copy_groups(sets: &[Vec<u64>], df: &HashMap<u64, usize>, t: f64) -> (Vec<u32>, usize) {
+pub fn copy_groups<S: std::hash::BuildHasher>(
+    sets: &[Vec<u64>],
+    df: &HashMap<u64, usize, S>,
+    t: f64,
+) -> (Vec<u32>, usize) {
     let mut uf = UnionFind::new(sets.len());
     // Identical sets first; only their first pages are compared.
     let mut first: HashMap<&[u64], u32> = HashMap::new();
@@ -200,7 +206,7 @@ pub fn copy_groups(sets: &[Vec<u64>], df: &HashMap<u64, usize>, t: f64) -> (Vec<
             v
         })
         .collect();
-    let mut index: HashMap<u64, Vec<u32>> = HashMap::new();
+    let mut index: HashMap<u64, Vec<u32>, crate::token::TermHashed> = HashMap::default();
     let mut asked = vec![u32::MAX; reps.len()];
     for (r, x) in ordered.iter().enumerate() {
         for &(_, h) in &x[..prefix_len(x.len(), t)] {

@@ -107,7 +107,8 @@ impl SignedCollection {
         // of the distinct hashes instead of a sorted copy of every occurrence, and each page's
         // hashes freed as soon as its ids are made: the peak holds about one copy of the
         // collection's signatures, not three.
-        let mut id_of: HashMap<u64, u32> = HashMap::new();
+        // Signature hashes are mixed already: each is its own bucket hash.
+        let mut id_of: HashMap<u64, u32, crate::token::TermHashed> = HashMap::default();
         for &h in raw.iter().flatten() {
             let next = id_of.len() as u32;
             id_of.entry(h).or_insert(next);

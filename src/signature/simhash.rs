@@ -78,7 +78,8 @@ pub fn projection_word(token: u64, word: usize, seed: u64) -> u64 {
 pub fn simhash(tokens: &[u64], params: &SimhashParams) -> BitString {
     let words = params.words();
     // Count tokens first: each distinct token is projected once and weighted by its frequency.
-    let mut counts: HashMap<u64, i64> = HashMap::with_capacity(tokens.len());
+    let mut counts: HashMap<u64, i64, crate::token::TermHashed> =
+        HashMap::with_capacity_and_hasher(tokens.len(), Default::default());
     for &t in tokens {
         *counts.entry(t).or_default() += 1;
     }
