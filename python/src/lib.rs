@@ -233,6 +233,8 @@ impl PySession {
             gold,
             ..Default::default()
         };
+        // As the binary: small inputs keep freed memory (samecore::engine::memory).
+        samecore::engine::memory::tune_for_inputs(&paths, true);
         let session = work(py, progress.as_ref(), |p| Session::open(&paths, &open, p))?;
         Ok(PySession {
             inner: Arc::new(session),

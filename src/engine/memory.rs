@@ -1,0 +1,80 @@
+//! How mimalloc (the allocator of the `samecore` binary and of the Python extension) returns
+//! freed memory to the system, chosen by what a piece of work reads.
+//!
+//! Over large inputs, and in the workbench (which may open a million pages later), freed memory
+//! is returned as soon as it is freed. This build does not otherwise purge on time: measured on
+//! 109,538 generated pages (`run --mode allpairs`), peak RSS 402 -> 312 MB with mimalloc's
+//! documented 10 ms. With 10 ms a burst of frees still stays resident: joining a file's
+//! documents into one vector (a 137 MB copy on 328,586 pages, its chunks freed as they are
+//! copied, all within a few ms) raised RSS by the whole copy and made the run's peak;
+//! immediately, the 300k-page run peaks at 707 MB instead of 801 MB at the same wall time.
+//!
+//! Work over at most [`KEEP_FREED_UP_TO`] of input keeps what it frees for its next
+//! allocations: returning it and faulting fresh pages back in (the kernel zeroes each one) cost
+//! a fifth of `run` on goldset-dev (53 MB: 191 -> 156 ms; docs/benchmarks.md, "Against the
+//! published SpotSigs code"), while the memory kept is small beside such inputs. A user's
+//! `MIMALLOC_PURGE_DELAY` wins. Without mimalloc as the global allocator this changes nothing.
+
+use std::path::{Path, PathBuf};
+
+/// `mi_option_purge_delay` in the mimalloc v3 that `libmimalloc-sys` builds (its `mimalloc.h`
+/// enum; the crate names no constant for it).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Inputs up to this size keep freed memory.
+pub const KEEP_FREED_UP_TO: u64 = 512 << 20;
+
+/// Set mimalloc's purge delay for work reading `inputs`: keep freed memory when they hold at
+/// most [`KEEP_FREED_UP_TO`] and `may_keep` (false for the workbench), else return it at once.
+pub fn tune_for_inputs(inputs: &[PathBuf], may_keep: bool) {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
+        return;
+    }
+    let keep = may_keep && bytes_up_to(inputs, KEEP_FREED_UP_TO) <= KEEP_FREED_UP_TO;
+    // SAFETY: sets one of mimalloc's own options, which it reads under its own
+    // synchronisation; no pointer is passed.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, if keep { -1 } else { 0 }) };
+}
+
+/// The bytes of the files among `paths` (folders walked), counted until they pass `limit`
+/// (more than `limit` then); a walk past 100,000 entries counts as more. Paths that are not
+/// there count nothing.
+pub fn bytes_up_to(paths: &[PathBuf], limit: u64) -> u64 {
+    let mut total = 0u64;
+    let mut entries = 0u32;
+    let mut stack: Vec<PathBuf> = paths.to_vec();
+    while let Some(path) = stack.pop() {
+        if total > limit || entries > 100_000 {
+            return limit + 1;
+        }
+        entries += 1;
+        let Ok(meta) = std::fs::metadata(Path::new(&path)) else {
+            continue;
+        };
+        if meta.is_file() {
+            total += meta.len();
+        } else if meta.is_dir()
+            && let Ok(dir) = std::fs::read_dir(&path)
+        {
+            stack.extend(dir.flatten().map(|e| e.path()));
+        }
+    }
+    total.min(limit + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_counted_up_to_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.html"), vec![b'x'; 1000]).unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub/b.html"), vec![b'x'; 500]).unwrap();
+        let both = [dir.path().to_path_buf(), dir.path().join("missing")];
+        assert_eq!(bytes_up_to(&both, 10_000), 1500);
+        assert_eq!(bytes_up_to(&both, 600), 601);
+        assert_eq!(bytes_up_to(&[], 600), 0);
+    }
+}
