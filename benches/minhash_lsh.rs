@@ -32,7 +32,7 @@ use samecore::cluster::Clustering;
 use samecore::eval::{GoldStandard, evaluate};
 use samecore::matching::lsh::{Banding, lsh_candidates, optimal_bands};
 use samecore::progress::Progress;
-use samecore::signature::shingles::{jaccard_estimate, min_values32, minhash_vectors, shingles};
+use samecore::signature::shingles::{MinHash32, jaccard_estimate, minhash_vectors, shingles};
 use samecore::token::{TokenSource, term_hash};
 
 struct Args {
@@ -124,9 +124,10 @@ fn minhash_lsh(terms: &[Terms], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
 /// The timed part from the pages' shingles (made before the timer, as rensa's shingle strings
 /// are): signatures, LSH, verification.
 fn minhash_lsh_from_shingles(shingles: &[Vec<u64>], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
+    let functions = MinHash32::new(a.perm, a.seed);
     let signatures: Vec<Vec<u32>> = shingles
         .par_iter()
-        .map(|s| min_values32(s, a.perm, a.seed))
+        .map(|s| functions.min_values(s))
         .collect();
     lsh_pairs(&signatures, a)
 }

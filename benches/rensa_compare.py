@@ -6,8 +6,9 @@
 Both start from the same pages' text terms (goldset-dev's, written by
 `cargo bench --bench minhash_lsh -- --tokens-out`), cut into the same word 4-shingles:
   - rensa 0.5 (pip), called as its README shows: one `RMinHash` a page, `update` with the
-    page's shingle strings (made before the timer), `RMinHashLSH` with the same bands, a query
-    per page, and the Jaccard estimate checked against the threshold; one thread.
+    page's shingles (UTF-8 bytes made before the timer, as `datasketch_compare.py` makes them),
+    `RMinHashLSH` with the same bands, a query per page, and the Jaccard estimate checked
+    against the threshold; one thread.
   - samecore's bench (`cargo bench --bench minhash_lsh`), whose timed part starts from the
     term strings: term hashing, shingling, the min-values, LSH with the same bands, the
     candidates' estimates checked; run with one thread and with every core.
@@ -22,47 +23,16 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-
-def shingles(terms: list[str], k: int) -> list[str]:
-    if not terms:
-        return []
-    if len(terms) <= k:
-        return [" ".join(terms)]
-    return [" ".join(terms[i : i + k]) for i in range(len(terms) - k + 1)]
-
-
-def pairwise_f1(pairs: set[tuple[int, int]], gold: list[str | None]) -> tuple[float, float, float]:
-    parent = list(range(len(gold)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    clusters: dict[int, list[int]] = {}
-    for d in range(len(gold)):
-        clusters.setdefault(find(d), []).append(d)
-    found = {(a, b) for m in clusters.values() for i, a in enumerate(m) for b in m[i + 1 :]}
-    by_gold: dict[str, list[int]] = {}
-    for d, g in enumerate(gold):
-        if g is not None:
-            by_gold.setdefault(g, []).append(d)
-    truth = {(a, b) for m in by_gold.values() for i, a in enumerate(m) for b in m[i + 1 :]}
-    inter = len(found & truth)
-    p = inter / len(found) if found else 0.0
-    r = inter / len(truth) if truth else 0.0
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+# The same shingles and the same pairwise scoring as the datasketch comparison beside this file.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from datasketch_compare import pairwise_prf, shingles  # noqa: E402
 
 
 def samecore_bench(args: argparse.Namespace, threads: int, tokens: Path | None) -> dict:
@@ -118,7 +88,7 @@ def main() -> None:
     gold = [r["gold"] for r in rows]
     docs = [shingles(r["terms"], args.k) for r in rows]
     theirs, pairs = rensa_run(docs, args)
-    p, r, f1 = pairwise_f1(pairs, gold)
+    p, r, f1 = pairwise_prf(len(gold), pairs, gold)
 
     print(f"goldset-dev: {len(docs)} pages, {sum(map(len, docs)):,} shingles; "
           f"{args.perm} permutations, {args.bands} bands, threshold {args.threshold}")
@@ -129,7 +99,7 @@ def main() -> None:
             label = f"{name}, from {start}"
             print(f"{label:40} {min(ts) * 1000:7.1f}ms {statistics.median(ts) * 1000:7.1f}ms "
                   f"{o['pairs']:7} {o['pair_p']:6.3f} {o['pair_r']:6.3f} {o['pair_f1']:6.3f}")
-    print(f"{'rensa, 1 thread, from shingle strings':40} "
+    print(f"{'rensa, 1 thread, from shingles':40} "
           f"{min(theirs) * 1000:7.1f}ms {statistics.median(theirs) * 1000:7.1f}ms "
           f"{len(pairs):7} {p:6.3f} {r:6.3f} {f1:6.3f}")
     for start, key in (("shingles", "from_shingles_seconds_all"), ("terms", "minhash_lsh_seconds_all")):

@@ -334,6 +334,34 @@ impl Session {
         })
     }
 
+    /// Precision, recall and F1 of `run`'s detector against the gold at each of `thresholds`,
+    /// averaged over `seeds` seeds from the run's (randomized procedures; one otherwise): the
+    /// matching runs again on the same prepared collection. Empty without gold.
+    pub fn sweep(
+        &self,
+        run: &Run,
+        thresholds: &[f64],
+        seeds: usize,
+        progress: &Progress,
+    ) -> Result<Vec<crate::eval::sweep::SweepRow>> {
+        if !self.has_gold() {
+            return Ok(Vec::new());
+        }
+        let mut base = run.detection.spec.clone();
+        base.matching.seeds.clear();
+        let seeds: Vec<u64> = (0..seeds.max(1) as u64)
+            .map(|i| base.matching.seed + i)
+            .collect();
+        crate::eval::sweep::sweep(
+            run.prepared.as_ref(),
+            &base,
+            thresholds,
+            &seeds,
+            &self.gold.cluster_of,
+            progress,
+        )
+    }
+
     /// The three metrics of `detection` against the gold standard, when it is known.
     pub fn metrics(&self, detection: &Detection) -> Option<Metrics> {
         self.gold
@@ -422,6 +450,79 @@ impl Session {
             .pairs()
             .iter()
             .map(|p| PairFileRow::new(&docs[p.a.index()], &docs[p.b.index()], p.score))
+    }
+
+    /// Seconds spent signing for `run`: SpotSigs' collection-wide filters after an opening that
+    /// signed, else the detector's preparation.
+    pub fn sign_seconds(&self, run: &Run) -> f64 {
+        run.prepare_seconds.unwrap_or(self.sign_seconds)
+    }
+
+    /// A run's summary (`samecore run --json`, the Python package's `Run.summary`): counts, the
+    /// matching trace, metrics, per language, each story over time, seconds.
+    pub fn summary(&self, run: &Run) -> serde_json::Value {
+        let (detection, gold) = (&run.detection, &self.gold);
+        let groups = detection.clustering.groups();
+        let trace = &detection.outcome.trace;
+        serde_json::json!({
+            "algo": run.algo.name(),
+            "documents": self.docs().len(),
+            "unsigned": run.prepared.unsigned(),
+            "spec": detection.spec,
+            "clusters": detection.clustering.cluster_count(),
+            "groups": groups.len(),
+            "documents_in_groups": groups.iter().map(Vec::len).sum::<usize>(),
+            "declared_duplicates": detection.outcome.matched.iter().flatten().count(),
+            "identical": detection.exact,
+            "pairs": detection.pairs().len(),
+            "comparisons": trace.comparisons(),
+            "avoided": trace.avoided(),
+            "collisions": trace.collisions(),
+            "index_size": trace.index_size,
+            "mistakes_per_100": gold.is_known().then(|| {
+                trace.mistakes_per_batch(&detection.outcome.links(), &gold.cluster_of, 100)
+            }),
+            "seconds_per_document": {
+                "mean": trace.docs.iter().map(|d| d.nanos as f64).sum::<f64>()
+                    / trace.docs.len().max(1) as f64 / 1e9,
+                "max": trace.docs.iter().map(|d| d.nanos).max().unwrap_or(0) as f64 / 1e9,
+            },
+            "gold_clusters": gold.names.len(),
+            "metrics": run.metrics,
+            "languages": self.languages(detection),
+            "stories": self.stories(detection),
+            "seconds": {
+                "load": self.read_seconds,
+                "signatures": self.sign_seconds(run),
+                "matching": run.detect_seconds,
+            },
+        })
+    }
+
+    /// Each cluster of two or more pages over time: its first publishers (keys, sites), when
+    /// they published, its sites, span and how many members the pages themselves date.
+    fn stories(&self, detection: &Detection) -> Vec<serde_json::Value> {
+        let docs = self.docs();
+        let spreads = self.spreads(detection);
+        detection
+            .clustering
+            .groups()
+            .iter()
+            .map(|members| {
+                let c = detection.clustering.cluster_of[members[0].index()] as usize;
+                let s = &spreads.clusters[c];
+                serde_json::json!({
+                    "cluster": c,
+                    "pages": members.len(),
+                    "sites": s.sites,
+                    "first": s.first.iter().map(|&i| docs[i].key.clone()).collect::<Vec<_>>(),
+                    "first_sites": s.first.iter().map(|&i| docs[i].site.registrable.clone()).collect::<Vec<_>>(),
+                    "first_published": s.first_at.map(|a| a.iso()),
+                    "span_seconds": s.span_seconds,
+                    "dated_by_page": s.dated_by_page,
+                })
+            })
+            .collect()
     }
 
     /// Per language (when the pages were signed while read): pages, spot signatures per 1,000

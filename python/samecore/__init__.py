@@ -250,35 +250,37 @@ class Run:
         native = _call(progress, lambda cb: self._native.at(threshold, progress=cb))
         return Run(native, self.session)
 
-    def sweep(self, thresholds: Sequence[float], *, progress: Progress = True) -> pd.DataFrame:
+    def sweep(
+        self, thresholds: Sequence[float], *, seeds: int = 1, progress: Progress = True
+    ) -> pd.DataFrame:
         """Precision, recall and F1 (pairwise, document-level, B-cubed) against the gold at
-        each threshold: one row per threshold (needs gold clusters)."""
+        each threshold, one row per threshold: the matching runs again, nothing is signed
+        again. Randomized procedures (seeded, incremental with first guess) average ``seeds``
+        seeds; ``*_sd`` columns give the spread. Needs gold clusters."""
         if self.metrics is None:
             raise SamecoreError(
                 "no gold clusters: a sweep needs them (folder names, or a gold file beside "
                 "the archive or given as gold=)"
             )
-        rows = []
-        callback = _progress(progress)
-        try:
-            for i, t in enumerate(thresholds):
-                m = self.at(float(t)).metrics
-                rows.append(
-                    {
-                        "threshold": float(t),
-                        **{
-                            f"{kind}_{name}": m[kind][name]
-                            for kind in ("pairwise", "document", "bcubed")
-                            for name in ("precision", "recall", "f1")
-                        },
-                    }
-                )
-                if callback is not None:
-                    callback("sweep", i + 1, len(thresholds))
-        finally:
-            if isinstance(callback, _Tqdm):
-                callback.close()
-        return pd.DataFrame(rows)
+        rows = json.loads(
+            _call(
+                progress,
+                lambda cb: self._native.sweep(
+                    [float(t) for t in thresholds], seeds=seeds, progress=cb
+                ),
+            )
+        )
+        out = []
+        for row in rows:
+            flat: Dict[str, Any] = {"threshold": row["threshold"], "runs": row["runs"]}
+            for kind in ("pairwise", "document", "bcubed"):
+                for name in ("precision", "recall", "f1"):
+                    flat[f"{kind}_{name}"] = row["mean"][kind][name]
+                    flat[f"{kind}_{name}_sd"] = row["sd"][kind][name]
+            flat["groups"] = row["groups"]["mean"]
+            flat["seconds"] = row["seconds"]["mean"]
+            out.append(flat)
+        return pd.DataFrame(out)
 
     def save(self, project: PathLike) -> int:
         """Store the run in a project file (created when missing), for the workbench and

@@ -312,12 +312,7 @@ impl PySession {
         }
         if let Some(mode) = mode {
             spec.matching.mode = mode.parse().map_err(error)?;
-            if !spec.matching.link_rules_apply() {
-                // The link rules need every pair of a page scored: not in this mode.
-                spec.matching.link_share = 0.0;
-                spec.matching.refused_stays_alone = false;
-                spec.matching.cross_links = 0.0;
-            }
+            spec.matching.drop_link_rules_where_they_cannot_apply();
         }
         if let Some(rule) = rule {
             spec.rule = rule.parse().map_err(error)?;
@@ -436,28 +431,10 @@ impl PyRun {
         )
     }
 
-    /// The run's summary as JSON: spec, counts, metrics against gold, languages, seconds.
+    /// The run's summary as JSON, as `samecore run --json` gives it: spec, counts, the matching
+    /// trace, metrics against gold, languages, stories over time, seconds.
     fn summary(&self) -> PyResult<String> {
-        let d = &self.run.detection;
-        let groups = d.clustering.groups();
-        let summary = serde_json::json!({
-            "algo": self.run.algo.name(),
-            "documents": self.session.docs().len(),
-            "unsigned": self.run.prepared.unsigned(),
-            "spec": d.spec,
-            "clusters": d.clustering.cluster_count(),
-            "groups": groups.len(),
-            "documents_in_groups": groups.iter().map(Vec::len).sum::<usize>(),
-            "pairs": d.pairs().len(),
-            "identical": d.exact,
-            "metrics": self.run.metrics,
-            "languages": self.session.languages(d),
-            "seconds": {
-                "prepare": self.run.prepare_seconds,
-                "matching": self.run.detect_seconds,
-            },
-        });
-        serde_json::to_string(&summary).map_err(error)
+        serde_json::to_string(&self.session.summary(&self.run)).map_err(error)
     }
 
     /// The same detector at another threshold (nothing is signed again).
@@ -479,6 +456,26 @@ impl PyRun {
             run: again,
             options: self.options.clone(),
         })
+    }
+
+    /// Precision, recall and F1 against the gold at each threshold, averaged over `seeds`
+    /// seeds (randomized procedures), as JSON rows (the library's `SweepRow`).
+    #[pyo3(signature = (thresholds, *, seeds = 1, progress = None))]
+    fn sweep(
+        &self,
+        py: Python<'_>,
+        thresholds: Vec<f64>,
+        seeds: usize,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        if let Some(t) = thresholds.iter().find(|t| !(0.0..=1.0).contains(*t)) {
+            return Err(error(format!("threshold {t} is not in [0, 1]")));
+        }
+        let (session, run) = (&self.session, &self.run);
+        let rows = work(py, progress.as_ref(), |p| {
+            session.sweep(run, &thresholds, seeds, p)
+        })?;
+        serde_json::to_string(&rows).map_err(error)
     }
 
     /// Store the run in the project file at `path` (created when missing); its number there.

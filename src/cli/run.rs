@@ -15,7 +15,7 @@ use anyhow::Context;
 use clap::Args;
 use samecore::archive::{self, KeepHtml, ReadOptions};
 use samecore::cluster::ClusterRule;
-use samecore::detectors::{Algo, Detection, RunSpec};
+use samecore::detectors::{Algo, RunSpec};
 use samecore::eval::GoldStandard;
 use samecore::export;
 use samecore::matching::{Guess, MatchParams, Mode, gold_seeds};
@@ -428,9 +428,7 @@ pub fn run_spec(
             args.refused_stays_alone == Some(true),
             &matching,
         )?;
-        matching.link_share = 0.0;
-        matching.refused_stays_alone = false;
-        matching.cross_links = 0.0;
+        matching.drop_link_rules_where_they_cannot_apply();
     }
     Ok(RunSpec {
         matching,
@@ -525,63 +523,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &summary_json(&session, &run, stored))?;
+        let mut summary = session.summary(&run);
+        summary["project_run"] = serde_json::json!(stored.map(|(r, _)| r.0));
+        serde_json::to_writer_pretty(&mut out, &summary)?;
         writeln!(out)?;
         return Ok(());
     }
     print_summary(&mut out, &session, &run, stored)
-}
-
-/// Seconds spent signing in `run`: SpotSigs' filters after an opening that signed, else the
-/// detector's preparation.
-fn sign_seconds(session: &Session, run: &Run) -> f64 {
-    run.prepare_seconds.unwrap_or(session.sign_seconds)
-}
-
-/// The summary of `samecore run --json`: counts, the matching trace, metrics, per language,
-/// the stories over time, times and the stored run.
-fn summary_json(
-    session: &Session,
-    run: &Run,
-    stored: Option<(RunId, &PathBuf)>,
-) -> serde_json::Value {
-    let (detection, gold) = (&run.detection, &session.gold);
-    let groups = detection.clustering.groups();
-    let trace = &detection.outcome.trace;
-    serde_json::json!({
-        "algo": run.algo.name(),
-        "documents": session.docs().len(),
-        "unsigned": run.prepared.unsigned(),
-        "spec": detection.spec,
-        "clusters": detection.clustering.cluster_count(),
-        "groups": groups.len(),
-        "documents_in_groups": groups.iter().map(Vec::len).sum::<usize>(),
-        "declared_duplicates": detection.outcome.matched.iter().flatten().count(),
-        "identical": detection.exact,
-        "pairs": detection.pairs().len(),
-        "comparisons": trace.comparisons(),
-        "avoided": trace.avoided(),
-        "collisions": trace.collisions(),
-        "index_size": trace.index_size,
-        "mistakes_per_100": gold.is_known().then(|| {
-            trace.mistakes_per_batch(&detection.outcome.links(), &gold.cluster_of, 100)
-        }),
-        "seconds_per_document": {
-            "mean": trace.docs.iter().map(|d| d.nanos as f64).sum::<f64>()
-                / trace.docs.len().max(1) as f64 / 1e9,
-            "max": trace.docs.iter().map(|d| d.nanos).max().unwrap_or(0) as f64 / 1e9,
-        },
-        "gold_clusters": gold.names.len(),
-        "metrics": run.metrics,
-        "languages": session.languages(detection),
-        "stories": stories_json(session, detection),
-        "seconds": {
-            "load": session.read_seconds,
-            "signatures": sign_seconds(session, run),
-            "matching": run.detect_seconds,
-        },
-        "project_run": stored.map(|(r, _)| r.0),
-    })
 }
 
 /// The summary of `samecore run` on the terminal.
@@ -640,7 +588,7 @@ fn print_summary(
         out,
         "time: load {:.2} s, signatures {:.2} s, matching {:.3} s",
         session.read_seconds,
-        sign_seconds(session, run),
+        session.sign_seconds(run),
         run.detect_seconds
     )?;
     if let Some((id, path)) = stored {
@@ -701,30 +649,4 @@ pub fn checked_inputs(inputs: Vec<PathBuf>, keep_going: bool) -> anyhow::Result<
     }
     anyhow::ensure!(!kept.is_empty(), "no input left to read");
     Ok(kept)
-}
-
-/// Each cluster of two or more pages over time, for `run --json`: its first publishers (keys,
-/// sites), when they published, its sites, span and how many members the pages themselves date.
-fn stories_json(session: &Session, detection: &Detection) -> Vec<serde_json::Value> {
-    let docs = session.docs();
-    let spreads = session.spreads(detection);
-    detection
-        .clustering
-        .groups()
-        .iter()
-        .map(|members| {
-            let c = detection.clustering.cluster_of[members[0].index()] as usize;
-            let s = &spreads.clusters[c];
-            serde_json::json!({
-                "cluster": c,
-                "pages": members.len(),
-                "sites": s.sites,
-                "first": s.first.iter().map(|&i| docs[i].key.clone()).collect::<Vec<_>>(),
-                "first_sites": s.first.iter().map(|&i| docs[i].site.registrable.clone()).collect::<Vec<_>>(),
-                "first_published": s.first_at.map(|a| a.iso()),
-                "span_seconds": s.span_seconds,
-                "dated_by_page": s.dated_by_page,
-            })
-        })
-        .collect()
 }

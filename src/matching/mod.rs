@@ -320,6 +320,14 @@ impl MatchParams {
         self.cross_links = rules.cross_links;
     }
 
+    /// Run without link rules where they cannot apply ([`MatchParams::link_rules_apply`]):
+    /// the paper's loop declares before every pair of a page is scored.
+    pub fn drop_link_rules_where_they_cannot_apply(&mut self) {
+        if !self.link_rules_apply() {
+            self.set_link_rules(LinkRules::default());
+        }
+    }
+
     /// Whether declarations are made from scored pairs, so [`MatchParams::link_share`] and
     /// [`MatchParams::cross_links`] apply:
     /// not in Full mode, nor in Incremental or Seeded mode without `add_duplicates` (the

@@ -173,28 +173,49 @@ pub fn supershingle_vectors(docs: &[Vec<u64>], params: &ShingleParams) -> Result
 /// is most of MinHash's speed. datasketch's family is `(a·x + b) mod (2^61 − 1)` truncated to
 /// 32 bits; 32-bit values halve the memory of 64-bit ones.
 pub fn min_values32(shingles: &[u64], m: usize, seed: u64) -> Vec<u32> {
-    if shingles.is_empty() {
-        return Vec::new();
+    MinHash32::new(m, seed).min_values(shingles)
+}
+
+/// The `m` functions of [`min_values32`] for a seed, made once for many pages.
+#[derive(Debug, Clone)]
+pub struct MinHash32 {
+    a: Vec<u64>,
+    b: Vec<u64>,
+}
+
+impl MinHash32 {
+    /// The functions' coefficients.
+    pub fn new(m: usize, seed: u64) -> MinHash32 {
+        let (a, b) = (0..m)
+            .map(|i| (salt(seed, i) | 1, salt(seed ^ 0x6a09_e667_f3bc_c908, i)))
+            .unzip();
+        MinHash32 { a, b }
     }
-    let (a, b): (Vec<u64>, Vec<u64>) = (0..m)
-        .map(|i| (salt(seed, i) | 1, salt(seed ^ 0x6a09_e667_f3bc_c908, i)))
-        .unzip();
-    let mut mins = vec![u32::MAX; m];
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512 F, checked on the line above.
-            unsafe { min_hash32_avx512(shingles, &a, &b, &mut mins) };
-            return mins;
+
+    /// [`min_values32`] of one page's shingles.
+    pub fn min_values(&self, shingles: &[u64]) -> Vec<u32> {
+        if shingles.is_empty() {
+            return Vec::new();
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked on the line above; the function only needs that.
-            unsafe { min_hash32_avx2(shingles, &a, &b, &mut mins) };
-            return mins;
+        let (a, b) = (&self.a, &self.b);
+        let mut mins = vec![u32::MAX; a.len()];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU has AVX-512 F, checked on the line above.
+                unsafe { min_hash32_avx512(shingles, a, b, &mut mins) };
+                return mins;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2, checked on the line above; the function only needs
+                // that.
+                unsafe { min_hash32_avx2(shingles, a, b, &mut mins) };
+                return mins;
+            }
         }
+        min_hash32(shingles, a, b, &mut mins);
+        mins
     }
-    min_hash32(shingles, &a, &b, &mut mins);
-    mins
 }
 
 /// Each shingle mixed ([`mix64`]) and split into its low and high 32 bits, once per page.
@@ -366,8 +387,9 @@ unsafe fn min_hash32_avx2(shingles: &[u64], a: &[u64], b: &[u64], mins: &mut [u3
 
 /// MinHash signatures (`m` 32-bit min-values of the `k`-shingles) of many pages, in parallel.
 pub fn minhash_vectors(docs: &[Vec<u64>], k: usize, m: usize, seed: u64) -> Vec<Vec<u32>> {
+    let functions = MinHash32::new(m, seed);
     docs.par_iter()
-        .map(|t| min_values32(&shingles(t, k), m, seed))
+        .map(|t| functions.min_values(&shingles(t, k)))
         .collect()
 }
 

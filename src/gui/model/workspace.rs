@@ -14,9 +14,8 @@ use std::sync::Arc;
 
 use crate::DocId;
 use crate::Result;
-use crate::detectors::{Algo, Detection, DetectorOptions, Prepared, RunSpec};
-use crate::eval::metrics::Metrics;
-use crate::eval::sweep::{SweepRow, sweep};
+use crate::detectors::{Algo, Detection, DetectorOptions, RunSpec};
+use crate::eval::sweep::SweepRow;
 use crate::progress::Progress;
 use crate::session::Session;
 
@@ -37,27 +36,27 @@ pub struct RunRequest {
     pub thresholds: BTreeMap<Algo, f64>,
 }
 
-/// One detector's result in a run.
+/// One detector's result in a run as the workbench shows it: the library's run (detector,
+/// prepared collection, clusters, times, metrics; reached through `Deref`) with the sweep and
+/// the cluster summaries.
 #[derive(Clone)]
 pub struct AlgoRun {
-    /// The detector.
-    pub algo: Algo,
-    /// Its prepared collection (shared with the cache).
-    pub prepared: Arc<dyn Prepared>,
-    /// The clusters at the chosen threshold.
-    pub detection: Arc<Detection>,
+    /// The library's run.
+    pub run: crate::session::Run,
     /// Precision/recall/F1 against threshold (empty without gold, and until [`sweep_runs`]).
     pub sweep: Vec<SweepRow>,
-    /// Seconds spent preparing; `None` when the cache served it.
-    pub prepare_seconds: Option<f64>,
-    /// Seconds of the matching run at the chosen threshold.
-    pub detect_seconds: f64,
     /// One summary per cluster of `detection`, largest first.
     pub clusters: Arc<Vec<ClusterSummary>>,
-    /// The three metrics of `detection` against the gold standard, when known.
-    pub metrics: Option<Metrics>,
     /// The Spark job's pairs file this run was imported from (none: run here).
     pub imported: Option<PathBuf>,
+}
+
+impl std::ops::Deref for AlgoRun {
+    type Target = crate::session::Run;
+
+    fn deref(&self) -> &crate::session::Run {
+        &self.run
+    }
 }
 
 /// What the cluster list shows of one cluster.
@@ -225,13 +224,8 @@ fn haystack(docs: &[crate::Document], members: &[DocId]) -> String {
 fn finish_run(ws: &Workspace, run: crate::session::Run, sweep: Vec<SweepRow>) -> AlgoRun {
     AlgoRun {
         clusters: Arc::new(summarize(ws, &run.detection)),
-        algo: run.algo,
-        prepared: run.prepared,
-        detection: run.detection,
+        run,
         sweep,
-        prepare_seconds: run.prepare_seconds,
-        detect_seconds: run.detect_seconds,
-        metrics: run.metrics,
         imported: None,
     }
 }
@@ -351,25 +345,8 @@ pub fn sweep_runs(
     seeds: usize,
     progress: &Progress,
 ) -> Result<Vec<Vec<SweepRow>>> {
-    if !ws.has_gold() {
-        return Ok(vec![Vec::new(); runs.len()]);
-    }
     runs.iter()
-        .map(|run| {
-            let mut base = run.detection.spec.clone();
-            base.matching.seeds.clear();
-            let seeds: Vec<u64> = (0..seeds.max(1) as u64)
-                .map(|i| base.matching.seed + i)
-                .collect();
-            sweep(
-                run.prepared.as_ref(),
-                &base,
-                thresholds,
-                &seeds,
-                &ws.gold.cluster_of,
-                progress,
-            )
-        })
+        .map(|run| ws.sweep(run, thresholds, seeds, progress))
         .collect()
 }
 
@@ -381,17 +358,9 @@ pub fn rerun_at(
     threshold: f64,
     progress: &Progress,
 ) -> Result<AlgoRun> {
-    let again = crate::session::Run {
-        algo: run.algo,
-        prepared: run.prepared.clone(),
-        detection: run.detection.clone(),
-        prepare_seconds: None,
-        detect_seconds: run.detect_seconds,
-        metrics: run.metrics,
-    };
     Ok(finish_run(
         ws,
-        ws.rerun(&again, threshold, progress)?,
+        ws.rerun(&run.run, threshold, progress)?,
         run.sweep.clone(),
     ))
 }
