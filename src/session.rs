@@ -478,6 +478,7 @@ impl Session {
             "comparisons": trace.comparisons(),
             "avoided": trace.avoided(),
             "collisions": trace.collisions(),
+            "common": trace.common,
             "index_size": trace.index_size,
             "mistakes_per_100": gold.is_known().then(|| {
                 trace.mistakes_per_batch(&detection.outcome.links(), &gold.cluster_of, 100)

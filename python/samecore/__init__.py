@@ -369,7 +369,9 @@ class Session:
         """Run a detector (see :func:`algorithms`) at ``threshold`` (default: the
         detector's). ``mode``: incremental (default), seeded, full or allpairs; ``rule``:
         representative (default), transitive, average or centre; ``seed``: of the random
-        document order. ``options`` default to the session's."""
+        document order. ``options`` default to the session's. ``spec`` sets any other run
+        setting by the library's names, e.g. ``{"matching": {"common": "off"}}`` (the
+        common-signature limit: ``"auto"``, ``"off"`` or ``{"pages": 500}``)."""
         if options is None:
             options = self._options
         native = _call(
@@ -424,11 +426,13 @@ def run(
     seed: Optional[int] = None,
     gold: Optional[PathLike] = None,
     options: Optional[Dict[str, Any]] = None,
+    spec: Optional[Dict[str, Any]] = None,
     dates: bool = True,
     progress: Progress = True,
 ) -> Run:
     """Read the archives and run one detector: ``samecore run`` from Python. The result's
-    ``clusters`` and ``pairs`` are DataFrames; ``metrics`` is set when gold is known."""
+    ``clusters`` and ``pairs`` are DataFrames; ``metrics`` is set when gold is known.
+    ``spec``: other run settings, as :meth:`Session.run` takes them."""
     session = Session(
         paths,
         gold=gold,
@@ -438,7 +442,13 @@ def run(
         progress=progress,
     )
     return session.run(
-        algo, threshold=threshold, mode=mode, rule=rule, seed=seed, progress=progress
+        algo,
+        threshold=threshold,
+        mode=mode,
+        rule=rule,
+        seed=seed,
+        spec=spec,
+        progress=progress,
     )
 
 

@@ -118,6 +118,14 @@ def test_a_session_runs_many_detectors_and_thresholds(sample_run: samecore.Run) 
     assert curve.set_index("threshold").loc[0.4, "pairwise_f1"] == pytest.approx(at["f1"])
     allpairs = session.run("spotsigs", mode="allpairs", rule="transitive", progress=False)
     assert allpairs.summary["spec"]["rule"] == "Transitive"
+    # Other settings by the library's names: a common-signature limit of 3 pages leaves
+    # fewer pairs; the sample's 300 pages are far below where `auto` sets one.
+    assert sample_run.summary["spec"]["matching"]["common"] == "auto"
+    assert sample_run.summary["common"]["limit"] == 0
+    tight = session.run("spotsigs", spec={"matching": {"common": {"pages": 3}}}, progress=False)
+    assert tight.summary["common"]["limit"] == 3
+    assert tight.summary["common"]["pages_without_pairs"] > 0
+    assert len(tight.pairs) < len(sample_run.pairs)
 
 
 def test_pages_and_one_cluster(sample_run: samecore.Run) -> None:

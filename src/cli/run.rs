@@ -54,6 +54,15 @@ pub struct MatchArgs {
     /// Spot signatures a pair must share besides reaching the threshold (1: the paper).
     #[arg(long, default_value_t = samecore::matching::DEFAULT_MIN_SHARED)]
     pub min_shared: u32,
+    /// Spot signatures too common to count towards --min-shared: `auto` (SpotSigs' default:
+    /// none below 100k distinct pages, above those on more than 0.3 % of them), `off` (the
+    /// paper), or a number of distinct pages. A common signature counts in the Jaccard, but
+    /// pairs are looked up through the rarer ones only: in a large archive this keeps chance
+    /// pairs between stories of one topic out and makes matching grow with the archive
+    /// rather than its square; a story on more distinct pages than the limit pairs only
+    /// through what its copies share beyond it (the run reports the pages left without any).
+    #[arg(long, value_name = "auto|off|PAGES")]
+    pub common: Option<samecore::matching::CommonLimit>,
     /// A page is declared a duplicate of a partner only if their score is at least this share
     /// of the best score either page has (default 0.2 for spotsigs, 0 for the other detectors;
     /// 0: the paper). Keeps a page with a copy
@@ -398,6 +407,7 @@ pub fn run_spec(
             .refused_stays_alone
             .unwrap_or(defaults.refused_stays_alone),
         cross_links: args.cross_links.unwrap_or(defaults.cross_links),
+        common: args.common.unwrap_or(algo.default_common()),
         seed,
         seeds,
         index_every: 100,
@@ -584,6 +594,19 @@ fn print_summary(
         trace.collisions(),
         trace.final_index_size()
     )?;
+    let common = trace.common;
+    if common.limit > 0 {
+        writeln!(
+            out,
+            "common signatures: {} on more than {} distinct pages, not counted as shared \
+             (--common {}); {} pages with fewer than {} others pair with none",
+            common.signatures,
+            common.limit,
+            detection.spec.matching.common,
+            common.pages_without_pairs,
+            detection.spec.matching.min_shared.max(1),
+        )?;
+    }
     writeln!(
         out,
         "time: load {:.2} s, signatures {:.2} s, matching {:.3} s",

@@ -37,6 +37,7 @@ impl RunSpec {
     pub fn default_for(algo: Algo) -> Self {
         let mut matching = MatchParams {
             threshold: algo.default_threshold(),
+            common: algo.default_common(),
             ..MatchParams::default()
         };
         matching.set_link_rules(algo.default_link_rules());

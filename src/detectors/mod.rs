@@ -163,6 +163,17 @@ impl Algo {
         }
     }
 
+    /// Which signatures are too common to count as shared by default
+    /// ([`crate::matching::MatchParams::common`]): `auto` for SpotSigs, off for the others
+    /// (and for the published code's reproduction).
+    pub fn default_common(self) -> crate::matching::CommonLimit {
+        if self == Algo::SpotSigs {
+            crate::matching::CommonLimit::Auto
+        } else {
+            crate::matching::CommonLimit::Off
+        }
+    }
+
     /// The threshold of the algorithm's paper, on this detector's scale.
     pub fn paper_threshold(self) -> f64 {
         self.info().paper_threshold

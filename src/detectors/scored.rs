@@ -80,6 +80,7 @@ pub fn detection_from_pairs(
             })
             .collect(),
         index_size: Vec::new(),
+        ..Trace::default()
     };
     let outcome = MatchOutcome {
         order,

@@ -31,6 +31,9 @@ pub struct RunSettings {
     pub seed: u64,
     /// Signatures a pair must share ([`crate::matching::MatchParams::min_shared`]).
     pub min_shared: u32,
+    /// Which signatures are too common to count towards `min_shared`
+    /// ([`crate::matching::MatchParams::common`]).
+    pub common: crate::matching::CommonLimit,
     /// Share of the pages' best scores a declared link must reach
     /// ([`crate::matching::MatchParams::link_share`]).
     pub link_share: f64,
@@ -66,6 +69,7 @@ impl Default for RunSettings {
             rule: ClusterRule::default(),
             seed: 0,
             min_shared: crate::matching::DEFAULT_MIN_SHARED,
+            common: Algo::SpotSigs.default_common(),
             link_share: rules.share,
             cross_links: rules.cross_links,
             refused_stays_alone: rules.refused_stays_alone,
@@ -139,6 +143,34 @@ pub(super) fn fraction_edit(
     response
 }
 
+/// The common-signature limit: auto, off, or a number of distinct pages.
+fn common_limit_row(ui: &mut egui::Ui, common: &mut crate::matching::CommonLimit, label: egui::Id) {
+    use crate::matching::CommonLimit;
+    ui.horizontal(|ui| {
+        let pages = match *common {
+            CommonLimit::Pages(n) => n,
+            _ => 1000,
+        };
+        egui::ComboBox::from_id_salt("common-limit")
+            .selected_text(match common {
+                CommonLimit::Auto => "auto",
+                CommonLimit::Off => "off",
+                CommonLimit::Pages(_) => "pages",
+            })
+            .show_ui(ui, |ui| {
+                ui.selectable_value(common, CommonLimit::Auto, "auto");
+                ui.selectable_value(common, CommonLimit::Off, "off");
+                ui.selectable_value(common, CommonLimit::Pages(pages), "pages");
+            })
+            .response
+            .labelled_by(label);
+        if let CommonLimit::Pages(n) = common {
+            ui.add(egui::DragValue::new(n).range(1..=u32::MAX).speed(10))
+                .on_hover_text("distinct pages a signature may be on and still count");
+        }
+    });
+}
+
 /// A grid row: a labelled fraction in [0, 1] with its hover text.
 fn fraction_row(ui: &mut egui::Ui, label: &str, hover: &str, value: &mut f64) {
     let label = ui.label(label).on_hover_text(hover);
@@ -161,6 +193,7 @@ impl RunSettings {
         base.matching.guess = self.guess;
         base.matching.seed = self.seed;
         base.matching.min_shared = self.min_shared;
+        base.matching.common = self.common;
         // Where the paper's loop runs, no link rule applies.
         base.matching
             .set_link_rules(if base.matching.link_rules_apply() {
@@ -193,6 +226,7 @@ impl RunSettings {
     /// refused page either).
     pub fn paper_matching(&mut self) {
         self.min_shared = 1;
+        self.common = crate::matching::CommonLimit::Off;
         self.link_share = 0.0;
         self.cross_links = 0.0;
         self.refused_stays_alone = false;
@@ -385,6 +419,14 @@ impl RunSettings {
             );
             ui.add(egui::DragValue::new(&mut self.min_shared).range(1..=20))
                 .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Common signatures").on_hover_text(
+                "SpotSigs: signatures on more distinct pages than the limit count in the score \
+                 but not as shared signatures, and pairs are looked up through the rarer ones \
+                 only. Auto: no limit below 100k pages, above it 0.3 % of them (keeps chance \
+                 pairs between stories of one topic out and matching fast). Off: the paper.",
+            );
+            common_limit_row(ui, &mut self.common, label.id);
             ui.end_row();
             fraction_row(
                 ui,

@@ -26,6 +26,16 @@
 //!   grows with the distinct pages, not with the square of a group's size; the pairs listed
 //!   are the same as without the collapse.
 //!
+//! - **Common signatures are not looked up (with a limit).** A pair must then share
+//!   `min_shared` signatures on at most the limit's number of distinct pages
+//!   ([`super::MatchParams::common`]; the idea is I-Match's and the collection-statistics
+//!   choice of signatures the Workbench paper discusses in its related work, §2, and plans as
+//!   IDF weighting of spot signatures, §6). Common signatures' lists are neither built nor
+//!   walked; a candidate met in the rare lists is completed with them (they count in its
+//!   Jaccard). A page walks at most the limit's entries per list, so the walk grows with the
+//!   archive instead of its square, and two stories of one topic no longer pair on its
+//!   vocabulary alone.
+//!
 //! - **Walked in parallel.** The index of first members is built in size order before any
 //!   walk (an entry names a document by its rank in that order), and a document reads only
 //!   the stretch of each list below its own rank (found by galloping from where the thread's
@@ -42,23 +52,26 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::{
-    DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, completed,
-    declarations_from_pairs, document_frequencies, index_sizes, may_match, processing_order, seek,
-    walk_may_stop, walk_order,
+    CommonLimit, CommonUse, DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace,
+    completed, declarations_from_pairs, distinct_document_frequencies, first_copies, index_sizes,
+    is_rare, may_match, processing_order, rare_mass, rare_prefix, seek, walk_may_stop, walk_order,
 };
 use crate::progress::Progress;
 use crate::signature::SignatureSet;
 use crate::signature::set::similarity;
 use crate::{DocId, Result};
 
-/// Every pair of `sets` with multiset Jaccard at least `threshold` (> 0), sorted by ids, with a
-/// trace entry per signed document (in ascending size order).
+/// Every pair of `sets` with multiset Jaccard at least `threshold` (> 0) that shares
+/// `min_shared` signatures that are not `common` ([`CommonLimit::pages`] of the distinct
+/// pages), sorted by ids, with a trace entry per signed document (in ascending size order)
+/// and what the limit did.
 pub fn all_pairs(
     sets: &[SignatureSet],
     threshold: f64,
     min_shared: u32,
+    common: CommonLimit,
     progress: &Progress,
-) -> Result<(Vec<ScoredPair>, Vec<DocTrace>)> {
+) -> Result<(Vec<ScoredPair>, Vec<DocTrace>, CommonUse)> {
     let t = threshold.max(1e-9);
     let m = min_shared.max(1);
     let n = sets.len();
@@ -72,23 +85,13 @@ pub fn all_pairs(
         .collect();
     by_size.sort_by_key(|&d| (sets[d as usize].total, d));
     // Exact duplicates: `first[d]` is the smallest id with `d`'s multiset.
-    let mut first: Vec<u32> = (0..n as u32).collect();
-    {
-        let mut seen: HashMap<(&[u32], &[u32]), u32> = HashMap::with_capacity(by_size.len());
-        for &d in &by_size {
-            let set = &sets[d as usize];
-            let f = *seen.entry((&set.ids, &set.counts)).or_insert(d);
-            first[d as usize] = f.min(d);
-        }
-    }
-    // Document frequencies over distinct multisets: the order lists are walked in.
-    let df = document_frequencies(
-        by_size
-            .iter()
-            .filter(|&&d| first[d as usize] == d)
-            .map(|&d| &sets[d as usize]),
-        vocabulary,
-    );
+    let first = first_copies(sets);
+    // Document frequencies over distinct multisets: the order lists are walked in, and what
+    // `common_df` limits.
+    let df = distinct_document_frequencies(sets, &first, vocabulary);
+    let distinct = by_size.iter().filter(|&&d| first[d as usize] == d).count();
+    let common_df = common.pages(distinct);
+    let common_use = CommonUse::of(sets, &df, common_df, m);
     // Every first member is indexed with all its signatures, in size order, before any walk:
     // each list's length is its df, allocated once and exactly (growth by doubling left a
     // third of the index unused). A list entry names a document by its rank in (size, id)
@@ -97,16 +100,29 @@ pub fn all_pairs(
     // with the same result. Ranks also make the size bounds of a stretch comparisons of the
     // entries themselves, and a candidate's size one read of `totals`, instead of a look-up
     // of every document met in `sets`.
-    let mut postings: Vec<Vec<(u32, u32)>> =
-        df.iter().map(|&f| Vec::with_capacity(f as usize)).collect();
+    // Common signatures' lists are never walked, so not built: each first member's common
+    // signatures are kept by rank instead, to complete a candidate's intersection.
+    let mut postings: Vec<Vec<(u32, u32)>> = (df.iter())
+        .map(|&f| match is_rare(f, common_df) {
+            true => Vec::with_capacity(f as usize),
+            false => Vec::new(),
+        })
+        .collect();
+    let mut common_parts = CommonParts::new(&df, common_df, by_size.len());
     for (rank, &d) in by_size.iter().enumerate() {
+        common_parts.begin();
         if first[d as usize] == d {
             let a = &sets[d as usize];
             for (&id, &c) in a.ids.iter().zip(&a.counts) {
-                postings[id as usize].push((rank as u32, c));
+                if is_rare(df[id as usize], common_df) {
+                    postings[id as usize].push((rank as u32, c));
+                } else {
+                    common_parts.push(id, c);
+                }
             }
         }
     }
+    common_parts.finish();
     let totals: Vec<u32> = by_size.iter().map(|&d| sets[d as usize].total).collect();
     let index = Index {
         sets,
@@ -114,13 +130,15 @@ pub fn all_pairs(
         totals: &totals,
         postings: &postings,
         df: &df,
+        common_df,
+        common: &common_parts,
     };
     progress.stage("all pairs", by_size.len() as u64);
     let walked: Vec<(Vec<ScoredPair>, DocTrace)> = by_size
         .par_iter()
         .enumerate()
         .map_init(
-            || Walk::new(by_size.len(), postings.len()),
+            || Walk::new(by_size.len(), postings.len(), common_parts.len()),
             |walk, (rank, &d)| {
                 if rank % 64 == 0 {
                     progress.check()?;
@@ -142,18 +160,34 @@ pub fn all_pairs(
         pairs.extend(found);
         traces.push(trace);
     }
-    let pairs = with_copies(pairs, &first, sets, m);
-    Ok((pairs, traces))
+    let pairs = with_copies(pairs, &first, sets, |f| rare_mass(f, &df, common_df) >= m);
+    Ok((pairs, traces, common_use))
+}
+
+/// [`all_pairs`] with `params`' threshold, shared signatures and common-signature limit.
+pub(crate) fn all_pairs_of(
+    sets: &[SignatureSet],
+    params: &MatchParams,
+    progress: &Progress,
+) -> Result<(Vec<ScoredPair>, Vec<DocTrace>, CommonUse)> {
+    all_pairs(
+        sets,
+        params.threshold,
+        params.min_shared,
+        params.common,
+        progress,
+    )
 }
 
 /// The pairs of the collapsed walk (between first members) with every copy's: each pair
 /// repeated for every copy of either side, and every two members of a group paired at 1 when
-/// they share `min_shared` signatures. Sorted by ids.
+/// their multiset `pairs_with_itself` (shares `min_shared` signatures that count). Sorted by
+/// ids.
 fn with_copies(
     mut pairs: Vec<ScoredPair>,
     first: &[u32],
     sets: &[SignatureSet],
-    min_shared: u32,
+    pairs_with_itself: impl Fn(&SignatureSet) -> bool,
 ) -> Vec<ScoredPair> {
     let mut members: HashMap<u32, Vec<u32>> = HashMap::new();
     for (d, &f) in first.iter().enumerate() {
@@ -179,7 +213,7 @@ fn with_copies(
         }
     }
     for (&f, group) in &members {
-        if sets[f as usize].total < min_shared {
+        if !pairs_with_itself(&sets[f as usize]) {
             continue;
         }
         let one = similarity(
@@ -204,9 +238,11 @@ pub fn run(
     params: &MatchParams,
     progress: &Progress,
 ) -> Result<MatchOutcome> {
-    let (pairs, traces) = all_pairs(sets, params.threshold, params.min_shared, progress)?;
+    let (pairs, traces, common) = all_pairs_of(sets, params, progress)?;
     let signed: Vec<bool> = sets.iter().map(|s| !s.is_empty()).collect();
-    Ok(outcome_from_pairs(&signed, pairs, traces, params))
+    let mut outcome = outcome_from_pairs(&signed, pairs, traces, params);
+    outcome.trace.common = common;
+    Ok(outcome)
 }
 
 /// The outcome of all-pairs matching from its pairs (every pair at or above the threshold,
@@ -248,6 +284,7 @@ pub fn outcome_from_pairs(
         trace: Trace {
             docs: traces,
             index_size,
+            ..Trace::default()
         },
     }
 }
@@ -261,6 +298,80 @@ struct Index<'a> {
     totals: &'a [u32],
     postings: &'a [Vec<(u32, u32)>],
     df: &'a [u32],
+    common_df: u32,
+    common: &'a CommonParts,
+}
+
+/// The common signatures of every document (by rank) under a `common_df` limit, as (dense
+/// number, count): a candidate's shared count over them is its entries looked up in the
+/// walked document's counts, a scratch array of one slot per common signature (a few
+/// thousand, in the cache) instead of a binary search of the candidate per signature.
+struct CommonParts {
+    /// A common signature's dense number, by signature id.
+    dense: HashMap<u32, u32>,
+    /// Where each rank's entries start in `entries` (one more for the end).
+    starts: Vec<u32>,
+    entries: Vec<(u32, u32)>,
+    /// Each rank's mass of common signatures.
+    mass: Vec<u32>,
+}
+
+impl CommonParts {
+    /// Parts to fill for documents in rank order; a signature is common when `df` says it
+    /// is on more than `common_df` distinct pages. Without a limit it holds nothing.
+    fn new(df: &[u32], common_df: u32, ranks: usize) -> CommonParts {
+        let dense: HashMap<u32, u32> = (df.iter().enumerate())
+            .filter(|&(_, &f)| !is_rare(f, common_df))
+            .enumerate()
+            .map(|(n, (id, _))| (id as u32, n as u32))
+            .collect();
+        let ranks = if dense.is_empty() { 0 } else { ranks };
+        CommonParts {
+            dense,
+            starts: Vec::with_capacity(ranks + 1),
+            entries: Vec::new(),
+            mass: Vec::with_capacity(ranks),
+        }
+    }
+
+    /// The number of common signatures.
+    fn len(&self) -> usize {
+        self.dense.len()
+    }
+
+    /// The next rank's entries follow.
+    fn begin(&mut self) {
+        if self.len() > 0 {
+            self.starts.push(self.entries.len() as u32);
+            self.mass.push(0);
+        }
+    }
+
+    /// A common signature of the current rank.
+    fn push(&mut self, id: u32, count: u32) {
+        self.entries.push((self.dense[&id], count));
+        *self.mass.last_mut().expect("begin() first") += count;
+    }
+
+    /// Every rank's entries are in.
+    fn finish(&mut self) {
+        if self.len() > 0 {
+            self.starts.push(self.entries.len() as u32);
+        }
+    }
+
+    /// The common entries of `rank` (none without a limit).
+    fn of(&self, rank: u32) -> &[(u32, u32)] {
+        match self.starts.get(rank as usize..rank as usize + 2) {
+            Some(&[from, to]) => &self.entries[from as usize..to as usize],
+            _ => &[],
+        }
+    }
+
+    /// The common mass of `rank` (0 without a limit).
+    fn mass(&self, rank: u32) -> u32 {
+        self.mass.get(rank as usize).copied().unwrap_or(0)
+    }
 }
 
 /// A candidate's slot in a walk's scratch: the rank of the document whose walk last met it
@@ -282,13 +393,20 @@ struct Slot {
 struct Walk {
     slots: Vec<Slot>,
     candidates: Vec<u32>,
+    /// The candidates whose shared count reached `min_shared` in the lists walked, in the
+    /// order they reached it.
+    qualified: Vec<u32>,
     order: Vec<(u32, u32)>,
     stretches: Vec<(u32, u32)>,
+    /// The walked document's count of each common signature ([`CommonParts`]), 0 between
+    /// walks.
+    common: Vec<u32>,
 }
 
 impl Walk {
-    fn new(n: usize, lists: usize) -> Walk {
+    fn new(n: usize, lists: usize, common: usize) -> Walk {
         Walk {
+            common: vec![0; common],
             stretches: vec![(0, 0); lists],
             slots: vec![
                 Slot {
@@ -298,6 +416,7 @@ impl Walk {
                 n
             ],
             candidates: Vec::new(),
+            qualified: Vec::new(),
             order: Vec::new(),
         }
     }
@@ -321,14 +440,21 @@ impl Walk {
         let mut pairs = Vec::new();
         walk_order(a, index.df, &mut self.order);
         self.candidates.clear();
-        // Mass of `a` in lists not walked yet, and how many lists were walked.
+        self.qualified.clear();
+        // Without a limit every signature is rare (`rare == a.total`).
+        let (rare_len, rare) = rare_prefix(&self.order, index.df, index.common_df);
+        // Mass of `a` in lists not walked yet (all, and rare), and how many lists were walked.
         let mut rest = a.total;
+        let mut rare_rest = rare;
         let mut walked = 0;
-        for &(id, c) in &self.order {
+        // A page with fewer than `m` rare signatures pairs with none.
+        let walk_to = if rare < m { 0 } else { rare_len };
+        for &(id, c) in &self.order[..walk_to] {
             if walk_may_stop(rest, a.total, t, m) {
                 break;
             }
             rest -= c;
+            rare_rest -= c;
             walked += 1;
             let list = &index.postings[id as usize];
             let (from, to) = &mut self.stretches[id as usize];
@@ -344,32 +470,64 @@ impl Walk {
                     slot.shared = 0;
                     self.candidates.push(x);
                 }
+                let before = slot.shared;
                 slot.shared += c.min(cx);
+                if before < m && slot.shared >= m {
+                    self.qualified.push(x);
+                }
             }
         }
-        // The signatures of `a` whose lists were not walked: only these are looked up in a
-        // candidate to complete its intersection.
-        let unwalked = &self.order[walked..];
+        // The rare signatures of `a` whose lists were not walked: only these are looked up
+        // in a candidate to complete its rare intersection; the common ones are looked up in
+        // the walk's scratch.
+        let unwalked_rare = &self.order[walked..rare_len];
+        let common_a = index.common.of(r);
+        for &(n, c) in common_a {
+            self.common[n as usize] = c;
+        }
+        let mass_a = index.common.mass(r);
         trace.colliding = self.candidates.len() as u32;
-        for &x in &self.candidates {
+        // Once every rare list was walked, a candidate's rare count is complete: only those
+        // that reached `m` can pair (the others are counted as avoided without a look).
+        let candidates = if rare_rest == 0 {
+            trace.avoided += (self.candidates.len() - self.qualified.len()) as u32;
+            &self.qualified
+        } else {
+            &self.candidates
+        };
+        for &x in candidates {
             let total_b = index.totals[x as usize];
+            // Every walked list is rare.
             let shared = self.slots[x as usize].shared;
-            let upper = (shared + rest).min(a.total).min(total_b);
+            if shared + rare_rest < m {
+                trace.avoided += 1;
+                continue;
+            }
+            // Without a limit `mass_a` is 0 and `rare_rest` is `rest`.
+            let upper = (shared + rare_rest + mass_a.min(index.common.mass(x)))
+                .min(a.total)
+                .min(total_b);
             if !may_match(upper, a.total, total_b, t, m) {
                 trace.avoided += 1;
                 continue;
             }
             trace.compared += 1;
             let xd = index.by_size[x as usize];
-            let shared = if rest == 0 {
-                shared
-            } else {
-                completed(shared, unwalked, &index.sets[xd as usize])
-            };
+            let shared_rare = completed(shared, unwalked_rare, &index.sets[xd as usize]);
+            if shared_rare < m {
+                continue;
+            }
+            let shared = shared_rare
+                + (index.common.of(x).iter())
+                    .map(|&(n, c)| c.min(self.common[n as usize]))
+                    .sum::<u32>();
             let score = similarity(shared, a.total, total_b);
-            if score >= t && shared >= m {
+            if score >= t {
                 pairs.push(ScoredPair::new(DocId(d), DocId(xd), score));
             }
+        }
+        for &(n, _) in common_a {
+            self.common[n as usize] = 0;
         }
         trace.nanos = started.elapsed().as_nanos() as u64;
         (pairs, trace)
@@ -432,7 +590,8 @@ mod tests {
             sets.push(distinct[7].clone());
         }
         let work = |sets: &[SignatureSet]| {
-            let (pairs, traces) = all_pairs(sets, 0.3, 2, &Progress::new()).unwrap();
+            let (pairs, traces, _) =
+                all_pairs(sets, 0.3, 2, CommonLimit::Off, &Progress::new()).unwrap();
             let colliding: u64 = traces.iter().map(|t| u64::from(t.colliding)).sum();
             (pairs, colliding)
         };
@@ -447,28 +606,100 @@ mod tests {
         assert!(many.iter().filter(|p| p.a.0 >= 60).all(|p| p.score == 1.0));
     }
 
+    /// Document frequencies over distinct multisets, counted the plain way.
+    fn distinct_df(sets: &[SignatureSet]) -> HashMap<u32, u32> {
+        let mut seen = std::collections::HashSet::new();
+        let mut df = HashMap::new();
+        for s in sets.iter().filter(|s| !s.is_empty()) {
+            if seen.insert((s.ids.clone(), s.counts.clone())) {
+                for &id in &s.ids {
+                    *df.entry(id).or_insert(0) += 1;
+                }
+            }
+        }
+        df
+    }
+
     #[test]
     fn all_pairs_equals_brute_force() {
         for seed in 0..4 {
             let sets = with_short_sets(80, seed);
+            let df = distinct_df(&sets);
+            // Shared signatures on at most `common` distinct pages (any with 0).
+            let shared_rare = |a: &SignatureSet, b: &SignatureSet, common: u32| -> u32 {
+                let mut n = 0;
+                for (i, &id) in a.ids.iter().enumerate() {
+                    if let Ok(j) = b.ids.binary_search(&id)
+                        && (common == 0 || df[&id] <= common)
+                    {
+                        n += a.counts[i].min(b.counts[j]);
+                    }
+                }
+                n
+            };
             for t in [0.1, 0.3, 0.5, 0.7, 0.9, 1.0] {
                 for m in [1, 2, 3] {
-                    let (pairs, _) = all_pairs(&sets, t, m, &Progress::new()).unwrap();
-                    let mut brute = Vec::new();
-                    for i in 0..sets.len() {
-                        for j in i + 1..sets.len() {
-                            let s = jaccard(&sets[i], &sets[j]);
-                            let shared = sets[i].intersection(&sets[j]);
-                            if s >= t && s > 0.0 && shared >= m {
-                                brute.push((i as u32, j as u32));
+                    for common in [0, 4, 10, 25] {
+                        let limit = CommonLimit::Pages(common);
+                        let (pairs, _, _) =
+                            all_pairs(&sets, t, m, limit, &Progress::new()).unwrap();
+                        let mut brute = Vec::new();
+                        for i in 0..sets.len() {
+                            for j in i + 1..sets.len() {
+                                let s = jaccard(&sets[i], &sets[j]);
+                                let shared = sets[i].intersection(&sets[j]);
+                                let rare = shared_rare(&sets[i], &sets[j], common);
+                                if s >= t && s > 0.0 && shared >= m && rare >= m {
+                                    brute.push((i as u32, j as u32));
+                                }
                             }
                         }
+                        let got: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a.0, p.b.0)).collect();
+                        assert_eq!(
+                            got, brute,
+                            "seed {seed} t {t} min_shared {m} common {common}"
+                        );
                     }
-                    let got: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a.0, p.b.0)).collect();
-                    assert_eq!(got, brute, "seed {seed} t {t} min_shared {m}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_common_signature_limit_drops_chance_pairs_and_walks_less() {
+        // Two hundred short pages of one topic: each has four of ten topic words and three
+        // words of its own; twenty of them also have a copy that adds one word of its own.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        let mut sets = Vec::new();
+        let mut next = 100u32;
+        for page in 0..200 {
+            let mut ids: Vec<u32> = (0..4).map(|_| rng.random_range(0..10)).collect();
+            ids.extend(next..next + 3);
+            next += 3;
+            sets.push(SignatureSet::from_ids(ids.clone()));
+            if page % 10 == 0 {
+                ids.push(next);
+                next += 1;
+                sets.push(SignatureSet::from_ids(ids));
+            }
+        }
+        let run = |common| {
+            let limit = CommonLimit::Pages(common);
+            let (pairs, traces, _) = all_pairs(&sets, 0.3, 2, limit, &Progress::new()).unwrap();
+            let colliding: u64 = traces.iter().map(|t| u64::from(t.colliding)).sum();
+            (pairs, colliding)
+        };
+        let (all, walked_all) = run(0);
+        let (rare, walked_rare) = run(5);
+        // Without a limit, pages that share only topic words pair by chance ...
+        assert!(all.len() > 20, "{} pairs", all.len());
+        // ... with one, exactly the twenty pages and their copies do.
+        assert_eq!(rare.len(), 20);
+        assert!(rare.iter().all(|p| p.b.0 == p.a.0 + 1));
+        assert!(
+            walked_rare * 10 < walked_all,
+            "{walked_rare} vs {walked_all}"
+        );
     }
 
     #[test]
@@ -482,26 +713,30 @@ mod tests {
             (4, Guess::Best, true, 2),
             (5, Guess::First, false, 3),
         ] {
-            let p = MatchParams {
-                threshold: 0.2,
-                seed,
-                guess,
-                add_duplicates,
-                min_shared,
-                ..MatchParams::default()
-            };
-            let inc = super::super::incremental::run(&sets, &p, &Progress::new()).unwrap();
-            let ap = run(
-                &sets,
-                &MatchParams {
-                    mode: Mode::AllPairs,
-                    ..p.clone()
-                },
-                &Progress::new(),
-            )
-            .unwrap();
-            assert_eq!(inc.links(), ap.links(), "seed {seed}");
-            assert_eq!(inc.trace.final_index_size(), ap.trace.final_index_size());
+            for common_df in [0, 12] {
+                let common = CommonLimit::Pages(common_df);
+                let p = MatchParams {
+                    threshold: 0.2,
+                    seed,
+                    guess,
+                    add_duplicates,
+                    min_shared,
+                    common,
+                    ..MatchParams::default()
+                };
+                let inc = super::super::incremental::run(&sets, &p, &Progress::new()).unwrap();
+                let ap = run(
+                    &sets,
+                    &MatchParams {
+                        mode: Mode::AllPairs,
+                        ..p.clone()
+                    },
+                    &Progress::new(),
+                )
+                .unwrap();
+                assert_eq!(inc.links(), ap.links(), "seed {seed} common {common_df}");
+                assert_eq!(inc.trace.final_index_size(), ap.trace.final_index_size());
+            }
         }
     }
 }

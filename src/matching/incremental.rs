@@ -24,9 +24,10 @@
 use std::time::Instant;
 
 use super::{
-    DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace, allpairs, completed,
-    declarations_from_pairs, document_frequencies, index_sizes, may_match, processing_order,
-    walk_may_stop, walk_order,
+    CommonLimit, CommonUse, DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace,
+    allpairs, completed, declarations_from_pairs, distinct_document_frequencies,
+    document_frequencies, first_copies, index_sizes, is_rare, may_match, processing_order,
+    rare_prefix, walk_may_stop, walk_order,
 };
 use crate::progress::Progress;
 use crate::signature::SignatureSet;
@@ -74,7 +75,7 @@ fn run_with(
         .filter_map(|s| s.ids.last())
         .max()
         .map_or(0, |&m| m as usize + 1);
-    let mut index = Index::new(vocabulary, sets);
+    let mut index = Index::new(vocabulary, sets, params.common, params.min_shared);
     let full = params.mode == Mode::Full;
     if full {
         for &d in &order {
@@ -86,6 +87,7 @@ fn run_with(
     let mut trace = Trace {
         docs: Vec::with_capacity(n),
         index_size: Vec::new(),
+        common: index.common_use,
     };
     let every = params.index_every.max(1);
     progress.stage("matching", n as u64);
@@ -194,8 +196,7 @@ fn from_all_pairs(
     n_seeds: usize,
 ) -> Result<MatchOutcome> {
     let n = sets.len();
-    let (mut pairs, walked) =
-        allpairs::all_pairs(sets, params.threshold, params.min_shared, progress)?;
+    let (mut pairs, walked, common) = allpairs::all_pairs_of(sets, params, progress)?;
     if n_seeds > 0 {
         let mut seed = vec![false; n];
         for d in &order[..n_seeds] {
@@ -226,7 +227,11 @@ fn from_all_pairs(
     let index_size = index_sizes(&order, params.index_every, |step, d| {
         step < n_seeds || !sets[d.index()].is_empty()
     });
-    let trace = Trace { docs, index_size };
+    let trace = Trace {
+        docs,
+        index_size,
+        common,
+    };
     Ok(MatchOutcome {
         order,
         matched,
@@ -290,7 +295,7 @@ impl Walker {
         set: &SignatureSet,
         sets: &[SignatureSet],
         postings: &[Vec<(u32, u32)>],
-        df: &[u32],
+        (df, common_df): (&[u32], u32),
         params: &MatchParams,
         stamp: u32,
         skip: Option<u32>,
@@ -306,14 +311,21 @@ impl Walker {
         };
         walk_order(set, df, &mut self.walk);
         self.met.clear();
-        // Mass of the set in lists not walked yet, and how many lists were walked.
+        // Without a limit every signature is rare (`rare == set.total`).
+        let (rare_len, rare) = rare_prefix(&self.walk, df, common_df);
+        // Mass of the set in lists not walked yet (all, and rare), and how many lists were
+        // walked.
         let mut rest = set.total;
+        let mut rare_rest = rare;
         let mut walked = 0;
-        for &(id, c) in &self.walk {
+        // A page with fewer than `m` rare signatures pairs with none.
+        let walk_to = if rare < m { 0 } else { rare_len };
+        for &(id, c) in &self.walk[..walk_to] {
             if walk_may_stop(rest, set.total, t, m) {
                 break;
             }
             rest -= c;
+            rare_rest -= c;
             walked += 1;
             for &(x, cx) in &postings[id as usize] {
                 let slot = &mut self.slots[x as usize];
@@ -338,23 +350,26 @@ impl Walker {
                 }
             }
         }
-        let unwalked = &self.walk[walked..];
+        // The unwalked signatures, the rare ones first.
+        let (unwalked_rare, unwalked_common) = self.walk[walked..].split_at(rare_len - walked);
         self.out.clear();
         for &x in &self.met {
             let Slot {
                 total: n_x, acc, ..
             } = self.slots[x as usize];
             let upper = (acc + rest).min(set.total).min(n_x);
-            if !may_match(upper, set.total, n_x, t, m) {
+            if acc + rare_rest < m || !may_match(upper, set.total, n_x, t, m) {
                 trace.avoided += 1;
                 continue;
             }
-            let inter = if rest == 0 {
-                acc
-            } else {
-                completed(acc, unwalked, &sets[x as usize])
-            };
-            self.out.push((x, inter));
+            let b = &sets[x as usize];
+            let inter_rare = completed(acc, unwalked_rare, b);
+            if common_df != 0 && inter_rare < m {
+                trace.avoided += 1;
+                continue;
+            }
+            self.out
+                .push((x, completed(inter_rare, unwalked_common, b)));
         }
     }
 }
@@ -363,8 +378,14 @@ impl Walker {
 /// walk's scratch.
 struct Index {
     postings: Vec<Vec<(u32, u32)>>,
-    /// Documents holding each signature: lists are walked in ascending order of it.
+    /// Documents holding each signature (distinct ones with a `common_df` limit): lists are
+    /// walked in ascending order of it.
     df: Vec<u32>,
+    /// The limit of [`MatchParams::common`] on these sets (0: none): only rare signatures'
+    /// lists are built.
+    common_df: u32,
+    /// What the limit did.
+    common_use: CommonUse,
     walker: Walker,
     round: u32,
     docs: usize,
@@ -374,10 +395,41 @@ impl Index {
     /// An empty index for `sets`, each list allocated for every document that holds its
     /// signature (all of them are indexed unless declared duplicates without
     /// `add_duplicates`), so lists do not grow by doubling.
-    fn new(vocabulary: usize, sets: &[SignatureSet]) -> Self {
-        let df = document_frequencies(sets.iter(), vocabulary);
+    /// With a `common` limit (of the distinct pages), lists are walked in the order of their
+    /// document frequencies over distinct multisets (what the limit is on), so that the rare
+    /// ones come first.
+    fn new(vocabulary: usize, sets: &[SignatureSet], common: CommonLimit, min_shared: u32) -> Self {
+        let all = document_frequencies(sets.iter(), vocabulary);
+        let (distinct, common_df) = if common == CommonLimit::Off {
+            (None, 0)
+        } else {
+            let first = first_copies(sets);
+            let pages = (sets.iter().enumerate())
+                .filter(|&(d, s)| !s.is_empty() && first[d] == d as u32)
+                .count();
+            match common.pages(pages) {
+                0 => (None, 0),
+                limit => (
+                    Some(distinct_document_frequencies(sets, &first, vocabulary)),
+                    limit,
+                ),
+            }
+        };
+        let common_use = distinct.as_ref().map_or_else(CommonUse::default, |df| {
+            CommonUse::of(sets, df, common_df, min_shared)
+        });
+        // Common signatures' lists are never walked, so not built.
+        let postings = (all.iter().enumerate())
+            .map(|(id, &f)| {
+                let rare = distinct.as_ref().is_none_or(|d| is_rare(d[id], common_df));
+                Vec::with_capacity(if rare { f as usize } else { 0 })
+            })
+            .collect();
+        let df = distinct.unwrap_or(all);
         Index {
-            postings: df.iter().map(|&f| Vec::with_capacity(f as usize)).collect(),
+            postings,
+            common_df,
+            common_use,
             df,
             walker: Walker::new(sets.len()),
             round: 0,
@@ -387,7 +439,9 @@ impl Index {
 
     fn add(&mut self, d: DocId, set: &SignatureSet) {
         for (&id, &c) in set.ids.iter().zip(&set.counts) {
-            self.postings[id as usize].push((d.0, c));
+            if is_rare(self.df[id as usize], self.common_df) {
+                self.postings[id as usize].push((d.0, c));
+            }
         }
         self.walker.slots[d.index()].total = set.total;
         self.docs += 1;
@@ -407,6 +461,7 @@ impl Index {
         let Index {
             postings,
             df,
+            common_df,
             walker,
             round,
             ..
@@ -415,7 +470,7 @@ impl Index {
             set,
             sets,
             postings,
-            df,
+            (df, *common_df),
             params,
             *round,
             skip.map(|d| d.0),
@@ -449,12 +504,14 @@ mod tests {
         let original = (0..sets.len()).find(|&i| sets[i].total >= 5).unwrap();
         sets.push(sets[original].clone());
         seeds.extend([DocId(original as u32), DocId(sets.len() as u32 - 1)]);
-        for (i, (mode, guess, t, min_shared, length_bound)) in [
-            (Mode::Incremental, Guess::Best, 0.3, 1, true),
-            (Mode::Incremental, Guess::First, 0.12, 1, true),
-            (Mode::Incremental, Guess::Best, 0.5, 3, false),
-            (Mode::Seeded, Guess::Best, 0.25, 1, true),
-            (Mode::Seeded, Guess::First, 0.7, 2, true),
+        for (i, (mode, guess, t, min_shared, length_bound, common_df)) in [
+            (Mode::Incremental, Guess::Best, 0.3, 1, true, 0),
+            (Mode::Incremental, Guess::First, 0.12, 1, true, 0),
+            (Mode::Incremental, Guess::Best, 0.5, 3, false, 0),
+            (Mode::Seeded, Guess::Best, 0.25, 1, true, 0),
+            (Mode::Seeded, Guess::First, 0.7, 2, true, 0),
+            (Mode::Incremental, Guess::Best, 0.2, 2, true, 40),
+            (Mode::Seeded, Guess::First, 0.12, 1, true, 25),
         ]
         .into_iter()
         .enumerate()
@@ -465,6 +522,7 @@ mod tests {
                 guess,
                 min_shared,
                 length_bound,
+                common: CommonLimit::Pages(common_df),
                 seed: i as u64,
                 seeds: seeds.clone(),
                 index_every: 17,

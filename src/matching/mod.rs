@@ -126,6 +126,148 @@ impl std::str::FromStr for Guess {
 /// option read as 1, what they were run with.
 pub const DEFAULT_MIN_SHARED: u32 = 2;
 
+/// Which signatures are common ([`MatchParams::common`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CommonLimit {
+    /// None: every shared signature counts (the paper; runs stored before the option).
+    #[default]
+    Off,
+    /// Off below [`CommonLimit::AUTO_FROM`] distinct pages; above, a signature on more than
+    /// 0.3 % of them is common ([`CommonLimit::pages`]). SpotSigs' default.
+    Auto,
+    /// A signature on more than this many distinct pages is common.
+    Pages(u32),
+}
+
+impl CommonLimit {
+    /// Distinct pages from which `Auto` sets a limit.
+    pub const AUTO_FROM: usize = 100_000;
+
+    /// The limit on a collection of `distinct` distinct signed pages: a signature on more
+    /// pages than this is common (0: none is).
+    ///
+    /// `Auto` is 0.3 % of the pages (300 at 100k, 3,000 at a million). Measured
+    /// (docs/benchmarks.md, "Common signatures"): on 100k generated pages pairwise precision
+    /// rises from 0.966 to 0.9996 and recall goes from 0.9904 to 0.9886; at a million
+    /// 300 kept recall at 0.73 only (a story's topic words are on more pages in a larger
+    /// archive) where 3,000 keeps 0.990. Below 100k pages it sets none: goldset-dev's largest
+    /// stories run on about a hundred distinct pages of 770, and a limit of 100 there starts
+    /// dropping pairs. No limit changes goldset-dev's, frames-dev's or the shared WARCs'
+    /// pairs, as none of them reaches 100k pages.
+    pub fn pages(self, distinct: usize) -> u32 {
+        match self {
+            CommonLimit::Off => 0,
+            CommonLimit::Pages(n) => n,
+            CommonLimit::Auto if distinct < Self::AUTO_FROM => 0,
+            CommonLimit::Auto => (distinct as u64 * 3 / 1000).min(u64::from(u32::MAX)) as u32,
+        }
+    }
+}
+
+impl std::str::FromStr for CommonLimit {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(CommonLimit::Auto),
+            "off" | "0" => Ok(CommonLimit::Off),
+            n => n
+                .parse::<u32>()
+                .map(CommonLimit::Pages)
+                .map_err(|_| format!("{s:?} is not auto, off or a number of pages")),
+        }
+    }
+}
+
+impl std::fmt::Display for CommonLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CommonLimit::Off => f.write_str("off"),
+            CommonLimit::Auto => f.write_str("auto"),
+            CommonLimit::Pages(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// What a common-signature limit did in a run ([`MatchParams::common`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommonUse {
+    /// The limit applied: a signature on more distinct pages than this was common (0: none).
+    pub limit: u32,
+    /// Signatures over the limit.
+    pub signatures: u64,
+    /// Signed pages with fewer than `min_shared` rare signatures: they pair with no page.
+    pub pages_without_pairs: u64,
+}
+
+impl CommonUse {
+    /// The use of `limit` (0: none) on `sets` with distinct-page frequencies `df`.
+    pub(crate) fn of(sets: &[SignatureSet], df: &[u32], limit: u32, min_shared: u32) -> Self {
+        if limit == 0 {
+            return CommonUse::default();
+        }
+        CommonUse {
+            limit,
+            signatures: df.iter().filter(|&&f| !is_rare(f, limit)).count() as u64,
+            pages_without_pairs: (sets.iter())
+                .filter(|s| !s.is_empty() && rare_mass(s, df, limit) < min_shared.max(1))
+                .count() as u64,
+        }
+    }
+}
+
+/// The mass of `set`'s signatures that are not common under `limit` (all of it without one).
+pub(crate) fn rare_mass(set: &SignatureSet, df: &[u32], limit: u32) -> u32 {
+    (set.ids.iter().zip(&set.counts))
+        .filter(|&(&id, _)| is_rare(df[id as usize], limit))
+        .map(|(_, &c)| c)
+        .sum()
+}
+
+/// Whether a signature on `df` distinct pages counts towards `min_shared` under
+/// limit `common_df` (0: none; [`CommonLimit::pages`]) of [`MatchParams::common`].
+pub(crate) fn is_rare(df: u32, common_df: u32) -> bool {
+    common_df == 0 || df <= common_df
+}
+
+/// For every document, the smallest id with its signature multiset (itself for the first
+/// one and for unsigned documents): exact copies are walked once, and counted once in
+/// [`distinct_document_frequencies`].
+pub(crate) fn first_copies(sets: &[SignatureSet]) -> Vec<u32> {
+    let mut first: Vec<u32> = (0..sets.len() as u32).collect();
+    let mut seen: std::collections::HashMap<(&[u32], &[u32]), u32> =
+        std::collections::HashMap::with_capacity(sets.len());
+    for (d, set) in sets.iter().enumerate() {
+        if !set.is_empty() {
+            first[d] = *seen.entry((&set.ids, &set.counts)).or_insert(d as u32);
+        }
+    }
+    first
+}
+
+/// Document frequency of every signature id below `vocabulary` over the distinct multisets of
+/// `sets` (`first` from [`first_copies`]): what [`MatchParams::common`] limits.
+pub(crate) fn distinct_document_frequencies(
+    sets: &[SignatureSet],
+    first: &[u32],
+    vocabulary: usize,
+) -> Vec<u32> {
+    document_frequencies(
+        (sets.iter().enumerate())
+            .filter(|&(d, s)| first[d] == d as u32 && !s.is_empty())
+            .map(|(_, s)| s),
+        vocabulary,
+    )
+}
+
+/// How much of a walk-ordered set (`walk_order`, rarest first) is rare under `common_df`: the
+/// number of its leading entries with `df <= common_df` and their mass.
+pub(crate) fn rare_prefix(order: &[(u32, u32)], df: &[u32], common_df: u32) -> (usize, u32) {
+    let k = order.partition_point(|&(id, _)| is_rare(df[id as usize], common_df));
+    (k, order[..k].iter().map(|&(_, c)| c).sum())
+}
+
 /// Share of their best links a declared link must reach in SpotSigs' default run
 /// ([`MatchParams::link_share`]; `MatchParams::default()` keeps the paper's 0): 0.2. A page is
 /// declared a duplicate of a partner only if their score is at least a fifth of the best score
@@ -235,6 +377,15 @@ pub struct MatchParams {
     /// pairs (see [`DEFAULT_MIN_SHARED`]).
     #[serde(default = "one")]
     pub min_shared: u32,
+    /// Which signatures are too common to count towards [`MatchParams::min_shared`] (off: none,
+    /// the paper). A signature on more distinct pages (identical pages counted once) than the
+    /// limit is common: it still counts in the Jaccard, but two pages must share `min_shared`
+    /// rarer ones to pair, and pairs are looked up through the rarer lists only. Two
+    /// unrelated stories of one topic share `the:hailstorm`-like signatures; in a large
+    /// archive such coincidences grow with its square, and so does the walk of the common
+    /// lists. Stored runs made before this option read as off.
+    #[serde(default)]
+    pub common: CommonLimit,
     /// Share of the better of the two pages' best scores a pair must reach to be declared a
     /// link (0: the paper, any pair at or above the threshold). A page that has a copy of its
     /// story at 0.9 is not declared a duplicate of another story's page at 0.15 that shares a
@@ -280,6 +431,7 @@ impl Default for MatchParams {
             add_duplicates: true,
             length_bound: true,
             min_shared: DEFAULT_MIN_SHARED,
+            common: CommonLimit::Off,
             link_share: 0.0,
             refused_stays_alone: false,
             cross_links: 0.0,
@@ -723,6 +875,42 @@ mod tests {
             ..params
         };
         assert!(all.link_rules_apply());
+    }
+
+    #[test]
+    fn common_limits_parse_and_scale_with_the_archive() {
+        for (text, limit) in [
+            ("auto", CommonLimit::Auto),
+            ("Off", CommonLimit::Off),
+            ("0", CommonLimit::Off),
+            ("300", CommonLimit::Pages(300)),
+        ] {
+            assert_eq!(text.parse::<CommonLimit>(), Ok(limit));
+            assert_eq!(limit.to_string().parse::<CommonLimit>(), Ok(limit));
+        }
+        assert!("-3".parse::<CommonLimit>().is_err());
+        assert!("some".parse::<CommonLimit>().is_err());
+        // Auto sets no limit below 100k distinct pages, then 0.3 % of them.
+        assert_eq!(CommonLimit::Auto.pages(1_117), 0);
+        assert_eq!(CommonLimit::Auto.pages(99_999), 0);
+        assert_eq!(CommonLimit::Auto.pages(100_000), 300);
+        assert_eq!(CommonLimit::Auto.pages(1_000_000), 3_000);
+        assert_eq!(CommonLimit::Off.pages(1_000_000), 0);
+        assert_eq!(CommonLimit::Pages(50).pages(10), 50);
+        // Stored runs without the field read as off; new ones round-trip.
+        let old: MatchParams = serde_json::from_str(
+            r#"{"threshold":0.12,"mode":"Incremental","guess":"Best","add_duplicates":true,
+                "length_bound":true,"seed":0,"seeds":[],"index_every":100}"#,
+        )
+        .unwrap();
+        assert_eq!(old.common, CommonLimit::Off);
+        let new = MatchParams {
+            common: CommonLimit::Pages(7),
+            ..MatchParams::default()
+        };
+        let back: MatchParams =
+            serde_json::from_str(&serde_json::to_string(&new).unwrap()).unwrap();
+        assert_eq!(back.common, CommonLimit::Pages(7));
     }
 
     #[test]

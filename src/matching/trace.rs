@@ -59,6 +59,9 @@ pub struct Trace {
     /// `(documents processed, documents in the index)`, every `index_every` documents and at
     /// the end.
     pub index_size: Vec<(usize, usize)>,
+    /// What a common-signature limit did ([`super::MatchParams::common`]).
+    #[serde(default)]
+    pub common: super::CommonUse,
 }
 
 impl Trace {
@@ -140,6 +143,7 @@ mod tests {
         let trace = Trace {
             docs: vec![t(0), t(1), t(2), t(3)],
             index_size: vec![(4, 2)],
+            ..Trace::default()
         };
         assert_eq!(
             (trace.comparisons(), trace.avoided(), trace.collisions()),
