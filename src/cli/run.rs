@@ -600,7 +600,7 @@ fn print_summary(
         writeln!(
             out,
             "common signatures: {} on more than {} distinct pages, not counted as shared \
-             (--common {}); {} pages with fewer than {} others pair with none",
+             (--common {}); {} pages have fewer than {} rarer ones and pair with none",
             common.signatures,
             common.limit,
             detection.spec.matching.common,

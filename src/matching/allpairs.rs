@@ -54,8 +54,9 @@ use rayon::prelude::*;
 
 use super::{
     CommonLimit, CommonUse, DocTrace, MatchOutcome, MatchParams, Mode, ScoredPair, Trace,
-    completed, declarations_from_pairs, distinct_document_frequencies, first_copies, index_sizes,
-    is_rare, may_match, processing_order, rare_mass, rare_prefix, seek, walk_may_stop, walk_order,
+    common_limit_on, completed, declarations_from_pairs, distinct_document_frequencies,
+    first_copies, index_sizes, is_rare, may_match, processing_order, rare_mass, rare_prefix, seek,
+    walk_may_stop, walk_order,
 };
 use crate::progress::Progress;
 use crate::signature::SignatureSet;
@@ -90,8 +91,7 @@ pub fn all_pairs(
     // Document frequencies over distinct multisets: the order lists are walked in, and what
     // `common_df` limits.
     let df = distinct_document_frequencies(sets, &first, vocabulary);
-    let distinct = by_size.iter().filter(|&&d| first[d as usize] == d).count();
-    let common_df = common.pages(distinct);
+    let common_df = common_limit_on(sets, &first, common);
     let common_use = CommonUse::of(sets, &df, common_df, m);
     // Every first member is indexed with all its signatures, in size order, before any walk:
     // each list's length is its df, allocated once and exactly (growth by doubling left a

@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use super::{
     CommonLimit, CommonUse, DocTrace, Guess, MatchOutcome, MatchParams, Mode, ScoredPair, Trace,
-    allpairs, completed, declarations_from_pairs, distinct_document_frequencies,
+    allpairs, common_limit_on, completed, declarations_from_pairs, distinct_document_frequencies,
     document_frequencies, first_copies, index_sizes, is_rare, may_match, processing_order,
     rare_prefix, walk_may_stop, walk_order,
 };
@@ -404,10 +404,7 @@ impl Index {
             (None, 0)
         } else {
             let first = first_copies(sets);
-            let pages = (sets.iter().enumerate())
-                .filter(|&(d, s)| !s.is_empty() && first[d] == d as u32)
-                .count();
-            match common.pages(pages) {
+            match common_limit_on(sets, &first, common) {
                 0 => (None, 0),
                 limit => (
                     Some(distinct_document_frequencies(sets, &first, vocabulary)),

@@ -246,6 +246,15 @@ pub(crate) fn first_copies(sets: &[SignatureSet]) -> Vec<u32> {
     first
 }
 
+/// The limit `common` sets on `sets` (`first` from [`first_copies`]): [`CommonLimit::pages`]
+/// of their distinct signed pages.
+pub(crate) fn common_limit_on(sets: &[SignatureSet], first: &[u32], common: CommonLimit) -> u32 {
+    let distinct = (sets.iter().enumerate())
+        .filter(|&(d, s)| !s.is_empty() && first[d] == d as u32)
+        .count();
+    common.pages(distinct)
+}
+
 /// Document frequency of every signature id below `vocabulary` over the distinct multisets of
 /// `sets` (`first` from [`first_copies`]): what [`MatchParams::common`] limits.
 pub(crate) fn distinct_document_frequencies(
