@@ -123,19 +123,35 @@ fn minhash_lsh(terms: &[Terms], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
 
 /// The timed part from the pages' shingles (made before the timer, as rensa's shingle strings
 /// are): signatures, LSH, verification.
-fn minhash_lsh_from_shingles(shingles: &[Vec<u64>], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
+/// Also the seconds of its three stages: min-values, LSH candidates, verification.
+fn minhash_lsh_from_shingles(
+    shingles: &[Vec<u64>],
+    a: &Args,
+) -> (Vec<(u32, u32, f64)>, usize, [f64; 3]) {
+    let t = Instant::now();
     let functions = MinHash32::new(a.perm, a.seed);
     let signatures: Vec<Vec<u32>> = shingles
         .par_iter()
         .map(|s| functions.min_values(s))
         .collect();
-    lsh_pairs(&signatures, a)
+    let minhash = t.elapsed().as_secs_f64();
+    let (pairs, candidates, [lsh, verify]) = lsh_pairs_timed(&signatures, a);
+    (pairs, candidates, [minhash, lsh, verify])
 }
 
 /// LSH candidates of `signatures` and those whose estimate reaches the threshold.
 fn lsh_pairs(signatures: &[Vec<u32>], a: &Args) -> (Vec<(u32, u32, f64)>, usize) {
+    let (pairs, candidates, _) = lsh_pairs_timed(signatures, a);
+    (pairs, candidates)
+}
+
+/// [`lsh_pairs`] with the seconds of its two stages: candidates, verification.
+fn lsh_pairs_timed(signatures: &[Vec<u32>], a: &Args) -> (Vec<(u32, u32, f64)>, usize, [f64; 2]) {
+    let t = Instant::now();
     let banding = banding(a);
     let candidates = lsh_candidates(signatures, &banding);
+    let lsh = t.elapsed().as_secs_f64();
+    let t = Instant::now();
     let pairs: Vec<(u32, u32, f64)> = candidates
         .par_iter()
         .filter_map(|&(x, y)| {
@@ -143,7 +159,8 @@ fn lsh_pairs(signatures: &[Vec<u32>], a: &Args) -> (Vec<(u32, u32, f64)>, usize)
             (s >= a.threshold).then_some((x, y, s))
         })
         .collect();
-    (pairs, candidates.len())
+    let verify = t.elapsed().as_secs_f64();
+    (pairs, candidates.len(), [lsh, verify])
 }
 
 fn main() {
@@ -198,13 +215,21 @@ fn main() {
         .map(|t| shingles(&t.iter().map(term_hash).collect::<Vec<_>>(), args.k))
         .collect();
     let mut from_shingles = Vec::new();
+    let mut stages: Vec<[f64; 3]> = Vec::new();
     for _ in 0..args.repeat.max(1) {
         let t = Instant::now();
-        let (again, _) = minhash_lsh_from_shingles(&shingled, &args);
+        let (again, _, stage) = minhash_lsh_from_shingles(&shingled, &args);
         from_shingles.push(t.elapsed().as_secs_f64());
+        stages.push(stage);
         assert_eq!(again, pairs, "from the shingles, other pairs");
     }
     from_shingles.sort_by(f64::total_cmp);
+    // Each stage's median over the repeats.
+    let stage_median = |i: usize| {
+        let mut v: Vec<f64> = stages.iter().map(|s| s[i]).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
     if let Some(path) = &args.pairs_out {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
         for (a, b, s) in &pairs {
@@ -235,6 +260,11 @@ fn main() {
         "minhash_lsh_seconds_median": times[times.len() / 2],
         "minhash_lsh_seconds_all": times,
         "from_shingles_seconds_all": from_shingles,
+        "from_shingles_stage_medians": {
+            "minhash": stage_median(0),
+            "lsh_candidates": stage_median(1),
+            "verification": stage_median(2),
+        },
         "candidates": candidates,
         "pairs": pairs.len(),
         "gold_known": gold.is_known(),
