@@ -435,10 +435,20 @@ impl Document {
     /// `payload_digest`) when it is not blank, else [`content_digest`] of `payload` (the choice
     /// [`capture_key`] makes).
     pub fn set_capture_digest(&mut self, digest: Option<&str>, payload: &[u8]) {
+        self.set_capture_digest_with(digest, || content_digest(payload));
+    }
+
+    /// [`Document::set_capture_digest`], the payload's [`content_digest`] made by `content`
+    /// only when it is needed (the reader has the payload's hash already).
+    pub(crate) fn set_capture_digest_with(
+        &mut self,
+        digest: Option<&str>,
+        content: impl FnOnce() -> String,
+    ) {
         let digest = digest.or(self.payload_digest.as_deref());
         let used = match digest.map(str::trim) {
             Some(d) if !d.is_empty() => d.to_string(),
-            _ => content_digest(payload),
+            _ => content(),
         };
         let own = self.payload_digest.as_deref().map(str::trim);
         self.capture_digest = Some(if own == Some(used.as_str()) {
@@ -487,7 +497,12 @@ pub fn payload_sha1(payload: &[u8]) -> String {
 /// prefix says which it is). XXH3 rather than SHA-1 because it runs at memory speed and this is
 /// an identity, not a security check.
 pub fn content_digest(payload: &[u8]) -> String {
-    format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(payload))
+    content_digest_of_hash(xxhash_rust::xxh3::xxh3_64(payload))
+}
+
+/// [`content_digest`] of a payload whose XXH3-64 is `hash`.
+pub fn content_digest_of_hash(hash: u64) -> String {
+    format!("xxh3:{hash:016x}")
 }
 
 /// The identity of a capture: `<14-digit timestamp> <URL> <payload digest>` for an archive

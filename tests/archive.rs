@@ -65,6 +65,39 @@ fn folder_of_pages_keys_gold_titles_and_raw_reread() {
     assert_eq!(report.skipped.get("empty"), Some(&1));
     let raw = archive::read_raw(&coll.docs[1].location).unwrap();
     assert_eq!(raw, b"<html><title>Smoke  one</title>body</html>");
+    // The pages are read by the decoding threads: each location has its page's length, and
+    // the report counts the bytes of the pages read.
+    let lengths: Vec<u64> = coll.docs.iter().map(|d| d.location.length).collect();
+    assert_eq!(lengths, [18, 42, 37, 20]);
+    assert_eq!(report.bytes, 18 + 42 + 37 + 20);
+}
+
+/// A page that cannot be read is a warning naming it and a skip; the others are read.
+#[cfg(unix)]
+#[test]
+fn an_unreadable_page_of_a_folder_is_skipped_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.html", b"<title>A</title>");
+    std::os::unix::fs::symlink(dir.path().join("gone.html"), dir.path().join("broken.html"))
+        .unwrap();
+    let coll = archive::load(
+        &[dir.path().to_path_buf()],
+        &ReadOptions::default(),
+        &Progress::new(),
+    )
+    .unwrap();
+    assert_eq!(coll.docs.len(), 1);
+    let report = &coll.reports[0];
+    assert_eq!(report.skipped.get("unreadable"), Some(&1));
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("broken.html") && w.message.contains("could not be read")),
+        "{:?}",
+        report.warnings
+    );
+    assert_eq!(report.bytes, 16);
 }
 
 #[test]

@@ -63,25 +63,32 @@ pub(crate) fn folder_size(dir: &Path) -> u64 {
         .sum()
 }
 
-/// Count a loose page that was read and hand its document on (an empty one is skipped).
+/// Count a loose page and hand its document on: its bytes (an empty page is skipped), or a
+/// page file for the decoding thread to read ([`Body::File`], which sets the length).
 fn emit_page(
     ctx: &mut Ctx<'_>,
     key: String,
     file: PathBuf,
     storage: Storage,
     order: u64,
-    bytes: Vec<u8>,
+    body: Body,
 ) -> Result<()> {
-    ctx.progress.advance(bytes.len() as u64);
     ctx.report.html_responses += 1;
-    if bytes.is_empty() {
-        ctx.report.skip("empty");
-        return Ok(());
-    }
+    let length = match &body {
+        Body::Bytes(bytes) => {
+            ctx.progress.advance(bytes.len() as u64);
+            if bytes.is_empty() {
+                ctx.report.skip("empty");
+                return Ok(());
+            }
+            bytes.len() as u64
+        }
+        _ => 0,
+    };
     let location = RecordLocation {
         file: file.into(),
         offset: 0,
-        length: bytes.len() as u64,
+        length,
         storage,
     };
     let gold = key.split_once('/').map(|(first, _)| first.to_string());
@@ -99,7 +106,7 @@ fn emit_page(
     ctx.emit(RawPage {
         doc,
         order,
-        body: Body::Bytes(bytes),
+        body,
         http_charset: None,
     })
 }
@@ -121,18 +128,11 @@ pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
             ctx.report.skip("not-html");
             continue;
         }
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) => {
-                ctx.report
-                    .warn(&path, 0, format!("page could not be read ({e})"));
-                ctx.report.skip("unreadable");
-                continue;
-            }
-        };
-        // Files have no offsets inside the input: their listing order is the sort key.
+        // Files have no offsets inside the input: their listing order is the sort key. The
+        // decoding thread reads the page.
         let key = relative_key(&root, &path);
-        emit_page(ctx, key, path, Storage::Plain, index as u64, bytes)?;
+        let body = Body::File(path.clone());
+        emit_page(ctx, key, path, Storage::Plain, index as u64, body)?;
     }
     Ok(())
 }
@@ -209,7 +209,14 @@ pub(crate) fn read_zip_pages(ctx: &mut Ctx<'_>) -> Result<()> {
             entry: raw_name,
             inner: Box::new(Storage::Plain),
         };
-        emit_page(ctx, key, path.clone(), storage, order as u64, bytes)?;
+        emit_page(
+            ctx,
+            key,
+            path.clone(),
+            storage,
+            order as u64,
+            Body::Bytes(bytes),
+        )?;
     }
     Ok(())
 }

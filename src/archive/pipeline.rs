@@ -1,6 +1,7 @@
 //! The reading pipeline shared by every format: a reader thread parses records and sends
 //! batches of undecoded pages; the calling thread decodes each batch on the rayon pool (charset,
-//! text, title) and hands documents to the sink in record order.
+//! text, title) and hands documents to the sink in record order. A folder's reader only lists
+//! its pages: the decoding threads read them ([`super::record::Body::File`]).
 //!
 //! In: a path and a format reader. Out: documents to a sink plus a [`FileReport`], and for
 //! [`super::load`] the revisits that must be resolved against other files.
@@ -177,7 +178,14 @@ impl<T> Chunked<T> {
 }
 
 /// A decoded page and what the page function made of it, or why it could not be read.
-type Finished<T> = Result<(Document, T), String>;
+type Finished<T> = Result<(Document, T), Unfinished>;
+
+/// Why a page gave no document: the reason it is counted as skipped under, and the warning
+/// that says so, if any (an empty page is skipped without one).
+pub(crate) struct Unfinished {
+    reason: &'static str,
+    warning: Option<String>,
+}
 
 /// What a reader applies to each decoded page, with the page's text.
 pub type PageFn<'a, T> = dyn Fn(&Document, &str) -> T + Sync + 'a;
@@ -197,6 +205,8 @@ fn run<T: Send>(
     let mut repeated_ids: Option<(u64, String)> = None;
     let mut late_warnings = Vec::new();
     let mut late_skips = Vec::new();
+    // A folder's pages are read (and so counted) where they are decoded.
+    let mut folder_bytes = 0u64;
     let result = std::thread::scope(|scope| {
         let reader = scope.spawn(move || {
             let mut ctx = Ctx::new(path, format.name(), progress, Sink::Channel(tx));
@@ -212,6 +222,10 @@ fn run<T: Send>(
                 match doc {
                     Ok((doc, made)) => {
                         decoded_docs += 1;
+                        if format == Format::Folder {
+                            folder_bytes += doc.location.length;
+                            progress.advance(doc.location.length);
+                        }
                         if let Some(id) = doc.record_id()
                             && doc.revisit_of.is_none()
                             && !record_ids.insert(xxhash_rust::xxh3::xxh3_64(id.as_bytes()))
@@ -221,9 +235,11 @@ fn run<T: Send>(
                         }
                         sink(order, doc, made);
                     }
-                    Err(message) => {
-                        late_warnings.push((order, message));
-                        late_skips.push("revisit-unreadable");
+                    Err(Unfinished { reason, warning }) => {
+                        if let Some(message) = warning {
+                            late_warnings.push((order, message));
+                        }
+                        late_skips.push(reason);
                     }
                 }
             }
@@ -259,7 +275,11 @@ fn run<T: Send>(
     for _ in &pending {
         report.skip("revisit-unresolved");
     }
-    report.bytes = input_size(path, format);
+    // A folder's pages were counted as they were read: not walked again.
+    report.bytes = match format {
+        Format::Folder => folder_bytes,
+        _ => input_size(path, format),
+    };
     report.seconds = started.elapsed().as_secs_f64();
     Ok((report, pending))
 }
@@ -294,7 +314,9 @@ pub(crate) fn input_size(path: &Path, format: Format) -> u64 {
 
 /// Decode a page: charset, text, title. An unreadable revisit original is an error message.
 pub(crate) fn finish(page: RawPage, opts: &ReadOptions) -> Result<Document, String> {
-    finish_with(page, opts, &|_, _| ()).map(|(doc, ())| doc)
+    finish_with(page, opts, &|_, _| ())
+        .map(|(doc, ())| doc)
+        .map_err(|u| u.warning.unwrap_or_else(|| u.reason.to_string()))
 }
 
 /// [`finish`], then `page` applied to the document and its decoded text (before the text is
@@ -310,7 +332,30 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
         Body::Bytes(b) => (b, http_charset),
         Body::Reread(location) => match super::read_payload(&location) {
             Ok((head, bytes)) => (bytes, head.and_then(|h| h.charset)),
-            Err(e) => return Err(format!("revisit original could not be re-read ({e})")),
+            Err(e) => {
+                return Err(Unfinished {
+                    reason: "revisit-unreadable",
+                    warning: Some(format!("revisit original could not be re-read ({e})")),
+                });
+            }
+        },
+        Body::File(path) => match std::fs::read(&path) {
+            Ok(bytes) if bytes.is_empty() => {
+                return Err(Unfinished {
+                    reason: "empty",
+                    warning: None,
+                });
+            }
+            Ok(bytes) => {
+                doc.location.length = bytes.len() as u64;
+                (bytes, None)
+            }
+            Err(e) => {
+                return Err(Unfinished {
+                    reason: "unreadable",
+                    warning: Some(format!("page {} could not be read ({e})", path.display())),
+                });
+            }
         },
     };
     let tld = decode::tld_of(doc.url.as_deref());
@@ -322,8 +367,10 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
         doc.site = crate::document::Site::of_links(&html);
     }
     doc.charset = used;
-    doc.set_capture_digest(None, &bytes);
-    doc.payload_check = xxhash_rust::xxh3::xxh3_64(&bytes);
+    // One hash of the payload serves both the check and, without a recorded digest, the key.
+    let check = xxhash_rust::xxh3::xxh3_64(&bytes);
+    doc.set_capture_digest_with(None, || crate::document::content_digest_of_hash(check));
+    doc.payload_check = check;
     if opts.publication_dates {
         doc.published = crate::dates::publication(&html, doc.url.as_deref(), doc.date.as_deref());
     }

@@ -47,6 +47,11 @@ pub(crate) enum Body {
     Bytes(Vec<u8>),
     /// Re-read this record (a resolved revisit points at its original).
     Reread(RecordLocation),
+    /// A loose page not read yet: the decoding thread reads it. Read on the reader thread and
+    /// freed on a decoding one, each page's buffer was fresh memory the kernel had to zero (an
+    /// eighth of `run`'s CPU on goldset-dev); read where it is decoded, the buffer is freed on
+    /// the thread that allocated it and its memory reused, and the reads run in parallel.
+    File(PathBuf),
 }
 
 /// A revisit whose original was not in its own file: [`super::load`] looks in the others.

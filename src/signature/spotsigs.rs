@@ -16,6 +16,7 @@
 //! (see `DEFAULT_*` below and the tuning record in `crate::eval`).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -226,8 +227,10 @@ impl Table {
 #[derive(Debug, Clone)]
 pub struct Signer {
     params: SpotSigsParams,
-    /// The main set first, then one table per language with a set of its own.
-    tables: Vec<Table>,
+    /// The main set first, then one table per language with a set of its own. A language's
+    /// table is built when its first page is signed: building all thirty took 3–8 ms before
+    /// any page was read, on an archive that may hold one language.
+    tables: Vec<OnceLock<Table>>,
     /// Language code → index into `tables` (empty without per-language sets).
     table_of: HashMap<&'static str, usize>,
     /// The codes of `table_of`, for a page's declared language.
@@ -247,22 +250,28 @@ impl Signer {
                 "IDF band {lo}..{hi}: expected 0 <= min <= max <= 1"
             )));
         }
-        let mut tables = vec![Table::new(&params.antecedents, &params.stopwords)];
+        let mut tables = vec![OnceLock::from(Table::new(
+            &params.antecedents,
+            &params.stopwords,
+        ))];
         let mut table_of = HashMap::new();
         if let Some(languages) = &params.languages {
             // English pages take the main set (the paper's, or what the run set instead).
             for code in super::languages::codes().into_iter().filter(|c| *c != "en") {
-                let Some(set) = languages.set(code) else {
-                    continue;
-                };
-                if set.antecedents.is_empty() {
+                // A bundled set has antecedents (a unit test reads every one); an edited one
+                // is checked here, before any page is read.
+                if languages
+                    .edited
+                    .get(code)
+                    .is_some_and(|set| set.antecedents.is_empty())
+                {
                     return Err(Error::InvalidParameter(format!(
                         "no antecedents for {}",
                         super::languages::name(code)
                     )));
                 }
                 table_of.insert(code, tables.len());
-                tables.push(Table::new(&set.antecedents, &set.stopwords));
+                tables.push(OnceLock::new());
             }
         }
         let mut known: Vec<&'static str> = table_of.keys().copied().collect();
@@ -284,10 +293,20 @@ impl Signer {
     /// The set a page of language `lang` takes: its own, else the main set.
     fn table(&self, lang: Option<&str>) -> &Table {
         let i = lang
-            .and_then(|l| self.table_of.get(l))
-            .copied()
-            .unwrap_or(0);
-        &self.tables[i]
+            .and_then(|l| self.table_of.get_key_value(l))
+            .map(|(&code, &i)| (code, i));
+        match i {
+            Some((code, i)) => self.tables[i].get_or_init(|| {
+                // Every code of `table_of` has a set (bundled or edited); the main set would
+                // stand in for one that had none.
+                match (self.params.languages.as_ref()).and_then(|l| l.set(code)) {
+                    Some(set) => Table::new(&set.antecedents, &set.stopwords),
+                    None => Table::new(&self.params.antecedents, &self.params.stopwords),
+                }
+            }),
+            None => self.tables[0]
+                .get_or_init(|| Table::new(&self.params.antecedents, &self.params.stopwords)),
+        }
     }
 
     /// Every spot of a term-hash sequence: `f(antecedent index, antecedent position, spot

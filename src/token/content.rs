@@ -29,7 +29,7 @@
 //! "Content blocks"). When no block is content (a page of links only), the whole
 //! text is kept, so such a page is still compared.
 
-use memchr::{memchr, memchr2, memmem};
+use memchr::{memchr, memchr2};
 
 use super::strip::{Tag, entity, skip_to_close};
 
@@ -168,13 +168,13 @@ fn blocks(html: &str) -> Vec<Block> {
         }
         // A hidden container is skipped whole and, unless inline, still ends the block.
         if !t.closing
-            && CONTAINERS.iter().any(|c| c.eq_ignore_ascii_case(t.name))
+            && is_one_of(t.name, &CONTAINERS)
             && styled_invisible(&bytes[t.start..t.end])
             && let Some(end) = skip_element(html, i, t.name, html.len() / 2)
         {
             i = end;
         }
-        if !INLINE.iter().any(|n| n.eq_ignore_ascii_case(t.name)) {
+        if !is_one_of(t.name, &INLINE) {
             // A block-level tag ends the block (a block of white space only is dropped).
             if cur.words > 0 {
                 blocks.push(std::mem::take(&mut cur));
@@ -188,6 +188,19 @@ fn blocks(html: &str) -> Vec<Block> {
         blocks.push(cur);
     }
     blocks
+}
+
+/// Whether a tag `name` is one of `names` (lowercase), in any case. Names are compared only
+/// with those of the same length and first letter: the two lists were scanned whole for every
+/// tag, a fifth of this module's time.
+fn is_one_of(name: &str, names: &[&str]) -> bool {
+    let Some(&first) = name.as_bytes().first() else {
+        return false;
+    };
+    let first = first.to_ascii_lowercase();
+    names
+        .iter()
+        .any(|n| n.len() == name.len() && n.as_bytes()[0] == first && n.eq_ignore_ascii_case(name))
 }
 
 /// Whether a start tag's `style` attribute hides its element (`display: none`, `visibility:
@@ -233,8 +246,9 @@ fn styled_invisible(tag: &[u8]) -> bool {
             .filter(|b| !b.is_ascii_whitespace())
             .map(u8::to_ascii_lowercase)
             .collect();
-        return memmem::find(&style, b"display:none").is_some()
-            || memmem::find(&style, b"visibility:hidden").is_some();
+        // A style value is short: a plain scan, not a searcher made per tag.
+        let has = |needle: &[u8]| style.windows(needle.len()).any(|w| w == needle);
+        return has(b"display:none") || has(b"visibility:hidden");
     }
     false
 }
