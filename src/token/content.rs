@@ -62,7 +62,11 @@ impl Block {
 pub fn content_text(html: &str) -> String {
     let blocks = blocks(html);
     let keep = classify(&blocks);
-    let mut out = String::with_capacity(html.len() / 4);
+    let kept_len: usize = (blocks.iter().zip(&keep))
+        .filter(|(_, k)| **k)
+        .map(|(b, _)| b.text.len() + 1)
+        .sum();
+    let mut out = String::with_capacity(kept_len);
     for (b, _) in blocks.iter().zip(&keep).filter(|(_, k)| **k) {
         out.push_str(&b.text);
         out.push('\n');
@@ -120,40 +124,40 @@ fn blocks(html: &str) -> Vec<Block> {
     let bytes = html.as_bytes();
     let mut blocks = Vec::new();
     let mut cur = Block::default();
-    let mut run = String::new();
+    // The text since the last tag (a run) is written into the block at once, from `run`; its
+    // words are counted when the run ends. Words inside `<a>` count as linked.
+    let mut run = 0;
     let mut in_link = false;
-    // Text since the last tag goes into the block; words inside `<a>` count as linked.
-    let flush_run = |run: &mut String, cur: &mut Block, in_link: bool| {
-        if run.is_empty() {
+    let flush_run = |run: usize, cur: &mut Block, in_link: bool| {
+        if cur.text.len() == run {
             return;
         }
-        let w = count_words(run);
+        let w = count_words(&cur.text[run..]);
         cur.words += w;
         if in_link {
             cur.linked += w;
         }
-        cur.text.push_str(run);
-        run.clear();
     };
     let mut i = 0;
     while i < bytes.len() {
         let Some(rel) = memchr2(b'<', b'&', &bytes[i..]) else {
-            run.push_str(&html[i..]);
+            cur.text.push_str(&html[i..]);
             break;
         };
-        run.push_str(&html[i..i + rel]);
+        cur.text.push_str(&html[i..i + rel]);
         i += rel;
         if bytes[i] == b'&' {
-            i = entity(html, i, &mut run);
+            i = entity(html, i, &mut cur.text);
             continue;
         }
         let Some(t) = Tag::at(html, i) else {
-            run.push('<');
+            cur.text.push('<');
             i += 1;
             continue;
         };
-        flush_run(&mut run, &mut cur, in_link);
+        flush_run(run, &mut cur, in_link);
         cur.text.push(' ');
+        run = cur.text.len();
         i = t.end;
         if t.name.is_empty() {
             continue; // a comment, doctype or processing instruction
@@ -181,9 +185,10 @@ fn blocks(html: &str) -> Vec<Block> {
             } else {
                 cur.text.clear();
             }
+            run = 0;
         }
     }
-    flush_run(&mut run, &mut cur, in_link);
+    flush_run(run, &mut cur, in_link);
     if cur.words > 0 {
         blocks.push(cur);
     }
