@@ -243,14 +243,16 @@ impl Collection {
         // The pages are reordered where they are (a million pages' documents are a few
         // hundred MB: a sorted copy beside them was the peak of a run's memory).
         let (mut docs, mut made) = (self.docs, made);
-        let order = {
+        let mut order = {
             let keys: Vec<String> = docs.iter().map(Document::capture).collect();
-            let mut order: Vec<u32> = (0..docs.len() as u32).collect();
-            order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+            let mut order: Vec<usize> = (0..docs.len()).collect();
+            order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
             order
         };
-        permute(&mut docs, order.clone());
-        permute(&mut made, order);
+        pipeline::apply_permutation(&mut order, |a, b| {
+            docs.swap(a, b);
+            made.swap(a, b);
+        });
         (
             Collection {
                 docs,
@@ -258,23 +260,6 @@ impl Collection {
             },
             made,
         )
-    }
-}
-
-/// Reorder `items` in place so that position `i` holds what was at `order[i]` (a permutation).
-fn permute<T>(items: &mut [T], mut order: Vec<u32>) {
-    for start in 0..items.len() {
-        // Follow the cycle through `start`; a position is done once `order` points to itself.
-        let mut at = start;
-        loop {
-            let from = order[at] as usize;
-            order[at] = at as u32;
-            if from == start || from == at {
-                break;
-            }
-            items.swap(at, from);
-            at = from;
-        }
     }
 }
 
@@ -676,27 +661,4 @@ pub(crate) fn read_payload(
     location: &RecordLocation,
 ) -> Result<(Option<decode::HttpHead>, Vec<u8>)> {
     raw::read_payload(location)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::permute;
-    use rand::seq::SliceRandom;
-    use rand::{Rng, SeedableRng};
-
-    #[test]
-    fn a_permutation_is_applied_in_place_as_a_copy_would() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
-        for n in [0usize, 1, 2, 3, 10, 257] {
-            for _ in 0..20 {
-                let mut order: Vec<u32> = (0..n as u32).collect();
-                order.shuffle(&mut rng);
-                let items: Vec<u64> = (0..n).map(|_| rng.random()).collect();
-                let want: Vec<u64> = order.iter().map(|&i| items[i as usize]).collect();
-                let mut got = items.clone();
-                permute(&mut got, order);
-                assert_eq!(got, want, "n {n}");
-            }
-        }
-    }
 }

@@ -56,7 +56,7 @@ impl<T> FileOutcome<T> {
 
 /// Rearrange in place so that position `i` ends up holding what was at `perm[i]`, by swaps
 /// along the permutation's cycles (`perm` is consumed: left as the identity).
-fn apply_permutation(perm: &mut [usize], mut swap: impl FnMut(usize, usize)) {
+pub(crate) fn apply_permutation(perm: &mut [usize], mut swap: impl FnMut(usize, usize)) {
     for start in 0..perm.len() {
         let mut i = start;
         while perm[i] != start {
@@ -578,5 +578,20 @@ mod tests {
         apply_permutation(&mut perm, |a, b| items.swap(a, b));
         assert_eq!(items.iter().collect::<String>(), want);
         assert!(perm.iter().enumerate().all(|(i, &p)| i == p));
+        // Random permutations, as a copy in that order would be.
+        use rand::seq::SliceRandom;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        for n in [0usize, 1, 2, 3, 10, 257] {
+            for _ in 0..20 {
+                let mut order: Vec<usize> = (0..n).collect();
+                order.shuffle(&mut rng);
+                let items: Vec<u64> = (0..n).map(|_| rng.random()).collect();
+                let want: Vec<u64> = order.iter().map(|&i| items[i]).collect();
+                let mut got = items.clone();
+                apply_permutation(&mut order, |a, b| got.swap(a, b));
+                assert_eq!(got, want, "n {n}");
+            }
+        }
     }
 }
