@@ -319,6 +319,105 @@ fn check_sample(docs: &[samecore::Document], report: &samecore::archive::FileRep
     );
 }
 
+/// A revisit takes the latest capture before it in its file (by record id, else URL and date,
+/// else digest), and not one after it; its key, status and content type are its original's,
+/// read again with the original's page. Plain and gzip-per-record alike.
+#[test]
+fn a_revisit_resolves_to_the_latest_original_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |text: &str| {
+        http_page(
+            "200 OK",
+            "text/html; charset=utf-8",
+            &format!("<html><head><title>{text}</title></head><body>{text}</body></html>"),
+        )
+    };
+    let revisit_head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+    let records = [
+        record(
+            "response",
+            "http://x.example.com/",
+            "o1",
+            &[("WARC-Payload-Digest", "sha1:SAME")],
+            &page("first"),
+        ),
+        record(
+            "revisit",
+            "http://y.example.com/",
+            "r1",
+            &[("WARC-Payload-Digest", "sha1:SAME")],
+            revisit_head,
+        ),
+        record(
+            "response",
+            "http://z.example.com/",
+            "o2",
+            &[("WARC-Payload-Digest", "sha1:SAME")],
+            &page("second"),
+        ),
+        record(
+            "revisit",
+            "http://w.example.com/",
+            "r2",
+            &[("WARC-Payload-Digest", "sha1:SAME")],
+            revisit_head,
+        ),
+        record(
+            "revisit",
+            "http://v.example.com/",
+            "r3",
+            &[
+                ("WARC-Refers-To", "<urn:uuid:o3>"),
+                ("WARC-Payload-Digest", "sha1:OTHER"),
+            ],
+            revisit_head,
+        ),
+        record(
+            "response",
+            "http://u.example.com/",
+            "o3",
+            &[("WARC-Payload-Digest", "sha1:OTHER")],
+            &page("third"),
+        ),
+    ];
+    let plain = write(dir.path(), "r.warc", &records.concat());
+    let members = write(
+        dir.path(),
+        "r.warc.gz",
+        &records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
+    );
+    for path in [&plain, &members] {
+        let (docs, report) = read_all(path);
+        let by_key = |k: &str| docs.iter().find(|d| d.key == format!("<urn:uuid:{k}>"));
+        let (r1, r2) = (by_key("r1").unwrap(), by_key("r2").unwrap());
+        assert_eq!(r1.revisit_of.as_deref(), Some("<urn:uuid:o1>"));
+        assert_eq!(r1.title.as_deref(), Some("first"));
+        assert_eq!(r2.revisit_of.as_deref(), Some("<urn:uuid:o2>"));
+        assert_eq!(r2.title.as_deref(), Some("second"));
+        assert_eq!(r2.location, by_key("o2").unwrap().location);
+        assert_eq!(r2.content_type.as_deref(), Some("text/html"));
+        assert_eq!(r2.status, Some(200));
+        // Its own identity stays.
+        assert_eq!(r2.url.as_deref(), Some("http://w.example.com/"));
+        // r3's original comes after it: not resolved inside the file.
+        assert!(by_key("r3").is_none());
+        assert_eq!(report.skipped.get("revisit-unresolved"), Some(&1));
+        assert_eq!(report.documents, 5, "{}", path.display());
+    }
+    // Loaded, the documents are in record order, the revisits in their places.
+    let coll = archive::load(&[members], &ReadOptions::default(), &Progress::new()).unwrap();
+    let keys: Vec<&str> = coll.docs.iter().map(|d| d.key.as_str()).collect();
+    assert_eq!(
+        &keys[..4],
+        [
+            "<urn:uuid:o1>",
+            "<urn:uuid:r1>",
+            "<urn:uuid:o2>",
+            "<urn:uuid:r2>"
+        ]
+    );
+}
+
 #[test]
 fn warc_plain_gzip_per_record_and_gzip_whole_read_alike() {
     let dir = tempfile::tempdir().unwrap();

@@ -330,8 +330,13 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     } = page;
     let (bytes, charset) = match body {
         Body::Bytes(b) => (b, http_charset),
-        Body::Reread(location) => match super::read_payload(&location) {
-            Ok((head, bytes)) => (bytes, head.and_then(|h| h.charset)),
+        Body::Original(location) => match super::raw::read_original(&location) {
+            Ok((key, head, bytes)) => {
+                doc.revisit_of = Some(key);
+                doc.status = head.as_ref().and_then(|h| h.status);
+                doc.content_type = head.as_ref().and_then(|h| h.content_type.clone());
+                (bytes, head.and_then(|h| h.charset))
+            }
             Err(e) => {
                 return Err(Unfinished {
                     reason: "revisit-unreadable",

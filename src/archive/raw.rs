@@ -17,6 +17,27 @@ type Payload = (Option<HttpHead>, Vec<u8>);
 
 /// The head and payload of the record at `location`.
 pub(crate) fn read_payload(location: &RecordLocation) -> Result<Payload> {
+    read_at(location, false).map(|(_, head, payload)| (head, payload))
+}
+
+/// The key ([`warc::record_key`]), head and payload of the WARC record at `location`: a
+/// revisit's original, read again on a decoding thread.
+pub(crate) fn read_original(
+    location: &RecordLocation,
+) -> Result<(String, Option<HttpHead>, Vec<u8>)> {
+    let (key, head, payload) = read_at(location, true)?;
+    match key {
+        Some(key) => Ok((key, head, payload)),
+        None => Err(Error::io(
+            io::Error::new(io::ErrorKind::InvalidData, "no WARC record at this offset"),
+            location.file.to_path_buf(),
+        )),
+    }
+}
+
+type Keyed = (Option<String>, Option<HttpHead>, Vec<u8>);
+
+fn read_at(location: &RecordLocation, keyed: bool) -> Result<Keyed> {
     let path: &std::path::Path = &location.file;
     let io_err = |e: io::Error| Error::io(e, path);
     match &location.storage {
@@ -33,14 +54,14 @@ pub(crate) fn read_payload(location: &RecordLocation) -> Result<Payload> {
                 let end = start
                     .saturating_add(usize::try_from(location.length).unwrap_or(usize::MAX))
                     .min(bytes.len());
-                return Ok((None, bytes[start..end].to_vec()));
+                return Ok((None, None, bytes[start..end].to_vec()));
             }
             let reader = wacz::open_entry(path, entry)?;
-            at_location(reader, inner, location).map_err(io_err)
+            at_location(reader, inner, location, keyed).map_err(io_err)
         }
         storage => {
             let file = File::open(path).map_err(io_err)?;
-            at_location(file, storage, location).map_err(io_err)
+            at_location(file, storage, location, keyed).map_err(io_err)
         }
     }
 }
@@ -49,7 +70,8 @@ fn at_location<R: Read + Seek>(
     reader: R,
     storage: &Storage,
     location: &RecordLocation,
-) -> io::Result<Payload> {
+    keyed: bool,
+) -> io::Result<Keyed> {
     match storage {
         Storage::Plain => {
             let mut src = PlainSource::new(reader);
@@ -58,7 +80,7 @@ fn at_location<R: Read + Seek>(
                 member: 0,
                 member_pos: 0,
             })?;
-            parse_here(&mut src, location.length)
+            parse_here(&mut src, location.length, keyed)
         }
         Storage::GzipMember => {
             let mut src = GzSource::new(reader);
@@ -67,7 +89,7 @@ fn at_location<R: Read + Seek>(
                 member: location.offset,
                 member_pos: 0,
             })?;
-            parse_here(&mut src, location.length)
+            parse_here(&mut src, location.length, keyed)
         }
         Storage::GzipWhole => {
             let mut src = GzSource::new(reader);
@@ -76,7 +98,7 @@ fn at_location<R: Read + Seek>(
                 member: 0,
                 member_pos: 0,
             })?;
-            parse_here(&mut src, location.length)
+            parse_here(&mut src, location.length, keyed)
         }
         Storage::ZipEntry { .. } => Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -85,12 +107,16 @@ fn at_location<R: Read + Seek>(
     }
 }
 
-fn parse_here<S: Source>(src: &mut S, length: u64) -> io::Result<Payload> {
+fn parse_here<S: Source>(src: &mut S, length: u64, keyed: bool) -> io::Result<Keyed> {
     let head = src.fill_buf()?;
     if warc::is_warc_line(head) {
-        warc::read_record_payload(src)
+        if keyed {
+            warc::read_keyed_record(src).map(|(key, head, payload)| (Some(key), head, payload))
+        } else {
+            warc::read_record_payload(src).map(|(head, payload)| (None, head, payload))
+        }
     } else if arc::parse_arc_line(head).is_some() {
-        arc::read_record_payload(src)
+        arc::read_record_payload(src).map(|(head, payload)| (None, head, payload))
     } else {
         let mut bytes = Vec::new();
         src.take(length).read_to_end(&mut bytes)?;
@@ -100,6 +126,6 @@ fn parse_here<S: Source>(src: &mut S, length: u64) -> io::Result<Payload> {
                 "the page is shorter than when it was read (the file changed?)",
             ));
         }
-        Ok((None, bytes))
+        Ok((None, None, bytes))
     }
 }

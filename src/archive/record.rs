@@ -45,8 +45,9 @@ pub(crate) struct RawPage {
 pub(crate) enum Body {
     /// The payload, HTTP head removed.
     Bytes(Vec<u8>),
-    /// Re-read this record (a resolved revisit points at its original).
-    Reread(RecordLocation),
+    /// A WARC revisit's original, found in its own file: re-read, and the revisit takes the
+    /// original's key (as `revisit_of`), HTTP status and content type from its record.
+    Original(RecordLocation),
     /// A loose page not read yet: the decoding thread reads it. Read on the reader thread and
     /// freed on a decoding one, each page's buffer was fresh memory the kernel had to zero (an
     /// eighth of `run`'s CPU on goldset-dev); read where it is decoded, the buffer is freed on

@@ -11,10 +11,7 @@
 //! scans for the next line starting with `WARC/` (or the next gzip member), so every good record
 //! after it still loads. Nothing is allocated from a `Content-Length`: blocks are streamed.
 
-use std::collections::HashMap;
 use std::io;
-use std::path::Path;
-use std::sync::Arc;
 
 use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
 use super::decode::{self, HttpHead};
@@ -103,39 +100,127 @@ fn short(text: &str) -> String {
     text.chars().take(60).collect()
 }
 
-/// What a record found in the file is, for the index of originals: one is held for every
-/// page of a file until the file is read, so it is kept small (its file is the one being read,
-/// given back by [`Original::location`]; strings boxed without spare room).
-struct Original {
-    key: Box<str>,
+/// Where a record found in the file lives, for the index of originals: its offset, its length
+/// and how it is stored in the stream (its file is the one being read). The rest a revisit
+/// takes from its original (key, status, content type) is read again with the original's
+/// page, on the decoding thread ([`Body::Original`]).
+struct Slot {
     offset: u64,
     length: u64,
     storage: Storage,
-    http_charset: Option<Box<str>>,
-    status: Option<u16>,
-    content_type: Option<Box<str>>,
 }
 
-impl Original {
-    /// Where the original's record lives, in `file` (the file being read).
-    fn location(&self, file: &Arc<Path>) -> RecordLocation {
-        RecordLocation {
-            file: file.clone(),
-            offset: self.offset,
-            length: self.length,
-            storage: self.storage.clone(),
+/// Captures seen in this file, for resolving its revisits once the file is read: every
+/// original's place ([`Slot`]) and a 128-bit hash ([`key_hash`]) of each of its record id,
+/// URL and date, and payload digest, naming its slot; and the revisits met, each with how many
+/// originals came before it.
+///
+/// Why not maps looked up as each revisit comes: three hash maps of every record's keys, each
+/// naming a record of the original's key, status and content type, were about 450 MB at a
+/// million pages (`samecore run`'s peak was there, freed only when the file was read), for
+/// the revisits a crawl mostly does not have. Flat vectors of hashes sorted once are 88 bytes
+/// a record. A revisit still resolves to the latest capture before it with the same record id
+/// (else URL and date, else digest), as before.
+#[derive(Default)]
+struct Originals {
+    slots: Vec<Slot>,
+    by_id: Vec<([u64; 2], u32)>,
+    by_capture: Vec<([u64; 2], u32)>,
+    by_digest: Vec<([u64; 2], u32)>,
+    revisits: Vec<(PendingRevisit, u32)>,
+}
+
+/// A 128-bit key hash as two words (no 16-byte alignment: 24-byte index entries, not 32).
+fn split_hash(parts: &[&str]) -> [u64; 2] {
+    let h = key_hash(parts);
+    [(h >> 64) as u64, h as u64]
+}
+
+impl Originals {
+    /// Index the original record at `location` (in the stream, before any container wraps it).
+    fn add(&mut self, storage: Storage, offset: u64, length: u64, keys: OriginalKeys<'_>) {
+        let slot = self.slots.len() as u32;
+        self.slots.push(Slot {
+            offset,
+            length,
+            storage,
+        });
+        if let Some(id) = keys.record_id {
+            self.by_id.push((split_hash(&[id]), slot));
         }
+        if let (Some(url), Some(date)) = (keys.url, keys.date) {
+            self.by_capture.push((split_hash(&[url, date]), slot));
+        }
+        if let Some(digest) = keys.digest {
+            self.by_digest.push((split_hash(&[digest]), slot));
+        }
+    }
+
+    /// Every revisit met, with its original when one came before it in the file: emitted to be
+    /// decoded from the original's record, or left pending for the other files.
+    fn resolve(mut self, ctx: &mut Ctx<'_>, container: &Container<'_>) -> Result<()> {
+        if self.revisits.is_empty() {
+            return Ok(());
+        }
+        for index in [&mut self.by_id, &mut self.by_capture, &mut self.by_digest] {
+            index.sort_unstable();
+        }
+        // The latest slot below `before` under `hash`.
+        let latest = |index: &[([u64; 2], u32)], hash: [u64; 2], before: u32| {
+            let end = index.partition_point(|&(h, s)| (h, s) < (hash, before));
+            index[..end]
+                .last()
+                .filter(|(h, _)| *h == hash)
+                .map(|&(_, s)| s)
+        };
+        for (revisit, before) in std::mem::take(&mut self.revisits) {
+            let found = revisit
+                .refers_to
+                .as_ref()
+                .and_then(|id| latest(&self.by_id, split_hash(&[id]), before))
+                .or_else(|| {
+                    revisit
+                        .refers_to_capture
+                        .as_ref()
+                        .and_then(|(u, d)| latest(&self.by_capture, split_hash(&[u, d]), before))
+                })
+                .or_else(|| {
+                    revisit
+                        .digest
+                        .as_ref()
+                        .and_then(|d| latest(&self.by_digest, split_hash(&[d]), before))
+                });
+            match found {
+                Some(slot) => {
+                    let slot = &self.slots[slot as usize];
+                    let location = RecordLocation {
+                        file: container.file.clone(),
+                        offset: slot.offset,
+                        length: slot.length,
+                        storage: (container.wrap)(slot.storage.clone()),
+                    };
+                    let mut doc = revisit.doc;
+                    doc.location = location.clone();
+                    ctx.emit(RawPage {
+                        doc,
+                        order: revisit.order,
+                        body: Body::Original(location),
+                        http_charset: None,
+                    })?;
+                }
+                None => ctx.pending.push(revisit),
+            }
+        }
+        Ok(())
     }
 }
 
-/// Captures seen so far in this file, for resolving revisits, by hashes of their record id,
-/// URL and date, and payload digest ([`key_hash`]). The three maps share one `Arc` per
-/// capture: the index grows with the number of records, so each costs one copy.
-#[derive(Default)]
-struct Originals {
-    by_id: HashMap<u128, Arc<Original>>,
-    by_capture: HashMap<u128, Arc<Original>>,
-    by_digest: HashMap<u128, Arc<Original>>,
+/// The keys an original is found by.
+struct OriginalKeys<'a> {
+    record_id: Option<&'a str>,
+    url: Option<&'a str>,
+    date: Option<&'a str>,
+    digest: Option<&'a str>,
 }
 
 /// Read all records of a WARC stream.
@@ -147,7 +232,20 @@ pub(crate) fn read_warc<S: Source>(
     let mut originals = Originals::default();
     read_records(src, ctx, |src, ctx| {
         next_record(src, ctx, container, &mut originals)
-    })
+    })?;
+    originals.resolve(ctx, container)
+}
+
+/// A record's key: its `WARC-Record-ID`, else its target URL and date.
+pub(crate) fn record_key(header: &WarcHeader) -> String {
+    match header.get("WARC-Record-ID") {
+        Some(id) => id.to_string(),
+        None => format!(
+            "{} {}",
+            header.owned("WARC-Target-URI").as_deref().unwrap_or(""),
+            header.get("WARC-Date").unwrap_or("")
+        ),
+    }
 }
 
 /// Parse one record (or one bad stretch); `Ok(false)` at the end.
@@ -256,13 +354,14 @@ fn next_record<S: Source>(
         file: container.file.clone(),
         offset,
         length: record_len,
-        storage: (container.wrap)(storage),
+        storage: (container.wrap)(storage.clone()),
     };
     if http_record {
         let page = Record {
             header: &header,
             block: read.kept,
             block_len: length,
+            stream_storage: storage,
             location,
             order: start.pos,
             at,
@@ -279,6 +378,8 @@ struct Record<'a> {
     header: &'a WarcHeader,
     block: Vec<u8>,
     block_len: u64,
+    /// How the record is stored in the stream read (`location`'s, before a container wraps it).
+    stream_storage: Storage,
     location: RecordLocation,
     order: u64,
     at: u64,
@@ -304,13 +405,7 @@ fn page_of_record(
     let record_id = h.get("WARC-Record-ID").map(str::to_string);
     let date = h.get("WARC-Date").map(str::to_string);
     let digest = h.get("WARC-Payload-Digest").map(str::to_string);
-    let key = record_id.clone().unwrap_or_else(|| {
-        format!(
-            "{} {}",
-            url.as_deref().unwrap_or(""),
-            date.as_deref().unwrap_or("")
-        )
-    });
+    let key = record_key(h);
     let http = url.as_deref().is_some_and(is_http_uri) && rec.block_len > 0;
     let head: Option<HttpHead> = if http {
         decode::parse_http_head(&rec.block)
@@ -366,36 +461,27 @@ fn page_of_record(
         ctx.report.skip("empty");
         return Ok(());
     }
+    originals.add(
+        rec.stream_storage,
+        rec.location.offset,
+        rec.location.length,
+        OriginalKeys {
+            record_id: record_id.as_deref(),
+            url: url.as_deref(),
+            date: date.as_deref(),
+            digest: digest.as_deref(),
+        },
+    );
     let doc = new_doc(
-        key.clone(),
-        rec.location.clone(),
-        record_id.clone(),
-        url.clone(),
-        date.clone(),
+        key,
+        rec.location,
+        record_id,
+        url,
+        date,
         head.status,
         head.content_type.clone(),
-        digest.clone(),
+        digest,
     );
-    let original = Arc::new(Original {
-        key: key.into(),
-        offset: rec.location.offset,
-        length: rec.location.length,
-        storage: rec.location.storage,
-        http_charset: head.charset.as_deref().map(Box::from),
-        status: head.status,
-        content_type: head.content_type.as_deref().map(Box::from),
-    });
-    if let Some(id) = record_id {
-        originals.by_id.insert(key_hash(&[&id]), original.clone());
-    }
-    if let (Some(url), Some(date)) = (url, date) {
-        originals
-            .by_capture
-            .insert(key_hash(&[&url, &date]), original.clone());
-    }
-    if let Some(digest) = digest {
-        originals.by_digest.insert(key_hash(&[&digest]), original);
-    }
     ctx.emit(RawPage {
         doc,
         order: rec.order,
@@ -414,7 +500,7 @@ type Identity = (
 fn revisit(
     rec: Record<'_>,
     ctx: &mut Ctx<'_>,
-    originals: &Originals,
+    originals: &mut Originals,
     head: Option<HttpHead>,
     key: String,
     (record_id, url, date, digest): Identity,
@@ -442,22 +528,7 @@ fn revisit(
         (Some(u), Some(d)) => Some((u, d.to_string())),
         _ => None,
     };
-    let found = refers_to
-        .as_ref()
-        .and_then(|id| originals.by_id.get(&key_hash(&[id])))
-        .or_else(|| {
-            refers_to_capture
-                .as_ref()
-                .and_then(|(u, d)| originals.by_capture.get(&key_hash(&[u, d])))
-        })
-        .or_else(|| {
-            digest
-                .as_ref()
-                .and_then(|d| originals.by_digest.get(&key_hash(&[d])))
-        })
-        .map(Arc::clone);
-    let file = rec.location.file.clone();
-    let mut doc = new_doc(
+    let doc = new_doc(
         key,
         rec.location,
         record_id,
@@ -467,31 +538,19 @@ fn revisit(
         head.as_ref().and_then(|h| h.content_type.clone()),
         digest.clone(),
     );
-    match found {
-        Some(original) => {
-            let location = original.location(&file);
-            doc.revisit_of = Some(original.key.to_string());
-            doc.location = location.clone();
-            doc.status = original.status;
-            doc.content_type = original.content_type.as_deref().map(str::to_string);
-            ctx.emit(RawPage {
-                doc,
-                order: rec.order,
-                body: Body::Reread(location),
-                http_charset: original.http_charset.as_deref().map(str::to_string),
-            })
-        }
-        None => {
-            ctx.pending.push(PendingRevisit {
-                doc,
-                order: rec.order,
-                refers_to,
-                refers_to_capture,
-                digest,
-            });
-            Ok(())
-        }
-    }
+    // Resolved once the file is read ([`Originals::resolve`]), against the originals before it.
+    let before = originals.slots.len() as u32;
+    originals.revisits.push((
+        PendingRevisit {
+            doc,
+            order: rec.order,
+            refers_to,
+            refers_to_capture,
+            digest,
+        },
+        before,
+    ));
+    Ok(())
 }
 
 /// Read back the record at the current position of `src`: its HTTP head (if any) and payload
@@ -499,6 +558,13 @@ fn revisit(
 pub(crate) fn read_record_payload<S: Source>(
     src: &mut S,
 ) -> io::Result<(Option<HttpHead>, Vec<u8>)> {
+    read_keyed_record(src).map(|(_, head, payload)| (head, payload))
+}
+
+/// [`read_record_payload`] with the record's key ([`record_key`]).
+pub(crate) fn read_keyed_record<S: Source>(
+    src: &mut S,
+) -> io::Result<(String, Option<HttpHead>, Vec<u8>)> {
     let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
     block::skip_blank(src)?;
     let HeaderRead::Header(header, _) = read_header(src)? else {
@@ -514,13 +580,14 @@ pub(crate) fn read_record_payload<S: Source>(
             "the record is shorter than its Content-Length (the archive changed?)",
         ));
     }
+    let key = record_key(&header);
     let head = decode::parse_http_head(&read.kept);
     Ok(match head {
         Some(head) => {
             let body = read.kept.get(head.head_len..).unwrap_or_default().to_vec();
             let payload = decode::http_payload(&head, body, MAX_PAGE);
-            (Some(head), payload)
+            (key, Some(head), payload)
         }
-        None => (None, read.kept),
+        None => (key, None, read.kept),
     })
 }
