@@ -114,7 +114,7 @@ pub fn all_pairs(
         common_parts.begin();
         if first[d as usize] == d {
             let a = &sets[d as usize];
-            for (&id, &c) in a.ids.iter().zip(&a.counts) {
+            for (id, c) in a.iter() {
                 if is_rare(df[id as usize], common_df) {
                     postings[id as usize].push((rank as u32, c));
                 } else {
@@ -633,7 +633,7 @@ mod tests {
                     if let Ok(j) = b.ids.binary_search(&id)
                         && (common == 0 || df[&id] <= common)
                     {
-                        n += a.counts[i].min(b.counts[j]);
+                        n += a.counts.get(i).min(b.counts.get(j));
                     }
                 }
                 n

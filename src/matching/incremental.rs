@@ -435,7 +435,7 @@ impl Index {
     }
 
     fn add(&mut self, d: DocId, set: &SignatureSet) {
-        for (&id, &c) in set.ids.iter().zip(&set.counts) {
+        for (id, c) in set.iter() {
             if is_rare(self.df[id as usize], self.common_df) {
                 self.postings[id as usize].push((d.0, c));
             }

@@ -219,9 +219,9 @@ impl CommonUse {
 
 /// The mass of `set`'s signatures that are not common under `limit` (all of it without one).
 pub(crate) fn rare_mass(set: &SignatureSet, df: &[u32], limit: u32) -> u32 {
-    (set.ids.iter().zip(&set.counts))
-        .filter(|&(&id, _)| is_rare(df[id as usize], limit))
-        .map(|(_, &c)| c)
+    set.iter()
+        .filter(|&(id, _)| is_rare(df[id as usize], limit))
+        .map(|(_, c)| c)
         .sum()
 }
 
@@ -236,7 +236,7 @@ pub(crate) fn is_rare(df: u32, common_df: u32) -> bool {
 /// [`distinct_document_frequencies`].
 pub(crate) fn first_copies(sets: &[SignatureSet]) -> Vec<u32> {
     let mut first: Vec<u32> = (0..sets.len() as u32).collect();
-    let mut seen: std::collections::HashMap<(&[u32], &[u32]), u32> =
+    let mut seen: std::collections::HashMap<(&[u32], &crate::signature::set::Counts), u32> =
         std::collections::HashMap::with_capacity(sets.len());
     for (d, set) in sets.iter().enumerate() {
         if !set.is_empty() {
@@ -315,7 +315,7 @@ pub(crate) fn may_match(upper: u32, total_a: u32, total_b: u32, t: f64, min_shar
 /// rarest first by `df`, ties by id.
 pub(crate) fn walk_order(set: &SignatureSet, df: &[u32], into: &mut Vec<(u32, u32)>) {
     into.clear();
-    into.extend(set.ids.iter().copied().zip(set.counts.iter().copied()));
+    into.extend(set.iter());
     into.sort_by_key(|&(id, _)| (df[id as usize], id));
 }
 
@@ -326,7 +326,7 @@ pub(crate) fn completed(shared: u32, unwalked: &[(u32, u32)], b: &SignatureSet) 
     let mut inter = shared;
     for &(id, c) in unwalked {
         if let Ok(j) = b.ids.binary_search(&id) {
-            inter += c.min(b.counts[j]);
+            inter += c.min(b.counts.get(j));
         }
     }
     inter

@@ -106,82 +106,104 @@ pub fn drop_site_frame(raw: &mut [Vec<u64>], sites: &[Option<String>], frame: &S
 
 /// The frame of one site whose pages hold `pages` (signature multisets): what
 /// [`drop_site_frame`] drops from them.
+///
+/// The site's pages are worked on as rank lists ([`ranked`]): four bytes a signature, where
+/// hashed copies of every page plus a `(df, hash)` copy for the prefix filter were 24 (on the
+/// million-page generated archive two large sites at once took a `samecore run` 390 MB above
+/// what it held, the run's peak).
 fn site_frame(pages: &[&Vec<u64>], frame: &SiteFrame) -> HashSet<u64> {
     let min_pages = frame.min_pages.max(2);
     if pages.len() < min_pages {
         return HashSet::new();
     }
-    let sets: Vec<Vec<u64>> = pages
-        .iter()
-        .map(|page| {
-            let mut distinct = (*page).clone();
-            distinct.sort_unstable();
-            distinct.dedup();
-            distinct
-        })
-        .collect();
-    // Signature hashes are mixed already: each is its own bucket hash.
-    let mut df: HashMap<u64, usize, crate::token::TermHashed> = HashMap::default();
-    for set in &sets {
-        for &h in set {
-            *df.entry(h).or_default() += 1;
-        }
-    }
+    let (sets, hash_of, df) = ranked(pages);
     let on_most = |n: usize, of: usize| n as f64 > frame.max_share * of as f64;
-    let mut candidates: HashSet<u64> = df
-        .iter()
-        .filter(|&(_, &n)| on_most(n, pages.len()))
-        .map(|(&h, _)| h)
-        .collect();
+    // Ranks go by page count, so the signatures on most pages are the highest ranks.
+    let first_candidate = df.partition_point(|&n| !on_most(n as usize, pages.len()));
+    let frame_of =
+        |ranks: std::ops::Range<usize>| -> HashSet<u64> { ranks.map(|r| hash_of[r]).collect() };
     let Some(t) = frame.copies else {
-        return candidates;
+        return frame_of(first_candidate..hash_of.len());
     };
-    if candidates.is_empty() {
-        return candidates;
+    if first_candidate == hash_of.len() {
+        return HashSet::new();
     }
     // Copies of one page count once: a candidate stays the frame only if it is on most groups.
-    let (group, groups) = copy_groups(&sets, &df, t);
+    let (group, groups) = copy_groups(&sets, t);
     if groups < min_pages {
         return HashSet::new();
     }
-    let mut held: Vec<(u64, u32)> = sets
+    let mut held: Vec<(u32, u32)> = sets
         .iter()
         .zip(&group)
         .flat_map(|(set, &g)| {
-            set.iter()
-                .filter(|h| candidates.contains(h))
-                .map(move |&h| (h, g))
+            let start = set.partition_point(|&r| (r as usize) < first_candidate);
+            set[start..].iter().map(move |&r| (r, g))
         })
         .collect();
     held.sort_unstable();
     held.dedup();
-    let mut by_groups: HashMap<u64, usize, crate::token::TermHashed> =
-        HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
-    for (h, _) in held {
-        *by_groups.entry(h).or_default() += 1;
+    let mut by_groups = vec![0usize; hash_of.len() - first_candidate];
+    for (r, _) in held {
+        by_groups[r as usize - first_candidate] += 1;
     }
-    candidates.retain(|h| by_groups.get(h).is_some_and(|&n| on_most(n, groups)));
-    candidates
+    (by_groups.iter().enumerate())
+        .filter(|&(_, &n)| on_most(n, groups))
+        .map(|(k, _)| hash_of[first_candidate + k])
+        .collect()
 }
 
-/// Groups of copies among one site's pages (`sets`: each page's distinct signatures, sorted;
-/// `df`: on how many of the pages each signature is): pages joined when their Jaccard
-/// similarity is at least `t`, and their groups joined transitively. Returns each page's group
-/// (numbered from 0 in page order) and the number of groups. Identical sets (pages without
-/// signatures among them) are one group.
+/// A site's pages as rank lists: each page's distinct signatures as their ranks in the site's
+/// rarest-first order (on how many of the pages, then hash: the order every prefix of
+/// [`copy_groups`] is cut in), ascending; the hash of each rank; and the number of pages each
+/// rank is on (ascending).
+pub fn ranked(pages: &[&Vec<u64>]) -> (Vec<Vec<u32>>, Vec<u64>, Vec<u32>) {
+    // Signature hashes are mixed already: each is its own bucket hash.
+    let mut df: HashMap<u64, u32, crate::token::TermHashed> = HashMap::default();
+    let mut distinct = Vec::new();
+    for page in pages {
+        distinct.clear();
+        distinct.extend_from_slice(page);
+        distinct.sort_unstable();
+        distinct.dedup();
+        for &h in &distinct {
+            *df.entry(h).or_default() += 1;
+        }
+    }
+    let mut order: Vec<(u32, u64)> = df.iter().map(|(&h, &n)| (n, h)).collect();
+    order.sort_unstable();
+    let mut rank = df;
+    for (r, &(_, h)) in order.iter().enumerate() {
+        rank.insert(h, r as u32);
+    }
+    let sets = pages
+        .iter()
+        .map(|page| {
+            let mut ranks: Vec<u32> = page.iter().map(|h| rank[h]).collect();
+            ranks.sort_unstable();
+            ranks.dedup();
+            ranks.shrink_to_fit();
+            ranks
+        })
+        .collect();
+    let (counts, hashes) = order.into_iter().unzip();
+    (sets, hashes, counts)
+}
+
+/// Groups of copies among one site's pages (`sets`: each page's distinct signatures as
+/// ascending ranks in the site's rarest-first order, [`ranked`]): pages joined when their
+/// Jaccard similarity is at least `t`, and their groups joined transitively. Returns each
+/// page's group (numbered from 0 in page order) and the number of groups. Identical sets
+/// (pages without signatures among them) are one group.
 ///
 /// All-pairs prefix filtering (Bayardo et al. 2007, Algorithm "All-Pairs-1"): sets in
 /// increasing size, each probing with its first `|x| - ⌈t·|x|⌉ + 1` rarest signatures and
 /// indexing only its first `|x| - ⌈2t/(1+t)·|x|⌉ + 1`, which every later (larger) set at `t`
 /// must share one of.
-pub fn copy_groups<S: std::hash::BuildHasher>(
-    sets: &[Vec<u64>],
-    df: &HashMap<u64, usize, S>,
-    t: f64,
-) -> (Vec<u32>, usize) {
+pub fn copy_groups(sets: &[Vec<u32>], t: f64) -> (Vec<u32>, usize) {
     let mut uf = UnionFind::new(sets.len());
     // Identical sets first; only their first pages are compared.
-    let mut first: HashMap<&[u64], u32> = HashMap::new();
+    let mut first: HashMap<&[u32], u32> = HashMap::new();
     let mut reps: Vec<u32> = Vec::new();
     for (i, set) in sets.iter().enumerate() {
         match first.entry(set.as_slice()) {
@@ -194,34 +216,25 @@ pub fn copy_groups<S: std::hash::BuildHasher>(
     }
     drop(first);
     reps.sort_by_key(|&i| (sets[i as usize].len(), i));
-    // Rarest signatures first (ties by value), the order every prefix is cut in.
-    let ordered: Vec<Vec<(usize, u64)>> = reps
-        .iter()
-        .map(|&i| {
-            let mut v: Vec<(usize, u64)> = sets[i as usize]
-                .iter()
-                .map(|h| (df.get(h).copied().unwrap_or(0), *h))
-                .collect();
-            v.sort_unstable();
-            v
-        })
-        .collect();
+    // Ranks are mixed into bucket hashes by a bijection (ranks are dense, not mixed).
+    let key = |r: u32| u64::from(r).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut index: HashMap<u64, Vec<u32>, crate::token::TermHashed> = HashMap::default();
     let mut asked = vec![u32::MAX; reps.len()];
-    for (r, x) in ordered.iter().enumerate() {
-        for &(_, h) in &x[..prefix_len(x.len(), t)] {
-            for &o in index.get(&h).map_or(&[][..], Vec::as_slice) {
+    for (r, &rep) in reps.iter().enumerate() {
+        let x = &sets[rep as usize];
+        for &h in &x[..prefix_len(x.len(), t)] {
+            for &o in index.get(&key(h)).map_or(&[][..], Vec::as_slice) {
                 if asked[o as usize] == r as u32 {
                     continue;
                 }
                 asked[o as usize] = r as u32;
-                if jaccard_at_least(x, &ordered[o as usize], t) {
-                    uf.union(reps[r], reps[o as usize]);
+                if jaccard_at_least(x, &sets[reps[o as usize] as usize], t) {
+                    uf.union(rep, reps[o as usize]);
                 }
             }
         }
-        for &(_, h) in &x[..prefix_len(x.len(), 2.0 * t / (1.0 + t))] {
-            index.entry(h).or_default().push(r as u32);
+        for &h in &x[..prefix_len(x.len(), 2.0 * t / (1.0 + t))] {
+            index.entry(key(h)).or_default().push(r as u32);
         }
     }
     let mut number: HashMap<u32, u32> = HashMap::new();
@@ -244,7 +257,7 @@ fn prefix_len(n: usize, t: f64) -> usize {
 
 /// Whether two sets sorted in one order are at Jaccard similarity `t` or more. The merge stops
 /// as soon as the rest of the shorter side cannot make up the overlap needed.
-fn jaccard_at_least(x: &[(usize, u64)], y: &[(usize, u64)], t: f64) -> bool {
+fn jaccard_at_least(x: &[u32], y: &[u32], t: f64) -> bool {
     let (small, big) = (x.len().min(y.len()), x.len().max(y.len()));
     if big == 0 || (small as f64) < t * big as f64 {
         return big == 0;
@@ -369,14 +382,9 @@ mod tests {
                     v
                 })
                 .collect();
-            let mut df: HashMap<u64, usize> = HashMap::new();
-            for set in &sets {
-                for &h in set {
-                    *df.entry(h).or_default() += 1;
-                }
-            }
             let t = [0.5, 0.8, 0.9, 1.0][round % 4];
-            let (group, groups) = copy_groups(&sets, &df, t);
+            let (ranks, _, _) = ranked(&sets.iter().collect::<Vec<_>>());
+            let (group, groups) = copy_groups(&ranks, t);
             // Brute force: every pair, exact Jaccard, union-find.
             let mut uf = UnionFind::new(sets.len());
             for i in 0..sets.len() {

@@ -16,5 +16,5 @@ pub mod shingles;
 pub mod simhash;
 pub mod spotsigs;
 
-pub use set::{SignatureSet, SignedCollection, jaccard};
+pub use set::{Counts, SignatureSet, SignedCollection, jaccard};
 pub use spotsigs::{Antecedent, SpotSignature, SpotSigsParams};
