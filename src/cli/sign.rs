@@ -98,11 +98,9 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
             _ => minhash[i].len() as i64,
         }
     };
+    // The site the frame filter grouped the page by (`SpotSigsDetector::sign_raw`).
     let site = |i: usize| -> Option<String> {
-        match args.algo {
-            Algo::SpotSigs => spot[i].site.clone(),
-            _ => Some(docs[i].site.registrable.clone()).filter(|s| !s.is_empty()),
-        }
+        Some(docs[i].site.registrable.clone()).filter(|s| !s.is_empty())
     };
 
     // Documents come in input order; each input's report counts its documents.

@@ -56,19 +56,14 @@ impl SpotSigsDetector {
         crate::archive::map_pages(docs, progress, |d, html| self.raw_page(d, html))
     }
 
-    /// One page's spot-signature hashes and site from its decoded text: what
+    /// One page's spot-signature hashes from its decoded text: what
     /// [`crate::archive::load_with`] makes of each page while reading, so that no page text
     /// is held (`samecore run` and `sign` read this way).
     pub fn raw_page(&self, doc: &Document, html: &str) -> RawSignatures {
         let signed = self.signer.sign_page(html, doc.url.as_deref());
-        let mut hashes = signed.hashes;
-        // Held until the whole collection is read: no spare capacity.
-        hashes.shrink_to_fit();
-        // A page without a URL has the site its links point to (`Site::of_links`).
-        let site = Some(doc.site.registrable.clone()).filter(|s| !s.is_empty());
         RawSignatures {
-            hashes,
-            site,
+            // Held until the whole collection is read: no spare capacity.
+            hashes: signed.hashes.into_boxed_slice(),
             language: signed.language,
             terms: u32::try_from(signed.terms).unwrap_or(u32::MAX),
         }
@@ -76,19 +71,23 @@ impl SpotSigsDetector {
 
     /// Sign `docs` in parallel: [`Self::raw`], then [`Self::sign_raw`].
     pub fn sign(&self, docs: &[Document], progress: &Progress) -> Result<SignedCollection> {
-        Ok(self.sign_raw(self.raw(docs, progress)?))
+        Ok(self.sign_raw(self.raw(docs, progress)?, docs))
     }
 
     /// The site frame, the IDF band and the minimum number of signatures over the whole
-    /// collection, applied to every page's raw signatures.
-    pub fn sign_raw(&self, raw: Vec<RawSignatures>) -> SignedCollection {
+    /// collection, applied to every page's raw signatures (`raw[i]` of `docs[i]`). The frame
+    /// filter groups pages by site: a page's URL's registrable domain, else the one most of
+    /// its links point to (`Site::of_links`, which reading gave a page without a URL).
+    pub fn sign_raw(&self, raw: Vec<RawSignatures>, docs: &[Document]) -> SignedCollection {
+        assert_eq!(raw.len(), docs.len(), "one page's signatures per document");
         let p = self.signer.params();
-        let (mut raw, sites): (Vec<Vec<u64>>, Vec<Option<String>>) =
-            raw.into_iter().map(|r| (r.hashes, r.site)).unzip();
+        let mut raw: Vec<Vec<u64>> = raw.into_iter().map(|r| r.hashes.into_vec()).collect();
         if let Some(frame) = &p.site_frame {
+            let sites: Vec<Option<&str>> = (docs.iter())
+                .map(|d| Some(d.site.registrable.as_str()).filter(|s| !s.is_empty()))
+                .collect();
             drop_site_frame(&mut raw, &sites, frame);
         }
-        drop(sites);
         SignedCollection::build(raw, p.idf_band, p.min_signatures)
     }
 
@@ -98,7 +97,7 @@ impl SpotSigsDetector {
     pub fn prepare_raw(&self, raw: Vec<RawSignatures>, docs: &[Document]) -> Arc<dyn Prepared> {
         super::exact::wrap(
             Arc::new(SpotSigsPrepared {
-                collection: self.sign_raw(raw),
+                collection: self.sign_raw(raw, docs),
             }),
             docs,
         )
@@ -114,10 +113,7 @@ impl SpotSigsDetector {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RawSignatures {
     /// The signature hashes, repeats kept (a multiset), in page order.
-    pub hashes: Vec<u64>,
-    /// The site the frame filter groups the page by: its URL's registrable domain, else the
-    /// one most of its links point to; `None` when neither is known.
-    pub site: Option<String>,
+    pub hashes: Box<[u64]>,
     /// The page's language as identified, which chose its antecedents (ISO 639-1 where it has
     /// one; a language without a set of its own took the main set); `None` without
     /// per-language sets or when it could not be told.

@@ -75,11 +75,11 @@ impl Default for SiteFrame {
 /// on more than that share of the site's groups of copies too (a site of fewer groups than
 /// `frame.min_pages` keeps everything). Sites are worked on in parallel. Returns how many
 /// signature occurrences were dropped.
-pub fn drop_site_frame(raw: &mut [Vec<u64>], sites: &[Option<String>], frame: &SiteFrame) -> usize {
+pub fn drop_site_frame(raw: &mut [Vec<u64>], sites: &[Option<&str>], frame: &SiteFrame) -> usize {
     let mut by_site: HashMap<&str, Vec<usize>> = HashMap::new();
     for (d, site) in sites.iter().enumerate() {
         if let Some(s) = site {
-            by_site.entry(s.as_str()).or_default().push(d);
+            by_site.entry(s).or_default().push(d);
         }
     }
     let mut sites: Vec<(&str, Vec<usize>)> = by_site.into_iter().collect();
@@ -296,13 +296,7 @@ mod tests {
             vec![1, 10],
             vec![1],
         ];
-        let sites = vec![
-            Some("a".to_string()),
-            Some("a".to_string()),
-            Some("a".to_string()),
-            Some("b".to_string()),
-            None,
-        ];
+        let sites = vec![Some("a"), Some("a"), Some("a"), Some("b"), None];
         let dropped = drop_site_frame(&mut raw, &sites, &SiteFrame::default());
         assert_eq!(dropped, 3);
         assert_eq!(raw[0], [10, 10]);
@@ -312,8 +306,8 @@ mod tests {
         assert_eq!(raw[4], [1]);
     }
 
-    fn site(name: &str, n: usize) -> Vec<Option<String>> {
-        vec![Some(name.to_string()); n]
+    fn site(name: &str, n: usize) -> Vec<Option<&str>> {
+        vec![Some(name); n]
     }
 
     #[test]
