@@ -107,7 +107,36 @@ fn short(text: &str) -> String {
 struct Slot {
     offset: u64,
     length: u64,
-    storage: Storage,
+    /// Of the stream's storages (a [`Storage`] is 32 bytes, for the zip entries a container
+    /// wraps a stream's storage in).
+    storage: StreamStorage,
+}
+
+/// How a record is stored in the stream it is read from.
+#[derive(Clone, Copy)]
+enum StreamStorage {
+    Plain,
+    GzipMember,
+    GzipWhole,
+}
+
+impl StreamStorage {
+    fn of(storage: &Storage) -> Option<StreamStorage> {
+        match storage {
+            Storage::Plain => Some(StreamStorage::Plain),
+            Storage::GzipMember => Some(StreamStorage::GzipMember),
+            Storage::GzipWhole => Some(StreamStorage::GzipWhole),
+            Storage::ZipEntry { .. } => None,
+        }
+    }
+
+    fn storage(self) -> Storage {
+        match self {
+            StreamStorage::Plain => Storage::Plain,
+            StreamStorage::GzipMember => Storage::GzipMember,
+            StreamStorage::GzipWhole => Storage::GzipWhole,
+        }
+    }
 }
 
 /// Captures seen in this file, for resolving its revisits once the file is read: every
@@ -118,7 +147,7 @@ struct Slot {
 /// Why not maps looked up as each revisit comes: three hash maps of every record's keys, each
 /// naming a record of the original's key, status and content type, were about 450 MB at a
 /// million pages (`samecore run`'s peak was there, freed only when the file was read), for
-/// the revisits a crawl mostly does not have. Flat vectors of hashes sorted once are 88 bytes
+/// the revisits a crawl mostly does not have. Flat vectors of hashes sorted once are 96 bytes
 /// a record. A revisit still resolves to the latest capture before it with the same record id
 /// (else URL and date, else digest), as before.
 #[derive(Default)]
@@ -139,6 +168,10 @@ fn split_hash(parts: &[&str]) -> [u64; 2] {
 impl Originals {
     /// Index the original record at `location` (in the stream, before any container wraps it).
     fn add(&mut self, storage: Storage, offset: u64, length: u64, keys: OriginalKeys<'_>) {
+        // A stream's records are never stored as zip entries (a container wraps them so).
+        let Some(storage) = StreamStorage::of(&storage) else {
+            return;
+        };
         let slot = self.slots.len() as u32;
         self.slots.push(Slot {
             offset,
@@ -197,7 +230,7 @@ impl Originals {
                         file: container.file.clone(),
                         offset: slot.offset,
                         length: slot.length,
-                        storage: (container.wrap)(slot.storage.clone()),
+                        storage: (container.wrap)(slot.storage.storage()),
                     };
                     let mut doc = revisit.doc;
                     doc.location = location.clone();
