@@ -442,35 +442,29 @@ impl Document {
         )
     }
 
-    /// The pieces [`Document::capture`] joins (`capture_key`'s two forms), the 14-digit
-    /// timestamp written into `ts`.
-    fn capture_pieces<'a>(&'a self, ts: &'a mut [u8; 14]) -> [&'a [u8]; 5] {
+    /// The pieces [`Document::capture`] joins ([`capture_pieces`]), the 14-digit timestamp
+    /// written into `ts`; none before the page is decoded.
+    fn capture_pieces<'a>(&'a self, ts: &'a mut [u8; 14]) -> [&'a str; 5] {
         let digest = match self.capture_digest.as_deref() {
-            None => return [b""; 5],
+            None => return [""; 5],
             Some("") => self.payload_digest.as_deref(),
             Some(d) => Some(d),
         };
-        let digest: &[u8] = match digest.map(str::trim) {
-            Some(d) if !d.is_empty() => d.as_bytes(),
+        let digest = match digest.map(str::trim) {
+            Some(d) if !d.is_empty() => d,
             // `capture_key`'s digest of an empty payload.
             _ => {
                 static EMPTY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-                EMPTY.get_or_init(|| content_digest(b"")).as_bytes()
+                EMPTY.get_or_init(|| content_digest(b""))
             }
         };
-        let url = self.url.as_deref().map(str::trim).filter(|u| !u.is_empty());
-        let digits = self.date.as_deref().map(|d| {
-            let mut n = 0;
-            for b in d.bytes().filter(u8::is_ascii_digit).take(14) {
-                ts[n] = b;
-                n += 1;
-            }
-            n
-        });
-        match (url, digits) {
-            (Some(url), Some(14)) => [&ts[..], b" ", url.as_bytes(), b" ", digest],
-            _ => [self.key.as_bytes(), b" ", digest, b"", b""],
-        }
+        capture_pieces(
+            &self.key,
+            self.url.as_deref(),
+            self.date.as_deref(),
+            digest,
+            ts,
+        )
     }
 
     /// Mark the page decoded, its capture key carrying `digest` (`None`: the record's own
@@ -501,8 +495,8 @@ impl Document {
     }
 }
 
-/// Byte strings given in pieces, compared as the strings the pieces join to.
-fn cmp_pieces(a: &[&[u8]], b: &[&[u8]]) -> std::cmp::Ordering {
+/// Strings given in pieces, compared as the strings the pieces join to.
+fn cmp_pieces(a: &[&str], b: &[&str]) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     let (mut i, mut at_a, mut j, mut at_b) = (0, 0, 0, 0);
     loop {
@@ -516,7 +510,7 @@ fn cmp_pieces(a: &[&[u8]], b: &[&[u8]]) -> std::cmp::Ordering {
             (None, None) => return Ordering::Equal,
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) => (&x[at_a..], &y[at_b..]),
+            (Some(x), Some(y)) => (&x.as_bytes()[at_a..], &y.as_bytes()[at_b..]),
         };
         let n = x.len().min(y.len());
         match x[..n].cmp(&y[..n]) {
@@ -530,8 +524,18 @@ fn cmp_pieces(a: &[&[u8]], b: &[&[u8]]) -> std::cmp::Ordering {
 /// date as a reader stores it (ISO 8601 or already 14 digits); none when it has fewer than 14
 /// digits.
 pub fn timestamp14(date: &str) -> Option<String> {
-    let digits: String = date.chars().filter(char::is_ascii_digit).take(14).collect();
-    (digits.len() == 14).then_some(digits)
+    let mut ts = [0u8; 14];
+    timestamp14_into(date, &mut ts).then(|| String::from_utf8_lossy(&ts).into_owned())
+}
+
+/// [`timestamp14`] written into `ts`; whether `date` has 14 digits.
+fn timestamp14_into(date: &str, ts: &mut [u8; 14]) -> bool {
+    let mut n = 0;
+    for b in date.bytes().filter(u8::is_ascii_digit).take(14) {
+        ts[n] = b;
+        n += 1;
+    }
+    n == 14
 }
 
 /// The payload digest the WARC world writes (`WARC-Payload-Digest`): SHA-1 of the payload as
@@ -589,9 +593,26 @@ pub fn capture_key(
         Some(d) if !d.trim().is_empty() => d.trim().to_string(),
         _ => content_digest(payload),
     };
-    match (url, date.and_then(timestamp14)) {
-        (Some(url), Some(ts)) if !url.trim().is_empty() => format!("{ts} {} {digest}", url.trim()),
-        _ => format!("{key} {digest}"),
+    let mut ts = [0u8; 14];
+    capture_pieces(key, url, date, &digest, &mut ts).concat()
+}
+
+/// The pieces of [`capture_key`]'s two forms, `<timestamp> <URL> <digest>` and `<key>
+/// <digest>`, the timestamp written into `ts`: joined they are the key, compared piece by
+/// piece they order as it ([`Document::cmp_capture`]).
+fn capture_pieces<'a>(
+    key: &'a str,
+    url: Option<&'a str>,
+    date: Option<&str>,
+    digest: &'a str,
+    ts: &'a mut [u8; 14],
+) -> [&'a str; 5] {
+    let url = url.map(str::trim).filter(|u| !u.is_empty());
+    let dated = date.is_some_and(|d| timestamp14_into(d, ts));
+    let ts: &'a [u8; 14] = ts;
+    match (url, std::str::from_utf8(ts)) {
+        (Some(url), Ok(ts)) if dated => [ts, " ", url, " ", digest],
+        _ => [key, " ", digest, "", ""],
     }
 }
 

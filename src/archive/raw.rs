@@ -17,7 +17,7 @@ type Payload = (Option<HttpHead>, Vec<u8>);
 
 /// The head and payload of the record at `location`.
 pub(crate) fn read_payload(location: &RecordLocation) -> Result<Payload> {
-    read_at(location, false).map(|(_, head, payload)| (head, payload))
+    read_at(location).map(|(_, head, payload)| (head, payload))
 }
 
 /// The key ([`warc::record_key`]), head and payload of the WARC record at `location`: a
@@ -25,7 +25,7 @@ pub(crate) fn read_payload(location: &RecordLocation) -> Result<Payload> {
 pub(crate) fn read_original(
     location: &RecordLocation,
 ) -> Result<(String, Option<HttpHead>, Vec<u8>)> {
-    let (key, head, payload) = read_at(location, true)?;
+    let (key, head, payload) = read_at(location)?;
     match key {
         Some(key) => Ok((key, head, payload)),
         None => Err(Error::io(
@@ -37,7 +37,7 @@ pub(crate) fn read_original(
 
 type Keyed = (Option<String>, Option<HttpHead>, Vec<u8>);
 
-fn read_at(location: &RecordLocation, keyed: bool) -> Result<Keyed> {
+fn read_at(location: &RecordLocation) -> Result<Keyed> {
     let path: &std::path::Path = &location.file;
     let io_err = |e: io::Error| Error::io(e, path);
     match &location.storage {
@@ -57,11 +57,11 @@ fn read_at(location: &RecordLocation, keyed: bool) -> Result<Keyed> {
                 return Ok((None, None, bytes[start..end].to_vec()));
             }
             let reader = wacz::open_entry(path, entry)?;
-            at_location(reader, inner, location, keyed).map_err(io_err)
+            at_location(reader, inner, location).map_err(io_err)
         }
         storage => {
             let file = File::open(path).map_err(io_err)?;
-            at_location(file, storage, location, keyed).map_err(io_err)
+            at_location(file, storage, location).map_err(io_err)
         }
     }
 }
@@ -70,7 +70,6 @@ fn at_location<R: Read + Seek>(
     reader: R,
     storage: &Storage,
     location: &RecordLocation,
-    keyed: bool,
 ) -> io::Result<Keyed> {
     match storage {
         Storage::Plain => {
@@ -80,7 +79,7 @@ fn at_location<R: Read + Seek>(
                 member: 0,
                 member_pos: 0,
             })?;
-            parse_here(&mut src, location.length, keyed)
+            parse_here(&mut src, location.length)
         }
         Storage::GzipMember => {
             let mut src = GzSource::new(reader);
@@ -89,7 +88,7 @@ fn at_location<R: Read + Seek>(
                 member: location.offset,
                 member_pos: 0,
             })?;
-            parse_here(&mut src, location.length, keyed)
+            parse_here(&mut src, location.length)
         }
         Storage::GzipWhole => {
             let mut src = GzSource::new(reader);
@@ -98,7 +97,7 @@ fn at_location<R: Read + Seek>(
                 member: 0,
                 member_pos: 0,
             })?;
-            parse_here(&mut src, location.length, keyed)
+            parse_here(&mut src, location.length)
         }
         Storage::ZipEntry { .. } => Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -107,14 +106,11 @@ fn at_location<R: Read + Seek>(
     }
 }
 
-fn parse_here<S: Source>(src: &mut S, length: u64, keyed: bool) -> io::Result<Keyed> {
+/// The record here: a WARC record with its key, an ARC record or a loose page without one.
+fn parse_here<S: Source>(src: &mut S, length: u64) -> io::Result<Keyed> {
     let head = src.fill_buf()?;
     if warc::is_warc_line(head) {
-        if keyed {
-            warc::read_keyed_record(src).map(|(key, head, payload)| (Some(key), head, payload))
-        } else {
-            warc::read_record_payload(src).map(|(head, payload)| (None, head, payload))
-        }
+        warc::read_keyed_record(src).map(|(key, head, payload)| (Some(key), head, payload))
     } else if arc::parse_arc_line(head).is_some() {
         arc::read_record_payload(src).map(|(head, payload)| (None, head, payload))
     } else {

@@ -166,7 +166,8 @@ fn split_hash(parts: &[&str]) -> [u64; 2] {
 }
 
 impl Originals {
-    /// Index the original record at `location` (in the stream, before any container wraps it).
+    /// Index an original record: where it is in the stream (`storage` before any container
+    /// wraps it) and the keys it is found by.
     fn add(&mut self, storage: Storage, offset: u64, length: u64, keys: OriginalKeys<'_>) {
         // A stream's records are never stored as zip entries (a container wraps them so).
         let Some(storage) = StreamStorage::of(&storage) else {
@@ -586,15 +587,9 @@ fn revisit(
     Ok(())
 }
 
-/// Read back the record at the current position of `src`: its HTTP head (if any) and payload
-/// (chunking and content encoding undone); the whole block when it is not HTTP.
-pub(crate) fn read_record_payload<S: Source>(
-    src: &mut S,
-) -> io::Result<(Option<HttpHead>, Vec<u8>)> {
-    read_keyed_record(src).map(|(_, head, payload)| (head, payload))
-}
-
-/// [`read_record_payload`] with the record's key ([`record_key`]).
+/// Read back the record at the current position of `src`: its key ([`record_key`]), its HTTP
+/// head (if any) and payload (chunking and content encoding undone); the whole block when it
+/// is not HTTP.
 pub(crate) fn read_keyed_record<S: Source>(
     src: &mut S,
 ) -> io::Result<(String, Option<HttpHead>, Vec<u8>)> {

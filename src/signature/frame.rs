@@ -120,10 +120,8 @@ fn site_frame(pages: &[&Vec<u64>], frame: &SiteFrame) -> HashSet<u64> {
     let on_most = |n: usize, of: usize| n as f64 > frame.max_share * of as f64;
     // Ranks go by page count, so the signatures on most pages are the highest ranks.
     let first_candidate = df.partition_point(|&n| !on_most(n as usize, pages.len()));
-    let frame_of =
-        |ranks: std::ops::Range<usize>| -> HashSet<u64> { ranks.map(|r| hash_of[r]).collect() };
     let Some(t) = frame.copies else {
-        return frame_of(first_candidate..hash_of.len());
+        return hash_of[first_candidate..].iter().copied().collect();
     };
     if first_candidate == hash_of.len() {
         return HashSet::new();

@@ -76,14 +76,6 @@ impl Counts {
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
-
-    /// Bytes held on the heap.
-    pub fn heap_bytes(&self) -> usize {
-        match self {
-            Counts::Small(c) => c.len(),
-            Counts::Large(c) => 4 * c.len(),
-        }
-    }
 }
 
 impl SignatureSet {
