@@ -123,12 +123,17 @@ pub(crate) fn read_file_outcome<T: Send + Clone>(
 /// bytes instead of clones of record ids, URLs, dates and digests (~270 bytes a page, held
 /// for a whole file). Two different keys share a hash with probability about 2^-128 per pair.
 pub(crate) fn key_hash(parts: &[&str]) -> u128 {
+    key_hasher(parts).digest128()
+}
+
+/// XXH3 fed with `parts`, each ended by a zero byte.
+pub(crate) fn key_hasher(parts: &[&str]) -> xxhash_rust::xxh3::Xxh3 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
     for part in parts {
         h.update(part.as_bytes());
         h.update(&[0]);
     }
-    h.digest128()
+    h
 }
 
 /// Most items a chunk of [`Chunked`] holds.

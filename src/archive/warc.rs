@@ -15,7 +15,7 @@ use std::io;
 
 use super::block::{self, MAX_HEADER_LINES, MAX_PAGE};
 use super::decode::{self, HttpHead};
-use super::pipeline::key_hash;
+use super::pipeline::key_hasher;
 use super::record::{Body, Container, Ctx, PendingRevisit, RawPage, new_doc, read_records};
 use super::stream::Source;
 use crate::Result;
@@ -100,19 +100,21 @@ fn short(text: &str) -> String {
     text.chars().take(60).collect()
 }
 
-/// Where a record found in the file lives, for the index of originals: its offset, its length
-/// and how it is stored in the stream (its file is the one being read). The rest a revisit
-/// takes from its original (key, status, content type) is read again with the original's
-/// page, on the decoding thread ([`Body::Original`]).
-struct Slot {
+/// An original record found in the file, for the index of originals: where it lives (its
+/// offset, its length and how it is stored in the stream; its file is the one being read) and
+/// a 64-bit hash ([`Originals::hash`]) of each key it is found by, 0 for a key it lacks. The
+/// rest a revisit takes from its original (key, status, content type) is read again with the
+/// original's page, on the decoding thread ([`Body::Original`]). 40 bytes a record.
+struct Original {
     offset: u64,
-    length: u64,
-    /// Of the stream's storages (a [`Storage`] is 32 bytes, for the zip entries a container
-    /// wraps a stream's storage in).
-    storage: StreamStorage,
+    /// The record's length, shifted left by two, and its [`StreamStorage`] in the low bits.
+    length_storage: u64,
+    /// Record id, URL and date, payload digest.
+    keys: [u64; 3],
 }
 
-/// How a record is stored in the stream it is read from.
+/// How a record is stored in the stream it is read from (a [`Storage`] is 32 bytes, for the
+/// zip entries a container wraps a stream's storage in).
 #[derive(Clone, Copy)]
 enum StreamStorage {
     Plain,
@@ -137,35 +139,46 @@ impl StreamStorage {
             StreamStorage::GzipWhole => Storage::GzipWhole,
         }
     }
+
+    fn from_bits(bits: u64) -> StreamStorage {
+        match bits & 3 {
+            0 => StreamStorage::Plain,
+            1 => StreamStorage::GzipMember,
+            _ => StreamStorage::GzipWhole,
+        }
+    }
 }
 
 /// Captures seen in this file, for resolving its revisits once the file is read: every
-/// original's place ([`Slot`]) and a 128-bit hash ([`key_hash`]) of each of its record id,
-/// URL and date, and payload digest, naming its slot; and the revisits met, each with how many
-/// originals came before it.
+/// original ([`Original`]: its place and the hashes of its keys), and the revisits met, each
+/// with how many originals came before it. The keys are put in order only when the file has
+/// a revisit.
 ///
 /// Why not maps looked up as each revisit comes: three hash maps of every record's keys, each
 /// naming a record of the original's key, status and content type, were about 450 MB at a
 /// million pages (`samecore run`'s peak was there, freed only when the file was read), for
-/// the revisits a crawl mostly does not have. Flat vectors of hashes sorted once are 96 bytes
-/// a record. A revisit still resolves to the latest capture before it with the same record id
-/// (else URL and date, else digest), as before.
+/// the revisits a crawl mostly does not have; three sorted vectors of 128-bit hashes were
+/// still 96 bytes a record (~107 MB, at the peak). One vector of 40-byte records is ~45 MB.
+/// A revisit still resolves to the latest capture before it with the same record id (else
+/// URL and date, else digest), as before. Two different keys share a 64-bit hash with
+/// probability 2^-64 per pair: for 10^5 revisits in a file of 10^6 records, about 5 x 10^-9.
 #[derive(Default)]
 struct Originals {
-    slots: Vec<Slot>,
-    by_id: Vec<([u64; 2], u32)>,
-    by_capture: Vec<([u64; 2], u32)>,
-    by_digest: Vec<([u64; 2], u32)>,
+    records: Vec<Original>,
     revisits: Vec<(PendingRevisit, u32)>,
 }
 
-/// A 128-bit key hash as two words (no 16-byte alignment: 24-byte index entries, not 32).
-fn split_hash(parts: &[&str]) -> [u64; 2] {
-    let h = key_hash(parts);
-    [(h >> 64) as u64, h as u64]
-}
+/// Which of an [`Original`]'s keys.
+const BY_ID: usize = 0;
+const BY_CAPTURE: usize = 1;
+const BY_DIGEST: usize = 2;
 
 impl Originals {
+    /// The 64-bit hash of a key's parts (never 0, which stands for no key).
+    fn hash(parts: &[&str]) -> u64 {
+        key_hasher(parts).digest().max(1)
+    }
+
     /// Index an original record: where it is in the stream (`storage` before any container
     /// wraps it) and the keys it is found by.
     fn add(&mut self, storage: Storage, offset: u64, length: u64, keys: OriginalKeys<'_>) {
@@ -173,21 +186,19 @@ impl Originals {
         let Some(storage) = StreamStorage::of(&storage) else {
             return;
         };
-        let slot = self.slots.len() as u32;
-        self.slots.push(Slot {
+        let capture = match (keys.url, keys.date) {
+            (Some(url), Some(date)) => Originals::hash(&[url, date]),
+            _ => 0,
+        };
+        self.records.push(Original {
             offset,
-            length,
-            storage,
+            length_storage: (length << 2) | storage as u64,
+            keys: [
+                keys.record_id.map_or(0, |id| Originals::hash(&[id])),
+                capture,
+                keys.digest.map_or(0, |d| Originals::hash(&[d])),
+            ],
         });
-        if let Some(id) = keys.record_id {
-            self.by_id.push((split_hash(&[id]), slot));
-        }
-        if let (Some(url), Some(date)) = (keys.url, keys.date) {
-            self.by_capture.push((split_hash(&[url, date]), slot));
-        }
-        if let Some(digest) = keys.digest {
-            self.by_digest.push((split_hash(&[digest]), slot));
-        }
     }
 
     /// Every revisit met, with its original when one came before it in the file: emitted to be
@@ -196,42 +207,52 @@ impl Originals {
         if self.revisits.is_empty() {
             return Ok(());
         }
-        for index in [&mut self.by_id, &mut self.by_capture, &mut self.by_digest] {
-            index.sort_unstable();
-        }
-        // The latest slot below `before` under `hash`.
-        let latest = |index: &[([u64; 2], u32)], hash: [u64; 2], before: u32| {
-            let end = index.partition_point(|&(h, s)| (h, s) < (hash, before));
-            index[..end]
+        let records = &self.records;
+        // Per key: the records that have it, by (hash, record number).
+        let order = |k: usize| {
+            let mut order: Vec<u32> = (0..records.len() as u32)
+                .filter(|&r| records[r as usize].keys[k] != 0)
+                .collect();
+            order.sort_unstable_by_key(|&r| (records[r as usize].keys[k], r));
+            order
+        };
+        let index = [order(BY_ID), order(BY_CAPTURE), order(BY_DIGEST)];
+        // The latest record below `before` whose key `k` hashes to `hash`.
+        let latest = |k: usize, hash: u64, before: u32| {
+            let of = |r: u32| (records[r as usize].keys[k], r);
+            let end = index[k].partition_point(|&r| of(r) < (hash, before));
+            index[k][..end]
                 .last()
-                .filter(|(h, _)| *h == hash)
-                .map(|&(_, s)| s)
+                .filter(|&&r| records[r as usize].keys[k] == hash)
+                .copied()
         };
         for (revisit, before) in std::mem::take(&mut self.revisits) {
             let found = revisit
                 .refers_to
                 .as_ref()
-                .and_then(|id| latest(&self.by_id, split_hash(&[id]), before))
+                .and_then(|id| latest(BY_ID, Originals::hash(&[id]), before))
                 .or_else(|| {
                     revisit
                         .refers_to_capture
                         .as_ref()
-                        .and_then(|(u, d)| latest(&self.by_capture, split_hash(&[u, d]), before))
+                        .and_then(|(u, d)| latest(BY_CAPTURE, Originals::hash(&[u, d]), before))
                 })
                 .or_else(|| {
                     revisit
                         .digest
                         .as_ref()
-                        .and_then(|d| latest(&self.by_digest, split_hash(&[d]), before))
+                        .and_then(|d| latest(BY_DIGEST, Originals::hash(&[d]), before))
                 });
             match found {
-                Some(slot) => {
-                    let slot = &self.slots[slot as usize];
+                Some(r) => {
+                    let original = &records[r as usize];
                     let location = RecordLocation {
                         file: container.file.clone(),
-                        offset: slot.offset,
-                        length: slot.length,
-                        storage: (container.wrap)(slot.storage.storage()),
+                        offset: original.offset,
+                        length: original.length_storage >> 2,
+                        storage: (container.wrap)(
+                            StreamStorage::from_bits(original.length_storage).storage(),
+                        ),
                     };
                     let mut doc = revisit.doc;
                     doc.location = location.clone();
@@ -573,7 +594,7 @@ fn revisit(
         digest.clone(),
     );
     // Resolved once the file is read ([`Originals::resolve`]), against the originals before it.
-    let before = originals.slots.len() as u32;
+    let before = originals.records.len() as u32;
     originals.revisits.push((
         PendingRevisit {
             doc,
