@@ -192,7 +192,7 @@ fn load_pages(rows: &[Row], data: &Path) -> Vec<(Document, String)> {
         .map(|row| {
             let doc = if row.record_id.is_empty() {
                 let (top, rel) = row.input.split_once('/').expect("corpus/file");
-                loaded[top].iter().find(|d| d.key == rel)
+                loaded[top].iter().find(|d| &*d.key == rel)
             } else {
                 loaded[&row.input].iter().find(|d| {
                     d.record_id() == Some(row.record_id.as_str())

@@ -54,7 +54,7 @@ fn main() {
         })
         .collect();
     let mut all = samples(&frames, &|d| {
-        lang_of.get(&d.key).cloned().unwrap_or_default()
+        lang_of.get(&*d.key).cloned().unwrap_or_default()
     });
     let frames_n = all.len();
     all.extend(samples(&gold, &|_| "en".into()));

@@ -44,7 +44,7 @@ fn frames(dir: &Path) {
     let core: HashMap<String, PageCore> = common::page_cores(&c.docs)
         .into_iter()
         .zip(&c.docs)
-        .map(|(core, d)| (d.key.clone(), core))
+        .map(|(core, d)| (d.key.to_string(), core))
         .collect();
     let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
     let rows: Vec<Vec<String>> = manifest

@@ -214,7 +214,7 @@ pub fn histories(
                 });
             }
             UrlHistory {
-                url: docs[g[0]].url.clone().unwrap_or_default(),
+                url: docs[g[0]].url.as_deref().unwrap_or_default().to_string(),
                 steps,
             }
         })

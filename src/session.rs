@@ -246,7 +246,7 @@ impl Session {
     pub fn find(&self, name: &str) -> Option<DocId> {
         let docs = self.docs();
         docs.iter()
-            .position(|d| d.key == name)
+            .position(|d| *d.key == *name)
             .or_else(|| docs.iter().position(|d| d.capture() == name))
             .or_else(|| docs.iter().position(|d| d.record_id() == Some(name)))
             .or_else(|| docs.iter().position(|d| d.url.as_deref() == Some(name)))
@@ -396,7 +396,7 @@ impl Session {
     pub fn spreads(&self, detection: &Detection) -> Spreads {
         let docs = self.docs();
         crate::dates::spread::of_clusters(&detection.clustering.cluster_of, |i| Member {
-            site: docs[i].site.registrable.clone(),
+            site: docs[i].site.registrable.to_string(),
             published: docs[i].published,
             captured: docs[i].date.as_deref().and_then(crate::dates::parse_iso),
         })
@@ -566,7 +566,7 @@ impl Session {
             docs[b.index()].published,
             cutoffs,
         );
-        let keys = (docs[a.index()].key.as_str(), docs[b.index()].key.as_str());
+        let keys = (&*docs[a.index()].key, &*docs[b.index()].key);
         let score = f64::NAN;
         let passages = PassageRow::of_pair(keys, score, (&ca, &cb), &alignment, &derivation);
         Ok(Comparison {
@@ -620,9 +620,9 @@ impl Session {
         let docs = self.docs();
         let site_of = |d: &Document| {
             if d.site.registrable.is_empty() {
-                d.site.henzinger.clone()
+                d.site.henzinger.to_string()
             } else {
-                d.site.registrable.clone()
+                d.site.registrable.to_string()
             }
         };
         let site = site_of(&docs[doc.index()]);

@@ -43,7 +43,7 @@ fn folder_of_pages_keys_gold_titles_and_raw_reread() {
         &Progress::new(),
     )
     .unwrap();
-    let keys: Vec<&str> = coll.docs.iter().map(|d| d.key.as_str()).collect();
+    let keys: Vec<&str> = coll.docs.iter().map(|d| &*d.key).collect();
     assert_eq!(
         keys,
         [
@@ -283,7 +283,7 @@ fn check_sample(docs: &[samecore::Document], report: &samecore::archive::FileRep
         ]
     );
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
-    let keys: Vec<&str> = docs.iter().map(|d| d.key.as_str()).collect();
+    let keys: Vec<&str> = docs.iter().map(|d| &*d.key).collect();
     assert_eq!(
         keys,
         ["<urn:uuid:resp-a>", "<urn:uuid:resp-b>", "<urn:uuid:rev-a>"]
@@ -294,13 +294,13 @@ fn check_sample(docs: &[samecore::Document], report: &samecore::archive::FileRep
     assert_eq!(a.status, Some(200));
     assert_eq!(a.content_type.as_deref(), Some("text/html"));
     assert_eq!(a.payload_digest.as_deref(), Some("sha1:AAAA"));
-    assert_eq!(a.site.registrable, "example.com");
-    assert_eq!(a.charset, "utf-8");
+    assert_eq!(&*a.site.registrable, "example.com");
+    assert_eq!(&*a.charset, "utf-8");
     let b = &docs[1];
-    assert_eq!(b.charset, "windows-1252");
+    assert_eq!(&*b.charset, "windows-1252");
     assert_eq!(b.title.as_deref(), Some("Caf\u{e9} B"));
-    assert_eq!(b.site.henzinger, "b.example.co.uk");
-    assert_eq!(b.site.registrable, "example.co.uk");
+    assert_eq!(&*b.site.henzinger, "b.example.co.uk");
+    assert_eq!(&*b.site.registrable, "example.co.uk");
     let rev = &docs[2];
     assert_eq!(rev.revisit_of.as_deref(), Some("<urn:uuid:resp-a>"));
     assert_eq!(rev.html, a.html);
@@ -388,7 +388,7 @@ fn a_revisit_resolves_to_the_latest_original_before_it() {
     );
     for path in [&plain, &members] {
         let (docs, report) = read_all(path);
-        let by_key = |k: &str| docs.iter().find(|d| d.key == format!("<urn:uuid:{k}>"));
+        let by_key = |k: &str| docs.iter().find(|d| &*d.key == format!("<urn:uuid:{k}>"));
         let (r1, r2) = (by_key("r1").unwrap(), by_key("r2").unwrap());
         assert_eq!(r1.revisit_of.as_deref(), Some("<urn:uuid:o1>"));
         assert_eq!(r1.title.as_deref(), Some("first"));
@@ -406,7 +406,7 @@ fn a_revisit_resolves_to_the_latest_original_before_it() {
     }
     // Loaded, the documents are in record order, the revisits in their places.
     let coll = archive::load(&[members], &ReadOptions::default(), &Progress::new()).unwrap();
-    let keys: Vec<&str> = coll.docs.iter().map(|d| d.key.as_str()).collect();
+    let keys: Vec<&str> = coll.docs.iter().map(|d| &*d.key).collect();
     assert_eq!(
         &keys[..4],
         [
@@ -510,10 +510,10 @@ fn arc_plain_and_gzip() {
         assert_eq!((report.html_responses, report.documents), (1, 1));
         assert_eq!(report.skipped.get("status-500"), Some(&1));
         let doc = &docs[0];
-        assert_eq!(doc.key, "http://www.news.example.com/a 20080430204826");
+        assert_eq!(&*doc.key, "http://www.news.example.com/a 20080430204826");
         assert_eq!(doc.date.as_deref(), Some("2008-04-30T20:48:26Z"));
         assert_eq!(doc.title.as_deref(), Some("Arc page"));
-        assert_eq!(doc.site.henzinger, "news.example.com");
+        assert_eq!(&*doc.site.henzinger, "news.example.com");
         assert_eq!(
             archive::read_raw(&doc.location).unwrap(),
             b"<title>Arc page</title>hello"
@@ -579,7 +579,7 @@ fn zip_of_pages_strips_top_folder_and_refuses_parent_paths() {
     ]);
     let path = write(dir.path(), "pages.zip", &bytes);
     let (docs, report) = read_all(&path);
-    let keys: Vec<&str> = docs.iter().map(|d| d.key.as_str()).collect();
+    let keys: Vec<&str> = docs.iter().map(|d| &*d.key).collect();
     assert_eq!(keys, ["Cars/c1.html", "Smoking/s1.htm", "Smoking/s2.htm"]);
     assert_eq!(docs[1].gold.as_deref(), Some("Smoking"));
     assert_eq!(report.skipped.get("unsafe-path"), Some(&2));
@@ -942,8 +942,8 @@ fn pages_of_a_folder_take_the_site_of_their_links() {
         assert_eq!(doc.url, None);
         doc.site.registrable.clone()
     };
-    assert_eq!(site("linked.html"), "example.org");
-    assert_eq!(site("bare.html"), "");
+    assert_eq!(&*site("linked.html"), "example.org");
+    assert_eq!(&*site("bare.html"), "");
 }
 
 /// `info` on several files reads them as `run` does: revisits whose originals are in another

@@ -436,7 +436,7 @@ fn accuracy_on_the_annotated_shared_pages() {
         });
         let doc = if record_id.is_empty() {
             let rel = input.split_once('/').unwrap().1;
-            docs.iter().find(|d| d.key == rel)
+            docs.iter().find(|d| &*d.key == rel)
         } else {
             docs.iter().find(|d| {
                 d.record_id() == Some(record_id)

@@ -160,7 +160,7 @@ fn read(path: &Path) -> Vec<(String, String)> {
         .iter()
         .map(|d| {
             (
-                d.title.clone().unwrap_or_default(),
+                d.title.as_deref().unwrap_or_default().to_string(),
                 archive::page_text(d).unwrap(),
             )
         })

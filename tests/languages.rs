@@ -40,7 +40,7 @@ fn frames_dev_meets_its_targets_in_every_language() {
             Some((file, f.nth(1)?))
         })
         .collect();
-    let lang_of: Vec<&str> = docs.iter().map(|d| language[d.key.as_str()]).collect();
+    let lang_of: Vec<&str> = docs.iter().map(|d| language[&*d.key]).collect();
     let gold = GoldStandard::from_documents(docs).cluster_of;
     let det = detectors::detector(Algo::SpotSigs, &DetectorOptions::default()).unwrap();
     let prep = det.prepare(docs, &Progress::new()).unwrap();

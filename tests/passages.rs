@@ -24,7 +24,7 @@ fn cores(dir: &Path) -> HashMap<String, PageCore> {
     common::page_cores(&c.docs)
         .into_iter()
         .zip(&c.docs)
-        .map(|(core, d)| (d.key.clone(), core))
+        .map(|(core, d)| (d.key.to_string(), core))
         .collect()
 }
 

@@ -250,7 +250,7 @@ fn a_sites_copies_of_one_story_keep_it_on_goldset_dev() {
             .detect(&RunSpec::default_for(Algo::SpotSigs), &Progress::new())
             .unwrap();
         let of = |key: &str| {
-            let i = coll.docs.iter().position(|d| d.key == key).unwrap();
+            let i = coll.docs.iter().position(|d| &*d.key == key).unwrap();
             d.clustering.cluster_of[i]
         };
         let story = of("Caffeine/c3.htm");

@@ -334,7 +334,7 @@ fn the_archive_reader_reads_back_one_document_per_gold_line() {
         &Progress::new(),
     )
     .expect("the archive reader loads the synthetic WARC");
-    let keys: BTreeSet<String> = collection.docs.iter().map(|d| d.key.clone()).collect();
+    let keys: BTreeSet<String> = collection.docs.iter().map(|d| d.key.to_string()).collect();
     assert_eq!(
         collection.docs.len() as u64,
         report.pages + report.revisits,
@@ -373,7 +373,7 @@ fn the_folder_reader_reads_back_pages_with_their_gold_clusters() {
     for doc in &collection.docs {
         assert_eq!(
             doc.gold.as_deref(),
-            gold.get(&doc.key).map(String::as_str),
+            gold.get(&*doc.key).map(String::as_str),
             "{}",
             doc.key
         );

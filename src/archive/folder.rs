@@ -102,7 +102,7 @@ fn emit_page(
         Some("text/html".to_string()),
         None,
     );
-    doc.gold = gold;
+    doc.gold = gold.map(Into::into);
     ctx.emit(RawPage {
         doc,
         order,
@@ -205,10 +205,7 @@ pub(crate) fn read_zip_pages(ctx: &mut Ctx<'_>) -> Result<()> {
             Some(top) => name.strip_prefix(top.as_str()).unwrap_or(&name).to_string(),
             None => name.clone(),
         };
-        let storage = Storage::ZipEntry {
-            entry: raw_name,
-            inner: Box::new(Storage::Plain),
-        };
+        let storage = Storage::zip_entry(raw_name, Storage::Plain);
         emit_page(
             ctx,
             key,

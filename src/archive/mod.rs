@@ -599,11 +599,11 @@ pub fn page_text(doc: &Document) -> Result<String> {
         return Err(Error::ArchiveChanged {
             path: doc.location.file.to_path_buf(),
             offset: doc.location.offset,
-            key: doc.key.clone(),
+            key: doc.key.to_string(),
         });
     }
     let charset = match encoding_rs::Encoding::for_label(doc.charset.as_bytes()) {
-        Some(_) => Some(doc.charset.clone()),
+        Some(_) => Some(doc.charset.to_string()),
         None => head.and_then(|h| h.charset),
     };
     let tld = decode::tld_of(doc.url.as_deref());

@@ -337,9 +337,11 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
         Body::Bytes(b) => (b, http_charset),
         Body::Original(location) => match super::raw::read_original(&location) {
             Ok((key, head, bytes)) => {
-                doc.revisit_of = Some(key);
+                doc.revisit_of = Some(key.into());
                 doc.status = head.as_ref().and_then(|h| h.status);
-                doc.content_type = head.as_ref().and_then(|h| h.content_type.clone());
+                doc.content_type = head
+                    .as_ref()
+                    .and_then(|h| h.content_type.as_deref().map(Into::into));
                 (bytes, head.and_then(|h| h.charset))
             }
             Err(e) => {
@@ -371,12 +373,12 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     let tld = decode::tld_of(doc.url.as_deref());
     let (html, used) = decode::decode_page(&bytes, charset.as_deref(), tld.as_deref());
     if doc.title.is_none() {
-        doc.title = decode::extract_title(&html);
+        doc.title = decode::extract_title(&html).map(Into::into);
     }
     if doc.url.is_none() {
         doc.site = crate::document::Site::of_links(&html);
     }
-    doc.charset = used;
+    doc.charset = used.into();
     // One hash of the payload serves both the check and, without a recorded digest, the key.
     let check = xxhash_rust::xxh3::xxh3_64(&bytes);
     doc.set_capture_digest_with(None, || crate::document::content_digest_of_hash(check));
@@ -442,15 +444,16 @@ pub(crate) fn resolve_across_files<T: Clone>(
                     revisit.refers_to_capture.as_ref().and_then(|(url, date)| {
                         by_capture.get(&key_hash(&[url, date])).filter(|at| {
                             let d = doc_at(at);
-                            d.url.as_ref() == Some(url) && d.date.as_ref() == Some(date)
+                            d.url.as_deref() == Some(url.as_str())
+                                && d.date.as_deref() == Some(date.as_str())
                         })
                     })
                 })
                 .or_else(|| {
                     revisit.digest.as_ref().and_then(|digest| {
-                        by_digest
-                            .get(&key_hash(&[digest]))
-                            .filter(|at| doc_at(at).payload_digest.as_ref() == Some(digest))
+                        by_digest.get(&key_hash(&[digest])).filter(|at| {
+                            doc_at(at).payload_digest.as_deref() == Some(digest.as_str())
+                        })
                     })
                 })
                 .copied();
@@ -559,10 +562,10 @@ mod tests {
             report: FileReport::default(),
             pending: Vec::new(),
         };
-        outcome.sort_and_retain(|d| d.key != "d3");
+        outcome.sort_and_retain(|d| &*d.key != "d3");
         assert_eq!(outcome.orders, [0, 1, 2, 4, 5, 6]);
         assert_eq!(outcome.made, [0, 10, 20, 40, 50, 60]);
-        let keys: Vec<&str> = outcome.docs.iter().map(|d| d.key.as_str()).collect();
+        let keys: Vec<&str> = outcome.docs.iter().map(|d| &*d.key).collect();
         assert_eq!(keys, ["d0", "d1", "d2", "d4", "d5", "d6"]);
     }
 

@@ -41,12 +41,13 @@ fn read_at(location: &RecordLocation) -> Result<Keyed> {
     let path: &std::path::Path = &location.file;
     let io_err = |e: io::Error| Error::io(e, path);
     match &location.storage {
-        Storage::ZipEntry { entry, inner } => {
+        Storage::ZipEntry(zip) => {
+            let (entry, inner) = (&zip.entry, &zip.inner);
             let lower = entry.to_ascii_lowercase();
             let is_archive = [".warc", ".warc.gz", ".arc", ".arc.gz"]
                 .iter()
                 .any(|s| lower.ends_with(s));
-            if !is_archive && **inner == Storage::Plain {
+            if !is_archive && *inner == Storage::Plain {
                 let bytes = folder::read_zip_entry(path, entry)?;
                 let start = usize::try_from(location.offset)
                     .unwrap_or(usize::MAX)
@@ -99,7 +100,7 @@ fn at_location<R: Read + Seek>(
             })?;
             parse_here(&mut src, location.length)
         }
-        Storage::ZipEntry { .. } => Err(io::Error::new(
+        Storage::ZipEntry(_) => Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             "zip inside zip",
         )),

@@ -119,9 +119,9 @@ impl<'a> Ctx<'a> {
     pub fn emit(&mut self, mut page: RawPage) -> Result<()> {
         page.order += self.order_base;
         if page.doc.title.is_none()
-            && let Some(title) = page.doc.url.as_ref().and_then(|u| self.titles.get(u))
+            && let Some(title) = page.doc.url.as_deref().and_then(|u| self.titles.get(u))
         {
-            page.doc.title = Some(title.clone());
+            page.doc.title = Some(title.as_str().into());
         }
         if let Body::Bytes(b) = &page.body {
             self.batch_bytes += b.len();
@@ -180,17 +180,17 @@ pub(crate) fn new_doc(
         .map(crate::document::Site::of_url)
         .unwrap_or_default();
     let mut doc = Document {
-        key,
+        key: key.into(),
         location,
         record_id: Default::default(),
-        url,
-        date,
+        url: url.map(Into::into),
+        date: date.map(Into::into),
         status,
-        content_type,
-        payload_digest,
+        content_type: content_type.map(Into::into),
+        payload_digest: payload_digest.map(Into::into),
         site,
         title: None,
-        charset: String::new(),
+        charset: Box::default(),
         gold: None,
         revisit_of: None,
         capture_digest: None,

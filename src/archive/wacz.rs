@@ -160,10 +160,7 @@ pub(crate) fn read_wacz(ctx: &mut Ctx<'_>) -> Result<()> {
         reader
             .seek(SeekFrom::Start(0))
             .map_err(|e| Error::io(e, &path))?;
-        let wrap = |inner: Storage| Storage::ZipEntry {
-            entry: name.clone(),
-            inner: Box::new(inner),
-        };
+        let wrap = |inner: Storage| Storage::zip_entry(name.clone(), inner);
         let container = Container {
             file: &shared,
             wrap: &wrap,

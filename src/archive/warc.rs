@@ -128,7 +128,7 @@ impl StreamStorage {
             Storage::Plain => Some(StreamStorage::Plain),
             Storage::GzipMember => Some(StreamStorage::GzipMember),
             Storage::GzipWhole => Some(StreamStorage::GzipWhole),
-            Storage::ZipEntry { .. } => None,
+            Storage::ZipEntry(_) => None,
         }
     }
 

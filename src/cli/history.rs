@@ -76,15 +76,15 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<()> {
                 HistoryRow {
                     url: h.url.clone(),
                     capture: k as u32 + 1,
-                    captured: d.date.clone(),
-                    previous_captured: prev.and_then(|p| p.date.clone()),
+                    captured: d.date.as_deref().map(String::from),
+                    previous_captured: prev.and_then(|p| p.date.as_deref().map(String::from)),
                     change: s.change.name().into(),
                     core_similarity: s.core_similarity,
                     revisit: d.revisit_of.is_some(),
                     digest: d.digest().map(str::to_string),
                     key: d.capture(),
                     previous_key: prev.map(|p| p.capture()),
-                    title: d.title.clone(),
+                    title: d.title.as_deref().map(String::from),
                     published_day: d.published.map(|p| p.at.ymd()),
                 }
             })

@@ -385,7 +385,7 @@ pub fn run_spec(
             for key in text.lines().map(str::trim).filter(|k| !k.is_empty()) {
                 let i = docs
                     .iter()
-                    .position(|d| d.key == key)
+                    .position(|d| &*d.key == key)
                     .with_context(|| format!("seed {key:?} is not a document key"))?;
                 out.push(DocId(i as u32));
             }

@@ -100,7 +100,7 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
     };
     // The site the frame filter grouped the page by (`SpotSigsDetector::sign_raw`).
     let site = |i: usize| -> Option<String> {
-        Some(docs[i].site.registrable.clone()).filter(|s| !s.is_empty())
+        Some(docs[i].site.registrable.to_string()).filter(|s| !s.is_empty())
     };
 
     // Documents come in input order; each input's report counts its documents.
@@ -142,9 +142,9 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
                     page: ids[i],
                     key: d.capture(),
                     record_id: d.record_id().map(str::to_string),
-                    url: d.url.clone(),
+                    url: d.url.as_deref().map(String::from),
                     timestamp: d.date.as_deref().and_then(timestamp14),
-                    date: d.date.clone(),
+                    date: d.date.as_deref().map(String::from),
                     file: absolute(&d.location.file),
                     offset: d.location.offset as i64,
                     length: d.location.length as i64,

@@ -100,7 +100,10 @@ fn prepare(
         .unzip();
     progress.stage("projection", 0);
     let mut rp = rp_signatures(&tokens, &o.params)?;
-    let urls: Vec<Option<String>> = docs.iter().map(|d| d.url.clone()).collect();
+    let urls: Vec<Option<String>> = docs
+        .iter()
+        .map(|d| d.url.as_deref().map(String::from))
+        .collect();
     let children = resolve_links(&urls, &links);
     let mut hm = hm_signatures(&rp, &children, &o.params);
     for (d, t) in tokens.iter().enumerate() {

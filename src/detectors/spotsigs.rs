@@ -84,7 +84,7 @@ impl SpotSigsDetector {
         let mut raw: Vec<Vec<u64>> = raw.into_iter().map(|r| r.hashes.into_vec()).collect();
         if let Some(frame) = &p.site_frame {
             let sites: Vec<Option<&str>> = (docs.iter())
-                .map(|d| Some(d.site.registrable.as_str()).filter(|s| !s.is_empty()))
+                .map(|d| Some(&*d.site.registrable).filter(|s| !s.is_empty()))
                 .collect();
             drop_site_frame(&mut raw, &sites, frame);
         }

@@ -70,15 +70,15 @@ pub fn find(
     }
     // Folders and archives opened together: each page takes its folder's cluster, else its
     // archive's gold file's.
-    let labels: Vec<Option<String>> = docs
-        .iter()
-        .enumerate()
-        .map(|(i, d)| {
-            d.gold
-                .clone()
-                .or_else(|| from_files.cluster_of[i].map(|c| from_files.names[c as usize].clone()))
-        })
-        .collect();
+    let labels: Vec<Option<String>> =
+        docs.iter()
+            .enumerate()
+            .map(|(i, d)| {
+                d.gold.as_deref().map(String::from).or_else(|| {
+                    from_files.cluster_of[i].map(|c| from_files.names[c as usize].clone())
+                })
+            })
+            .collect();
     names.insert(0, "folder names".to_string());
     Ok((
         GoldStandard::from_labels(labels, from_files.unknown_keys),
@@ -100,7 +100,12 @@ pub struct GoldStandard {
 impl GoldStandard {
     /// Gold from the documents' own [`Document::gold`] (folder names).
     pub fn from_documents(docs: &[Document]) -> Self {
-        Self::from_labels(docs.iter().map(|d| d.gold.clone()).collect(), 0)
+        Self::from_labels(
+            docs.iter()
+                .map(|d| d.gold.as_deref().map(String::from))
+                .collect(),
+            0,
+        )
     }
 
     fn from_labels(labels: Vec<Option<String>>, unknown_keys: usize) -> Self {
@@ -136,7 +141,7 @@ impl GoldStandard {
             }
         }
         for (i, d) in docs.iter().enumerate() {
-            by_key.insert(d.key.as_str(), i);
+            by_key.insert(&*d.key, i);
         }
         let mut labels: Vec<Option<String>> = vec![None; docs.len()];
         let mut unknown = 0;
@@ -223,7 +228,7 @@ mod tests {
     fn doc(key: &str, gold: Option<&str>) -> Document {
         let url = format!("http://example.com/{key}");
         Document {
-            gold: gold.map(String::from),
+            gold: gold.map(Into::into),
             ..Document::from_page(key, Some(&url), "")
         }
     }

@@ -273,16 +273,22 @@ impl DocumentsView {
                 .num_columns(2)
                 .show(ui, |ui| {
                     let fields = [
-                        ("Title", doc.title.clone().unwrap_or_default()),
-                        ("URL", doc.url.clone().unwrap_or_default()),
-                        ("Captured", doc.date.clone().unwrap_or_default()),
+                        (
+                            "Title",
+                            doc.title.as_deref().unwrap_or_default().to_string(),
+                        ),
+                        ("URL", doc.url.as_deref().unwrap_or_default().to_string()),
+                        (
+                            "Captured",
+                            doc.date.as_deref().unwrap_or_default().to_string(),
+                        ),
                         (
                             "Published",
                             doc.published
                                 .map(|p| format!("{} (from {})", p.at.iso(), p.source.name()))
                                 .unwrap_or_default(),
                         ),
-                        ("Record", doc.key.clone()),
+                        ("Record", doc.key.to_string()),
                         (
                             "Stored at",
                             format!("{} @ {}", doc.location.file.display(), doc.location.offset),

@@ -91,7 +91,7 @@ pub fn list_rows(ws: &Workspace, run: &AlgoRun, listed: &[usize]) -> Vec<Cluster
                 pages: c.members.len(),
                 title: c.title.clone(),
                 representative_key: rep.capture(),
-                representative_url: rep.url.clone(),
+                representative_url: rep.url.as_deref().map(String::from),
                 sites: c.sites.len(),
                 site_list: serde_json::to_string(&c.sites).unwrap_or_default(),
                 first_captured: c.dates.as_ref().map(|d| d.0.clone()),

@@ -490,7 +490,7 @@ fn capture_buttons(ui: &mut egui::Ui, d: &crate::Document, doc: DocId) -> Option
         if let Some(url) = &d.url
             && ui.small_button("Copy URL").clicked()
         {
-            ui.ctx().copy_text(url.clone());
+            ui.ctx().copy_text(url.to_string());
         }
         if let Some(id) = d.record_id()
             && ui.small_button("Copy record id").clicked()

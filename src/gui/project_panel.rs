@@ -104,7 +104,7 @@ impl Workbench {
             ws.collection
                 .docs
                 .iter()
-                .position(|d| d.key == key || d.capture() == key)
+                .position(|d| *d.key == *key || d.capture() == key)
                 .and_then(|i| u32::try_from(i).ok())
                 .map(DocId)
         };

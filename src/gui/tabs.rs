@@ -111,8 +111,9 @@ impl Workbench {
         let member = selected.and_then(|(_, m)| m).map(|d: DocId| {
             let title = ws.collection.docs[d.index()]
                 .title
-                .clone()
-                .unwrap_or_else(|| "(untitled)".into());
+                .as_deref()
+                .unwrap_or("(untitled)")
+                .to_string();
             (d, title)
         });
         let panel = egui::Panel::right("codebook")

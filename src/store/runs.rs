@@ -68,26 +68,26 @@ impl From<&Document> for PageIdentity {
     fn from(doc: &Document) -> Self {
         PageIdentity {
             key: if doc.capture_digest.is_none() {
-                doc.key.clone()
+                doc.key.to_string()
             } else {
                 doc.capture()
             },
             record_id: doc.record_id().map(str::to_string),
-            url: doc.url.clone(),
-            date: doc.date.clone(),
+            url: doc.url.as_deref().map(String::from),
+            date: doc.date.as_deref().map(String::from),
             file: Some(doc.location.file.to_string_lossy().into_owned()),
             offset: Some(doc.location.offset),
             length: Some(doc.location.length),
             site: [&doc.site.registrable, &doc.site.henzinger]
                 .into_iter()
                 .find(|s| !s.is_empty())
-                .cloned(),
+                .map(|s| s.to_string()),
             location: Some(doc.location.clone()),
             digest: doc.digest().map(str::to_string),
             status: doc.status,
-            mime: doc.content_type.clone(),
-            reader_key: Some(doc.key.clone()),
-            title: doc.title.clone(),
+            mime: doc.content_type.as_deref().map(String::from),
+            reader_key: Some(doc.key.to_string()),
+            title: doc.title.as_deref().map(String::from),
             published: doc.published.map(|p| p.at.iso()),
             published_source: doc.published.map(|p| p.source.name().to_string()),
         }

@@ -95,7 +95,7 @@ impl Calibration {
 /// name most often (ties to the smallest name), else the empty string.
 pub fn site_of(doc: &Document) -> Result<String> {
     if !doc.site.henzinger.is_empty() {
-        return Ok(doc.site.henzinger.clone());
+        return Ok(doc.site.henzinger.to_string());
     }
     let mut hosts: BTreeMap<String, u32> = BTreeMap::new();
     let text = crate::archive::page_text(doc)?;

@@ -96,7 +96,7 @@ pub fn samecore_with_input(args: &[&str], stdin: &str) -> (bool, String, String)
 /// its content blocks on a site of fewer than three pages).
 pub fn page_cores(docs: &[samecore::Document]) -> Vec<samecore::passages::PageCore> {
     let all: Vec<usize> = (0..docs.len()).collect();
-    let site_of = |i: usize| docs[i].site.registrable.clone();
+    let site_of = |i: usize| docs[i].site.registrable.to_string();
     let read = |i: usize| samecore::archive::page_text(&docs[i]);
     let mut cores = samecore::passages::cores_without_frames(
         docs.len(),

@@ -124,8 +124,9 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
             let (sites, dates, gold_purity) = cluster_facts(ws, &members);
             let title = docs[rep.index()]
                 .title
-                .clone()
-                .unwrap_or_else(|| docs[rep.index()].key.clone());
+                .as_deref()
+                .unwrap_or(&docs[rep.index()].key)
+                .to_string();
             let haystack = haystack(docs, &members);
             let described: Vec<crate::dates::spread::Member> = members
                 .iter()
@@ -174,7 +175,9 @@ fn cluster_facts(
         .collect();
     sites.sort();
     sites.dedup();
-    let mut dates = members.iter().filter_map(|d| docs[d.index()].date.clone());
+    let mut dates = members
+        .iter()
+        .filter_map(|d| docs[d.index()].date.as_deref().map(String::from));
     let dates = dates.next().map(|first| {
         let (mut lo, mut hi) = (first.clone(), first);
         for d in dates {
@@ -203,13 +206,9 @@ fn haystack(docs: &[crate::Document], members: &[DocId]) -> String {
     let mut haystack = String::new();
     for d in members {
         let doc = &docs[d.index()];
-        for p in [
-            doc.title.as_deref(),
-            doc.url.as_deref(),
-            Some(doc.key.as_str()),
-        ]
-        .into_iter()
-        .flatten()
+        for p in [doc.title.as_deref(), doc.url.as_deref(), Some(&*doc.key)]
+            .into_iter()
+            .flatten()
         {
             haystack.push_str(&p.to_lowercase());
             haystack.push('\n');
