@@ -207,6 +207,10 @@ pub(crate) enum RecordId {
 }
 
 /// One HTML page read from an archive.
+///
+/// Its strings are `Box<str>`, not `String`: a page holds twelve, at 16 bytes each instead of
+/// 24 (about 100 MB at a million pages, where the documents are most of what a run holds;
+/// docs/benchmarks.md, "Common signatures").
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Document {
     /// The key a person and the CLI's TSV files use: the `WARC-Record-ID` for WARC, the ARC's
