@@ -883,9 +883,17 @@ fn small_things_of_a_working_day() {
         .clone();
     h.get_by_label("Filter:").focus();
     h.run();
-    h.get_by_label("Filter:").type_text(&site);
+    h.get_by_label("Filter:").type_text(&site.to_uppercase());
     h.run();
-    h.get_by_label_contains("clusters match the filter");
+    let matched = label_starting(&h, "clusters match the filter");
+    let counts: Vec<usize> = matched
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        matches!(counts[..], [n, of] if n >= 1 && n <= of),
+        "the filter on the first page's site, in capitals: {matched:?}"
+    );
     // Leave the filter field (keys go to the text field while it has focus).
     h.get_by_label("Clusters").click();
     h.run();

@@ -23,12 +23,19 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Ctrl+F", "Filter pages"),
 ];
 
-/// Whether `hay` contains `needle` (already lowercased), ignoring ASCII case — without
-/// allocating, since the filter runs over every page on the UI thread at each keystroke.
-/// Non-ASCII letters must match exactly.
-fn contains_folded(hay: &str, needle: &str) -> bool {
-    let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+/// Whether `hay` contains `needle` (already lowercased), ignoring case. The filters run over
+/// every page on the UI thread at each keystroke, so an ASCII `hay` (most titles, URLs, keys)
+/// is compared byte by byte without allocating; another is lowercased first (`Zürich` finds
+/// `ZÜRICH`).
+pub(super) fn contains_folded(hay: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if hay.is_ascii() {
+        let (h, n) = (hay.as_bytes(), needle.as_bytes());
+        return h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+    }
+    hay.to_lowercase().contains(needle)
 }
 
 /// State of the documents view.
@@ -330,5 +337,9 @@ mod tests {
         assert!(contains_folded("abc", ""));
         assert!(!contains_folded("ab", "abc"));
         assert!(!contains_folded("Harbor City", "harbour"));
+        // Beyond ASCII, case is folded too; an ASCII text never holds a non-ASCII needle.
+        assert!(contains_folded("Hochwasser in ZÜRICH", "zürich"));
+        assert!(contains_folded("ÉTÉ À PARIS", "été à"));
+        assert!(!contains_folded("Zurich", "zürich"));
     }
 }

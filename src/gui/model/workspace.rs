@@ -79,8 +79,6 @@ pub struct ClusterSummary {
     pub links: Vec<Option<(DocId, f64)>>,
     /// The weakest link of a member other than the representative (`None` for a page alone).
     pub weakest: Option<f64>,
-    /// Lowercased text the list filter searches: titles, URLs, sites.
-    pub haystack: String,
     /// Who published first, each member's date and lag, sites and span
     /// ([`crate::dates::spread`]); `first` and `dates` index `members`.
     pub spread: crate::dates::spread::Spread,
@@ -127,7 +125,6 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 .as_deref()
                 .unwrap_or(&docs[rep.index()].key)
                 .to_string();
-            let haystack = haystack(docs, &members);
             let described: Vec<crate::dates::spread::Member> = members
                 .iter()
                 .map(|d| {
@@ -149,7 +146,6 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 sites,
                 dates,
                 gold_purity,
-                haystack,
             }
         })
         .collect();
@@ -199,24 +195,6 @@ fn cluster_facts(
         counts.values().max().copied().unwrap_or(0) as f64 / members.len() as f64
     });
     (sites, dates, gold_purity)
-}
-
-/// The lowercased titles, URLs and keys of `members`, which the cluster filter searches.
-fn haystack(docs: &[crate::Document], members: &[DocId]) -> String {
-    let mut haystack = String::new();
-    for d in members {
-        let doc = &docs[d.index()];
-        for p in [doc.title.as_deref(), doc.url.as_deref(), Some(&*doc.key)]
-            .into_iter()
-            .flatten()
-        {
-            haystack.push_str(&p.to_lowercase());
-            haystack.push('\n');
-        }
-    }
-    // Held for every cluster of the run: without the slack of growing (up to half of it).
-    haystack.shrink_to_fit();
-    haystack
 }
 
 /// A library run as the workbench shows it: its cluster summaries, and the sweep it keeps.
