@@ -388,7 +388,7 @@ fn a_revisit_resolves_to_the_latest_original_before_it() {
     );
     for path in [&plain, &members] {
         let (docs, report) = read_all(path);
-        let by_key = |k: &str| docs.iter().find(|d| &*d.key == format!("<urn:uuid:{k}>"));
+        let by_key = |k: &str| docs.iter().find(|d| *d.key == *format!("<urn:uuid:{k}>"));
         let (r1, r2) = (by_key("r1").unwrap(), by_key("r2").unwrap());
         assert_eq!(r1.revisit_of.as_deref(), Some("<urn:uuid:o1>"));
         assert_eq!(r1.title.as_deref(), Some("first"));
