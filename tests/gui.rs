@@ -929,7 +929,8 @@ fn a_click_on_a_cluster_title_selects_its_row() {
     let mut h = opened_sample();
     let run = h.state().active_run().unwrap().clone();
     let cluster = run.clusters.iter().find(|c| c.members.len() > 1).unwrap();
-    let title = cluster.title.clone();
+    let docs = &h.state().workspace().unwrap().collection.docs;
+    let title = cluster.title(docs).to_string();
     assert!(h.query_by_label_contains("Cluster of ").is_none());
     h.get_all_by_label(&title).next().unwrap().click();
     h.run();

@@ -160,7 +160,7 @@ impl ListColumn {
             .collect()
     }
 
-    fn cell(self, ui: &mut egui::Ui, c: &ClusterSummary) {
+    fn cell(self, ui: &mut egui::Ui, c: &ClusterSummary, docs: &[Document]) {
         match self {
             ListColumn::Number => {
                 ui.label(c.id.to_string())
@@ -171,7 +171,7 @@ impl ListColumn {
             }
             ListColumn::Title => {
                 // A title cut by the column shows whole on hover (egui does that itself).
-                ui.label(&c.title);
+                ui.label(c.title(docs));
             }
             ListColumn::Sites => {
                 ui.label(format!("{} ({})", c.sites.join(", "), c.sites.len()));
@@ -189,7 +189,7 @@ impl ListColumn {
                     None => String::new(),
                 };
                 let r = ui.label(text);
-                if let Some((lo, hi)) = &c.dates {
+                if let Some((lo, hi)) = c.dates(docs) {
                     r.on_hover_text(format!("captured {lo} – {hi}"));
                 }
             }
@@ -284,7 +284,7 @@ impl ClustersView {
             let key = |i: &usize| &clusters[*i];
             match self.sort {
                 SortBy::Size => {}
-                SortBy::Title => rows.sort_by(|a, b| key(a).title.cmp(&key(b).title)),
+                SortBy::Title => rows.sort_by(|a, b| key(a).title(docs).cmp(key(b).title(docs))),
                 SortBy::Sites => rows.sort_by_key(|i| std::cmp::Reverse(key(i).sites.len())),
                 SortBy::Date => rows.sort_by_key(|r| {
                     let first = key(r).spread.first_at;
@@ -388,7 +388,7 @@ impl ClustersView {
         });
         ui.scope(|ui| {
             super::view::rows_take_clicks(ui);
-            self.cluster_table(ui, clusters, &rows);
+            self.cluster_table(ui, clusters, &ws.collection.docs, &rows);
         });
         ui.separator();
         let Some(cluster) = self.selected.and_then(|s| clusters.get(s)) else {
@@ -545,7 +545,13 @@ impl ClustersView {
     }
 
     /// The list of clusters (`rows` of `clusters`, in display order).
-    fn cluster_table(&mut self, ui: &mut egui::Ui, clusters: &[ClusterSummary], rows: &[usize]) {
+    fn cluster_table(
+        &mut self,
+        ui: &mut egui::Ui,
+        clusters: &[ClusterSummary],
+        docs: &[Document],
+        rows: &[usize],
+    ) {
         let list_height = (ui.available_height() * 0.5).max(120.0);
         // Columns give way by priority when the window (or the codebook beside the list)
         // leaves too little width: the title keeps at least 140 px and takes what is left.
@@ -598,7 +604,7 @@ impl ClustersView {
                     let c = &clusters[i];
                     row.set_selected(self.selected == Some(i));
                     for column in &shown {
-                        row.col(|ui| column.cell(ui, c));
+                        row.col(|ui| column.cell(ui, c, docs));
                     }
                     if row.response().clicked() {
                         self.selected = Some(i);

@@ -89,13 +89,13 @@ pub fn list_rows(ws: &Workspace, run: &AlgoRun, listed: &[usize]) -> Vec<Cluster
             ClusterListRow {
                 cluster: c.id,
                 pages: c.members.len(),
-                title: c.title.clone(),
+                title: c.title(docs).to_string(),
                 representative_key: rep.capture(),
                 representative_url: rep.url.as_deref().map(String::from),
                 sites: c.sites.len(),
                 site_list: serde_json::to_string(&c.sites).unwrap_or_default(),
-                first_captured: c.dates.as_ref().map(|d| d.0.clone()),
-                last_captured: c.dates.as_ref().map(|d| d.1.clone()),
+                first_captured: c.dates(docs).map(|d| d.0.to_string()),
+                last_captured: c.dates(docs).map(|d| d.1.to_string()),
                 gold_purity: c.gold_purity,
                 weakest_link: c.weakest,
             }

@@ -12,12 +12,12 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::DocId;
 use crate::Result;
 use crate::detectors::{Algo, Detection, DetectorOptions, RunSpec};
 use crate::eval::sweep::SweepRow;
 use crate::progress::Progress;
 use crate::session::Session;
+use crate::{DocId, Document};
 
 /// The workbench's open archives: a library [`Session`] (documents, gold, prepared
 /// detectors, the pages last read, each site's frame).
@@ -66,12 +66,11 @@ pub struct ClusterSummary {
     pub id: u32,
     /// Members: the representative first, then by ascending link score (weakest first).
     pub members: Vec<DocId>,
-    /// Title of the representative.
-    pub title: String,
     /// Distinct sites (Henzinger's rule), sorted.
     pub sites: Vec<String>,
-    /// Earliest and latest capture dates, when known.
-    pub dates: Option<(String, String)>,
+    /// The members captured first and last (by their capture dates as written), when any
+    /// has a date: [`ClusterSummary::dates`].
+    pub captured: Option<(DocId, DocId)>,
     /// Share of members carrying the cluster's most common gold label (`None` without gold).
     pub gold_purity: Option<f64>,
     /// Per member (same order): the member it was linked through and that link's score
@@ -82,6 +81,22 @@ pub struct ClusterSummary {
     /// Who published first, each member's date and lag, sites and span
     /// ([`crate::dates::spread`]); `first` and `dates` index `members`.
     pub spread: crate::dates::spread::Spread,
+}
+
+impl ClusterSummary {
+    /// The representative's title, else its key. Read from the documents when shown, not
+    /// held for every cluster (with the capture dates, ~100 MB at a million pages).
+    pub fn title<'a>(&self, docs: &'a [Document]) -> &'a str {
+        let rep = &docs[self.members[0].index()];
+        rep.title.as_deref().unwrap_or(&rep.key)
+    }
+
+    /// The earliest and latest capture dates, as written, when any member has one.
+    pub fn dates<'a>(&self, docs: &'a [Document]) -> Option<(&'a str, &'a str)> {
+        let (lo, hi) = self.captured?;
+        let date = |d: DocId| docs[d.index()].date.as_deref().unwrap_or_default();
+        Some((date(lo), date(hi)))
+    }
 }
 
 /// Summaries of every cluster of `detection`, largest first (ties by smallest member).
@@ -119,12 +134,7 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 .filter(|&&d| d != rep)
                 .filter_map(|&d| link_score(d))
                 .min_by(f64::total_cmp);
-            let (sites, dates, gold_purity) = cluster_facts(ws, &members);
-            let title = docs[rep.index()]
-                .title
-                .as_deref()
-                .unwrap_or(&docs[rep.index()].key)
-                .to_string();
+            let (sites, captured, gold_purity) = cluster_facts(ws, &members);
             let described: Vec<crate::dates::spread::Member> = members
                 .iter()
                 .map(|d| {
@@ -142,9 +152,8 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 weakest,
                 id: id as u32,
                 members,
-                title,
                 sites,
-                dates,
+                captured,
                 gold_purity,
             }
         })
@@ -158,11 +167,11 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
     out
 }
 
-/// The sites, capture-date span and gold purity of a cluster's `members`.
+/// The sites, first and last captured members and gold purity of a cluster's `members`.
 fn cluster_facts(
     ws: &Workspace,
     members: &[DocId],
-) -> (Vec<String>, Option<(String, String)>, Option<f64>) {
+) -> (Vec<String>, Option<(DocId, DocId)>, Option<f64>) {
     let docs = &ws.collection.docs;
     let mut sites: Vec<String> = members
         .iter()
@@ -171,19 +180,19 @@ fn cluster_facts(
         .collect();
     sites.sort();
     sites.dedup();
-    let mut dates = members
+    let mut dated = members
         .iter()
-        .filter_map(|d| docs[d.index()].date.as_deref().map(String::from));
-    let dates = dates.next().map(|first| {
-        let (mut lo, mut hi) = (first.clone(), first);
-        for d in dates {
-            if d < lo {
+        .filter_map(|&d| docs[d.index()].date.as_deref().map(|date| (d, date)));
+    let captured = dated.next().map(|first| {
+        let (mut lo, mut hi) = (first, first);
+        for d in dated {
+            if d.1 < lo.1 {
                 lo = d;
-            } else if d > hi {
+            } else if d.1 > hi.1 {
                 hi = d;
             }
         }
-        (lo, hi)
+        (lo.0, hi.0)
     });
     let gold_purity = ws.has_gold().then(|| {
         let mut counts: BTreeMap<Option<u32>, usize> = BTreeMap::new();
@@ -194,7 +203,7 @@ fn cluster_facts(
         }
         counts.values().max().copied().unwrap_or(0) as f64 / members.len() as f64
     });
-    (sites, dates, gold_purity)
+    (sites, captured, gold_purity)
 }
 
 /// A library run as the workbench shows it: its cluster summaries, and the sweep it keeps.
