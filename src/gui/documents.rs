@@ -24,16 +24,24 @@ pub const KEYS: &[(&str, &str)] = &[
 ];
 
 /// Whether `hay` contains `needle` (already lowercased), ignoring case. The filters run over
-/// every page on the UI thread at each keystroke, so an ASCII `hay` (most titles, URLs, keys)
-/// is compared byte by byte without allocating; another is lowercased first (`Zürich` finds
-/// `ZÜRICH`).
+/// every page on the UI thread at each keystroke: an ASCII `needle` (what is mostly typed) is
+/// looked for byte by byte, ASCII case folded, without allocating (a UTF-8 character beyond
+/// ASCII has no byte below 128, so it never matches part of it; the few such characters whose
+/// lowercase is ASCII, like the Kelvin sign, are not folded). Another needle is looked for in
+/// `hay` lowercased (`zürich` finds `ZÜRICH`).
 pub(super) fn contains_folded(hay: &str, needle: &str) -> bool {
     if needle.is_empty() {
         return true;
     }
-    if hay.is_ascii() {
+    if needle.is_ascii() {
         let (h, n) = (hay.as_bytes(), needle.as_bytes());
-        return h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+        // Candidates where the first byte matches in either case (memchr's vector search),
+        // each then compared whole.
+        let (lower, upper) = (n[0], n[0].to_ascii_uppercase());
+        return memchr::memchr2_iter(lower, upper, h).any(|i| {
+            h.get(i..i + n.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(n))
+        });
     }
     hay.to_lowercase().contains(needle)
 }
@@ -340,6 +348,8 @@ mod tests {
         // Beyond ASCII, case is folded too; an ASCII text never holds a non-ASCII needle.
         assert!(contains_folded("Hochwasser in ZÜRICH", "zürich"));
         assert!(contains_folded("ÉTÉ À PARIS", "été à"));
+        assert!(contains_folded("ÉTÉ À PARIS", "paris"));
+        assert!(!contains_folded("ÉTÉ À PARIS", "a paris"));
         assert!(!contains_folded("Zurich", "zürich"));
     }
 }
