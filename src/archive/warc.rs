@@ -113,8 +113,8 @@ struct Original {
     keys: [u64; 3],
 }
 
-/// How a record is stored in the stream it is read from (a [`Storage`] is 32 bytes, for the
-/// zip entries a container wraps a stream's storage in).
+/// How a record is stored in the stream it is read from, in two bits of an [`Original`]'s
+/// length (a [`Storage`] also names the zip entries a container wraps a stream's storage in).
 #[derive(Clone, Copy)]
 enum StreamStorage {
     Plain,
