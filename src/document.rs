@@ -55,9 +55,7 @@ impl Storage {
     pub fn zip_entry(entry: String, inner: Storage) -> Storage {
         Storage::ZipEntry(Box::new(ZipEntry { entry, inner }))
     }
-}
 
-impl Storage {
     /// Whether one record is read again cheaply from its offset: plain bytes or a gzip member
     /// of its own. A whole-file gzip stream must be inflated from its start and a zip entry
     /// found in the zip's directory (and inflated from the entry's start) for every record.
