@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
 use samecore::gui::Workbench;
 use samecore::progress::Progress;
 use samecore::synth::{SynthOptions, write_warc};
@@ -47,6 +48,19 @@ struct Measure {
     /// Time from asking for a pair of the first clusters (as a click does) to its comparison
     /// shown: both pages read again from the archive, tokenized and diffed.
     pairs: Vec<Duration>,
+    /// The cluster filter typed into, once the watch is over.
+    filter: Option<FilterMeasure>,
+}
+
+/// The cluster list's filter, typed into as a person types.
+struct FilterMeasure {
+    needle: String,
+    /// Every frame from the first keystroke to the filtered list.
+    frames: Vec<Duration>,
+    /// From the last keystroke to the filtered list shown.
+    result: Duration,
+    /// What the list said then.
+    said: String,
 }
 
 /// Pairs of the first clusters with two members or more, at most `n`.
@@ -127,6 +141,7 @@ fn open_and_watch(paths: Vec<PathBuf>, limit: Duration, after_first: Option<Dura
         context: Vec::new(),
         documents: 0,
         pairs: Vec::new(),
+        filter: None,
     };
     // The pairs still to show, and the one asked for (since when).
     let mut to_show: Vec<(samecore::DocId, samecore::DocId)> = Vec::new();
@@ -183,7 +198,63 @@ fn open_and_watch(paths: Vec<PathBuf>, limit: Duration, after_first: Option<Dura
         }
         std::thread::sleep(Duration::from_millis(16).saturating_sub(t.elapsed()));
     }
+    if m.first_clusters.is_some() {
+        m.filter = type_into_filter(&mut h);
+    }
     m
+}
+
+/// Type a word of the first cluster's title into the cluster list's filter, a character every
+/// seven frames (about eight a second), and step frames until the list says how many clusters
+/// match: the frames meanwhile, and the time from the last keystroke to the answer.
+fn type_into_filter(h: &mut Harness<'_, Workbench>) -> Option<FilterMeasure> {
+    let app = h.state();
+    let run = app.runs().first()?;
+    let docs = &app.workspace()?.collection.docs;
+    let title = run
+        .clusters
+        .iter()
+        .find(|c| c.members.len() > 1)?
+        .title(docs);
+    let needle = title
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| w.chars().count() >= 6)?
+        .to_lowercase();
+    h.get_by_label("Filter:").focus();
+    h.step();
+    let mut frames = Vec::new();
+    let mut frame = |h: &mut Harness<'_, Workbench>| {
+        let t = Instant::now();
+        h.step();
+        frames.push(t.elapsed());
+        std::thread::sleep(Duration::from_millis(16).saturating_sub(t.elapsed()));
+    };
+    let mut typed = Instant::now();
+    for (i, c) in needle.chars().enumerate() {
+        if i > 0 {
+            for _ in 0..7 {
+                frame(h);
+            }
+        }
+        h.get_by_label("Filter:").type_text(&c.to_string());
+        typed = Instant::now();
+    }
+    let said = loop {
+        if let Some(n) = h.query_by_label_contains("clusters match the filter") {
+            let n = n.accesskit_node();
+            break n.label().or_else(|| n.value()).unwrap_or_default();
+        }
+        if typed.elapsed() > Duration::from_secs(300) {
+            break "no answer within 300 s".into();
+        }
+        frame(h);
+    };
+    Some(FilterMeasure {
+        needle,
+        result: typed.elapsed(),
+        frames,
+        said,
+    })
 }
 
 fn report(name: &str, m: &Measure) {
@@ -228,6 +299,23 @@ fn report(name: &str, m: &Measure) {
             p.len(),
             p[p.len() / 2],
             p[p.len() - 1]
+        );
+    }
+    if let Some(f) = &m.filter {
+        let mut ms: Vec<f64> = f.frames.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+        ms.sort_by(f64::total_cmp);
+        println!(
+            "  cluster filter typed ({:?}, a character every 7 frames): answer {:.2} s after the \
+             last keystroke ({}); {} frames meanwhile: median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            f.needle,
+            f.result.as_secs_f64(),
+            f.said,
+            ms.len(),
+            ms.get(ms.len() / 2).copied().unwrap_or(0.0),
+            ms.get(((ms.len().max(1) - 1) as f64 * 0.99) as usize)
+                .copied()
+                .unwrap_or(0.0),
+            ms.last().copied().unwrap_or(0.0),
         );
     }
     if let Some(peak) = peak_rss() {

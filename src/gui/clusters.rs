@@ -15,6 +15,7 @@ use crate::{DocId, Document};
 use super::action::Action;
 use super::documents::contains_folded;
 use super::export::ExportWhat;
+use super::filter::{FRAME_BUDGET, SlicedFilter};
 use super::view::{View, ViewContext};
 
 /// Keys of this view, for the help overlay.
@@ -210,9 +211,14 @@ pub struct ClustersView {
     filter: String,
     sort: SortBy,
     show_singletons: bool,
-    /// Indices into the run's cluster list, filtered and sorted; `None` = recompute. Shared
-    /// (`Arc`) so that a frame takes it without copying 100k indices.
-    visible: Option<Arc<[usize]>>,
+    /// Indices into the run's cluster list, filtered and sorted: the last complete filter's
+    /// while a new one is scanned. Shared (`Arc`) so that a frame takes it without copying
+    /// 100k indices.
+    visible: Arc<[usize]>,
+    /// The filter's matches `visible` was sorted from (`None`: sort again).
+    sorted_from: Option<Arc<[usize]>>,
+    /// The filter's scan, a slice per frame.
+    matcher: SlicedFilter,
     /// Selected cluster (index into the run's cluster list).
     selected: Option<usize>,
     /// Selected member (index into the cluster's members).
@@ -251,36 +257,44 @@ impl ClustersView {
 
     /// Forget the list and selection (a new run or threshold).
     pub fn reset(&mut self) {
-        self.visible = None;
+        self.visible = Arc::from([]);
+        self.sorted_from = None;
+        self.matcher.clear();
         self.selected = None;
         self.member = None;
     }
 
     /// The rows shown: clusters passing the filter, in the chosen order. The filter looks for
-    /// its text in the members' titles, URLs and keys, and the cluster's sites, each time the
-    /// filter changes: a lowercased copy of them held for every cluster was ~250 MB at a
-    /// million pages.
+    /// its text in the members' titles, URLs and keys, and the cluster's sites, a slice of the
+    /// clusters per frame ([`SlicedFilter`]): a lowercased copy of them held for every cluster
+    /// was ~250 MB at a million pages, and reading the members takes ~0.7 s there.
     fn refresh(&mut self, clusters: &[ClusterSummary], docs: &[Document]) -> Arc<[usize]> {
-        if self.visible.is_none() {
-            let needle = self.filter.trim().to_lowercase();
-            let found = |d: &DocId| {
-                let doc = &docs[d.index()];
-                [doc.title.as_deref(), doc.url.as_deref(), Some(&*doc.key)]
-                    .into_iter()
-                    .flatten()
-                    .any(|p| contains_folded(p, &needle))
-            };
-            let mut rows: Vec<usize> = clusters
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| self.show_singletons || c.members.len() > 1)
-                .filter(|(_, c)| {
-                    needle.is_empty()
-                        || c.sites.iter().any(|s| s.contains(&needle))
-                        || c.members.iter().any(found)
-                })
-                .map(|(i, _)| i)
-                .collect();
+        let needle = self.filter.trim().to_lowercase();
+        let singletons = self.show_singletons;
+        let found = |d: &DocId| {
+            let doc = &docs[d.index()];
+            [doc.title.as_deref(), doc.url.as_deref(), Some(&*doc.key)]
+                .into_iter()
+                .flatten()
+                .any(|p| contains_folded(p, &needle))
+        };
+        let keep = |i: usize| {
+            let c = &clusters[i];
+            (singletons || c.members.len() > 1)
+                && (needle.is_empty()
+                    || c.sites.iter().any(|s| s.contains(&needle))
+                    || c.members.iter().any(found))
+        };
+        let scope = u64::from(singletons);
+        if let Some(matched) = self
+            .matcher
+            .poll(&needle, scope, clusters.len(), FRAME_BUDGET, keep)
+            && !self
+                .sorted_from
+                .as_ref()
+                .is_some_and(|m| Arc::ptr_eq(m, &matched))
+        {
+            let mut rows = matched.to_vec();
             let key = |i: &usize| &clusters[*i];
             match self.sort {
                 SortBy::Size => {}
@@ -303,9 +317,10 @@ impl ClustersView {
                         .total_cmp(&key(b).gold_purity.unwrap_or(1.0))
                 }),
             }
-            self.visible = Some(rows.into());
+            self.visible = rows.into();
+            self.sorted_from = Some(matched);
         }
-        self.visible.clone().unwrap_or_else(|| Arc::from([]))
+        self.visible.clone()
     }
 
     /// The pair (representative, member) `delta` members away from the selected one.
@@ -356,7 +371,10 @@ impl ClustersView {
         Self::heading(ui, run);
         self.filter_bar(ui);
         let rows = self.refresh(clusters, &ws.collection.docs);
-        if !self.filter.trim().is_empty() {
+        let scanning = self.matcher.progress();
+        if let Some((done, of)) = scanning {
+            super::documents::filtering(ui, done, of, "clusters");
+        } else if !self.filter.trim().is_empty() {
             let listed = clusters
                 .iter()
                 .filter(|c| self.show_singletons || c.members.len() > 1)
@@ -379,8 +397,9 @@ impl ClustersView {
                 action = Some(Action::Export(ExportWhat::Cluster(i)));
             }
             if ui
-                .button("Export list…")
+                .add_enabled(scanning.is_none(), egui::Button::new("Export list…"))
                 .on_hover_text("The clusters listed now (after the filter), one row each")
+                .on_disabled_hover_text("The filter is still looking through the clusters")
                 .clicked()
             {
                 action = Some(Action::Export(ExportWhat::Clusters(rows.to_vec())));
@@ -473,9 +492,6 @@ impl ClustersView {
             if focus {
                 edit.request_focus();
             }
-            if edit.changed() {
-                self.visible = None;
-            }
             let label = ui.label("Sort by");
             let before = self.sort;
             egui::ComboBox::from_id_salt("cluster_sort")
@@ -488,14 +504,9 @@ impl ClustersView {
                 .response
                 .labelled_by(label.id);
             if before != self.sort {
-                self.visible = None;
+                self.sorted_from = None;
             }
-            if ui
-                .checkbox(&mut self.show_singletons, "singletons")
-                .changed()
-            {
-                self.visible = None;
-            }
+            ui.checkbox(&mut self.show_singletons, "singletons");
         });
     }
 

@@ -14,6 +14,7 @@ use crate::archive::Collection;
 use crate::history::Change;
 
 use super::action::Action;
+use super::filter::{FRAME_BUDGET, SlicedFilter};
 use super::jobs::JobKind;
 
 /// Keys of this view, for the help overlay.
@@ -24,7 +25,7 @@ pub const KEYS: &[(&str, &str)] = &[
 ];
 
 /// Whether `hay` contains `needle` (already lowercased), ignoring case. The filters run over
-/// every page on the UI thread at each keystroke: an ASCII `needle` (what is mostly typed) is
+/// every page on the UI thread, a slice per frame ([`super::filter`]): an ASCII `needle` (what is mostly typed) is
 /// looked for byte by byte, ASCII case folded, without allocating (a UTF-8 character beyond
 /// ASCII has no byte below 128, so it never matches part of it; the few such characters whose
 /// lowercase is ASCII, like the Kelvin sign, are not folded). Another needle is looked for in
@@ -46,41 +47,51 @@ pub(super) fn contains_folded(hay: &str, needle: &str) -> bool {
     hay.to_lowercase().contains(needle)
 }
 
+/// "Filtering… n of m" with a spinner while a filter's scan goes on (it goes on next frame).
+pub(super) fn filtering(ui: &mut egui::Ui, done: usize, of: usize, what: &str) {
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.label(format!("Filtering… {done} of {of} {what} looked at"));
+    });
+    ui.ctx().request_repaint();
+}
+
 /// State of the documents view.
 #[derive(Default)]
 pub struct DocumentsView {
     filter: String,
-    /// Indices of documents passing the filter; `None` when it must be recomputed. Shared
-    /// (`Arc`) so that a frame takes it without copying 100k indices.
-    visible: Option<Arc<[usize]>>,
+    /// Indices of documents passing the filter: the last complete scan's while a new one goes
+    /// on. Shared (`Arc`) so that a frame takes them without copying 100k indices.
+    visible: Arc<[usize]>,
+    /// The filter's scan, a slice per frame.
+    matcher: SlicedFilter,
     selected: Option<usize>,
     scroll_to_selected: bool,
 }
 
 impl DocumentsView {
     fn refresh(&mut self, collection: &Collection) -> Arc<[usize]> {
-        if self.visible.is_none() {
-            let needle = self.filter.trim().to_lowercase();
-            let rows = collection
-                .docs
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| {
-                    needle.is_empty()
-                        || contains_folded(&d.key, &needle)
-                        || d.url
-                            .as_deref()
-                            .is_some_and(|u| contains_folded(u, &needle))
-                        || d.title
-                            .as_deref()
-                            .is_some_and(|t| contains_folded(t, &needle))
-                        || d.site.registrable.contains(&needle)
-                })
-                .map(|(i, _)| i)
-                .collect::<Vec<usize>>();
-            self.visible = Some(rows.into());
+        let needle = self.filter.trim().to_lowercase();
+        let docs = &collection.docs;
+        let keep = |i: usize| {
+            let d = &docs[i];
+            needle.is_empty()
+                || contains_folded(&d.key, &needle)
+                || d.url
+                    .as_deref()
+                    .is_some_and(|u| contains_folded(u, &needle))
+                || d.title
+                    .as_deref()
+                    .is_some_and(|t| contains_folded(t, &needle))
+                || d.site.registrable.contains(&needle)
+        };
+        if let Some(rows) = self
+            .matcher
+            .poll(&needle, 0, docs.len(), FRAME_BUDGET, keep)
+        {
+            self.visible = rows;
         }
-        self.visible.clone().unwrap_or_else(|| Arc::from([]))
+        self.visible.clone()
     }
 
     /// Draw the view.
@@ -90,7 +101,11 @@ impl DocumentsView {
         self.filter_bar(ui, focus_filter);
         let total = collection.docs.len();
         let rows = self.refresh(collection);
-        ui.label(format!("{} of {total} pages", rows.len()));
+        if let Some((done, of)) = self.matcher.progress() {
+            filtering(ui, done, of, "pages");
+        } else {
+            ui.label(format!("{} of {total} pages", rows.len()));
+        }
 
         self.keys(ui, &rows);
 
@@ -181,9 +196,6 @@ impl DocumentsView {
             );
             if focus_filter {
                 edit.request_focus();
-            }
-            if edit.changed() {
-                self.visible = None;
             }
         });
     }

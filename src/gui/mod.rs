@@ -26,6 +26,7 @@ mod clusters;
 mod codebook;
 mod documents;
 pub mod export;
+mod filter;
 mod jobs;
 mod label_curve;
 mod labelling;
