@@ -9,9 +9,9 @@
 //! dot, else the domain name minus the string before the first dot"), [`registrable_domain`] is
 //! the public-suffix-list rule most tools use today.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -78,13 +78,35 @@ pub struct RecordLocation {
     pub storage: Storage,
 }
 
+/// How many distinct strings [`shared`] keeps before it starts again.
+const SHARED_MAX: usize = 1 << 16;
+
+/// One copy, shared, of a short string that many pages repeat: a site, a media type, a
+/// charset. Held per page, these were ~72 bytes of small allocations a page (~80 MB at a
+/// million pages; docs/benchmarks.md, "Memory"); shared, each page holds a pointer. The table
+/// keeps at most [`SHARED_MAX`] strings and is emptied when full, so a crawl of a million
+/// distinct hosts costs a bounded table, its pages then holding copies of their own as before.
+pub fn shared(s: &str) -> Arc<str> {
+    static TABLE: LazyLock<Mutex<HashSet<Arc<str>>>> = LazyLock::new(Default::default);
+    let mut table = TABLE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(a) = table.get(s) {
+        return a.clone();
+    }
+    if table.len() >= SHARED_MAX {
+        table.clear();
+    }
+    let a: Arc<str> = Arc::from(s);
+    table.insert(a.clone());
+    a
+}
+
 /// The two site rules of a page's host.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Site {
-    /// henzinger §3's rule, e.g. `cs.berkeley.edu` for `www.cs.berkeley.edu`.
-    pub henzinger: Box<str>,
-    /// Registrable domain (public suffix + 1), e.g. `berkeley.edu`.
-    pub registrable: Box<str>,
+    /// henzinger §3's rule, e.g. `cs.berkeley.edu` for `www.cs.berkeley.edu` ([`shared`]).
+    pub henzinger: Arc<str>,
+    /// Registrable domain (public suffix + 1), e.g. `berkeley.edu` ([`shared`]).
+    pub registrable: Arc<str>,
 }
 
 impl Site {
@@ -103,8 +125,8 @@ impl Site {
     /// paper's analyses.
     pub fn of_links(html: &str) -> Site {
         Site {
-            henzinger: Box::default(),
-            registrable: link_site(html).unwrap_or_default().into(),
+            henzinger: shared(""),
+            registrable: shared(&link_site(html).unwrap_or_default()),
         }
     }
 
@@ -112,8 +134,8 @@ impl Site {
     pub fn of_url(url: &str) -> Site {
         match host_of(url) {
             Some(host) => Site {
-                henzinger: henzinger_site(&host).into(),
-                registrable: registrable_domain(&host).into(),
+                henzinger: shared(&henzinger_site(&host)),
+                registrable: shared(&registrable_domain(&host)),
             },
             None => Site::default(),
         }
@@ -226,16 +248,16 @@ pub struct Document {
     pub date: Option<Box<str>>,
     /// HTTP status of the response (200 for loose files).
     pub status: Option<u16>,
-    /// `Content-Type` of the HTTP response (media type only, lowercased).
-    pub content_type: Option<Box<str>>,
+    /// `Content-Type` of the HTTP response (media type only, lowercased; [`shared`]).
+    pub content_type: Option<Arc<str>>,
     /// `WARC-Payload-Digest`, when present.
     pub payload_digest: Option<Box<str>>,
     /// Site of the URL by both rules.
     pub site: Site,
     /// `<title>` of the page (or the WACZ `pages.jsonl` title), whitespace-collapsed.
     pub title: Option<Box<str>>,
-    /// The charset the page was decoded with (`utf-8`, `windows-1252`, ...).
-    pub charset: Box<str>,
+    /// The charset the page was decoded with (`utf-8`, `windows-1252`, ...; [`shared`]).
+    pub charset: Arc<str>,
     /// Gold cluster: the first-level sub-folder name for folder/zip input, else from a gold file.
     pub gold: Option<Box<str>>,
     /// For a page whose capture was recorded as a revisit: the key of the capture it repeats.
@@ -793,7 +815,7 @@ mod tests {
             "cs.berkeley.edu"
         );
         let linked = Site {
-            henzinger: Box::default(),
+            henzinger: Arc::default(),
             registrable: "forbes.com".into(),
         };
         assert_eq!(linked.shown(), "forbes.com");
@@ -806,6 +828,26 @@ mod tests {
         assert_eq!(&*s.henzinger, "cs.berkeley.edu");
         assert_eq!(&*s.registrable, "berkeley.edu");
         assert_eq!(Site::of_url("not a url"), Site::default());
+    }
+
+    #[test]
+    fn pages_of_one_site_share_its_strings_and_the_table_stays_bounded() {
+        let a = Site::of_url("https://www.example.org/a");
+        let b = Site::of_url("http://news.example.org/b");
+        assert!(Arc::ptr_eq(&a.registrable, &b.registrable));
+        assert_eq!(&*a.henzinger, "example.org");
+        assert!(Arc::ptr_eq(&shared("text/html"), &shared("text/html")));
+        // Past the bound the table starts again: strings are still right, only not shared.
+        for i in 0..SHARED_MAX + 10 {
+            assert_eq!(
+                &*shared(&format!("host{i}.example")),
+                format!("host{i}.example")
+            );
+        }
+        assert_eq!(
+            &*Site::of_url("https://www.example.org/c").registrable,
+            "example.org"
+        );
     }
 
     #[test]

@@ -378,7 +378,7 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     if doc.url.is_none() {
         doc.site = crate::document::Site::of_links(&html);
     }
-    doc.charset = used.into();
+    doc.charset = crate::document::shared(&used);
     // One hash of the payload serves both the check and, without a recorded digest, the key.
     let check = xxhash_rust::xxh3::xxh3_64(&bytes);
     doc.set_capture_digest_with(None, || crate::document::content_digest_of_hash(check));
