@@ -33,12 +33,6 @@ use memchr::{memchr, memchr2};
 
 use super::strip::{Tag, entity, skip_to_close};
 
-/// Tags that do not end a text block (boilerpipe's inline elements).
-const INLINE: [&str; 22] = [
-    "a", "abbr", "acronym", "b", "big", "cite", "code", "em", "font", "i", "img", "kbd", "label",
-    "q", "s", "small", "span", "strike", "strong", "sub", "sup", "u",
-];
-
 /// One text block: where its text is in the page's block text ([`blocks`]), its words, and its
 /// words inside links.
 #[derive(Debug, Default, Clone)]
@@ -194,13 +188,13 @@ fn blocks(html: &str) -> (String, Vec<Block>) {
         }
         // A hidden container is skipped whole and, unless inline, still ends the block.
         if !t.closing
-            && is_one_of(t.name, &CONTAINERS)
+            && is_container(t.name)
             && styled_invisible(&bytes[t.start..t.end])
             && let Some(end) = skip_element(html, i, t.name, html.len() / 2)
         {
             i = end;
         }
-        if !is_one_of(t.name, &INLINE) {
+        if !is_inline(t.name) {
             // A block-level tag ends the block (a block of white space only is dropped).
             if cur.words > 0 {
                 cur.text.end = text.len();
@@ -220,17 +214,69 @@ fn blocks(html: &str) -> (String, Vec<Block>) {
     (text, blocks)
 }
 
-/// Whether a tag `name` is one of `names` (lowercase), in any case. Names are compared only
-/// with those of the same length and first letter: the two lists were scanned whole for every
-/// tag, a fifth of this module's time.
-fn is_one_of(name: &str, names: &[&str]) -> bool {
-    let Some(&first) = name.as_bytes().first() else {
-        return false;
-    };
-    let first = first.to_ascii_lowercase();
-    names
-        .iter()
-        .any(|n| n.len() == name.len() && n.as_bytes()[0] == first && n.eq_ignore_ascii_case(name))
+/// `name` lowercased into a few bytes on the stack, for a `match` against the tag names of
+/// [`is_inline`] and [`is_container`] (`None`: longer than any of them). Scanning lists of
+/// names for every tag was a fifth of this module's time, and comparing only names of the
+/// same length and first letter still an eighth.
+fn lowercase_name(name: &str, out: &mut [u8; 8]) -> Option<usize> {
+    let slot = out.get_mut(..name.len())?;
+    slot.copy_from_slice(name.as_bytes());
+    slot.make_ascii_lowercase();
+    Some(name.len())
+}
+
+/// Tags that do not end a text block (boilerpipe's inline elements), in any case.
+fn is_inline(name: &str) -> bool {
+    let mut lower = [0u8; 8];
+    lowercase_name(name, &mut lower).is_some_and(|n| {
+        matches!(
+            &lower[..n],
+            b"a" | b"abbr"
+                | b"acronym"
+                | b"b"
+                | b"big"
+                | b"cite"
+                | b"code"
+                | b"em"
+                | b"font"
+                | b"i"
+                | b"img"
+                | b"kbd"
+                | b"label"
+                | b"q"
+                | b"s"
+                | b"small"
+                | b"span"
+                | b"strike"
+                | b"strong"
+                | b"sub"
+                | b"sup"
+                | b"u"
+        )
+    })
+}
+
+/// Elements whose inline style can hide them from the content, in any case: containers that
+/// pages close (a `p` or `li` is often left open, and skipping to a far-away end tag would
+/// drop a story).
+fn is_container(name: &str) -> bool {
+    let mut lower = [0u8; 8];
+    lowercase_name(name, &mut lower).is_some_and(|n| {
+        matches!(
+            &lower[..n],
+            b"div"
+                | b"span"
+                | b"form"
+                | b"table"
+                | b"ul"
+                | b"ol"
+                | b"dl"
+                | b"section"
+                | b"aside"
+                | b"nav"
+                | b"fieldset"
+        )
+    })
 }
 
 /// Whether a start tag's `style` attribute hides its element (`display: none`, `visibility:
@@ -321,12 +367,6 @@ fn skip_element(html: &str, from: usize, name: &str, limit: usize) -> Option<usi
     }
     None
 }
-
-/// Elements whose inline style can hide them from the content: containers that pages close
-/// (a `p` or `li` is often left open, and skipping to a far-away end tag would drop a story).
-const CONTAINERS: [&str; 11] = [
-    "div", "span", "form", "table", "ul", "ol", "dl", "section", "aside", "nav", "fieldset",
-];
 
 /// boilerpipe's `NumWordsRulesClassifier` (WSDM 2010): whether each block is content, from its
 /// link density and the word counts of it and its neighbours (a missing neighbour counts as
@@ -482,6 +522,18 @@ mod tests {
         assert!(!styled_invisible(
             b"<div style=\"color:red\" onclick=\"display:none\">"
         ));
+    }
+
+    #[test]
+    fn tag_names_are_matched_in_any_case_and_whole() {
+        for inline in ["a", "A", "Span", "STRONG", "acronym"] {
+            assert!(is_inline(inline), "{inline}");
+        }
+        for other in ["", "div", "spanx", "abbreviation", "p", "h1"] {
+            assert!(!is_inline(other), "{other}");
+        }
+        assert!(is_container("FieldSet") && is_container("div") && is_container("span"));
+        assert!(!is_container("fieldsets") && !is_container("p") && !is_container("d"));
     }
 
     #[test]
