@@ -9,6 +9,22 @@
 //!
 //! Prints one line per input: bytes, samecore's time and MB/s, `cat`'s and `gzip -dc`'s, and how
 //! many times their time samecore's is.
+//!
+//! With `SAMECORE_SPOTSIGS_JAVA` naming a checkout of the published SpotSigs code built beside
+//! it, it then times that code against `samecore run` on goldset-dev, end to end, processes
+//! alternating (`--java-rounds N`, default 5: each round the Java code once and samecore three
+//! times), and prints both medians and their ratio:
+//!
+//! ```text
+//! git clone https://github.com/luismmontielg/spotsigs /tmp/spotsigs && cd /tmp/spotsigs
+//! unzip -q colt-1.2.0.zip colt/lib/colt.jar && javac -nowarn -d classes -cp colt/lib/colt.jar src/*.java
+//! SAMECORE_SPOTSIGS_JAVA=/tmp/spotsigs cargo bench --bench reader -- --java-rounds 5
+//! ```
+//!
+//! The Java code is run as its `spotsigs.sh` runs it (`java -Xmx1024m … SpotSigsIndexer
+//! goldset-dev spotsigs.config`, the checkout's config) but on every page (the script's third
+//! argument caps the files read), in a scratch folder holding the shared data's
+//! `spotsigs-reference/stopwords.txt`, which it loads from its class path.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -72,17 +88,19 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
-    let repeat = args
-        .iter()
-        .position(|a| a == "--repeat")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(5);
+    let option = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|r| r.parse().ok())
+    };
+    let repeat = option("--repeat").unwrap_or(5);
+    let java_rounds = option("--java-rounds").unwrap_or(5);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut inputs: Vec<PathBuf> = args
         .iter()
         .enumerate()
-        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--repeat"))
+        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || !args[i - 1].starts_with("--")))
         .map(|(_, a)| PathBuf::from(a))
         .collect();
     if inputs.is_empty() {
@@ -139,4 +157,81 @@ fn main() {
             line("gzip -dc", gunzip)
         );
     }
+    if let Some(java) = std::env::var_os("SAMECORE_SPOTSIGS_JAVA") {
+        against_java(Path::new(&java), &root.join("../shared/data"), java_rounds);
+    }
+}
+
+/// The published SpotSigs code (a checkout built as the module doc says) against `samecore
+/// run`, both on goldset-dev, `rounds` times alternating; medians and their ratio.
+fn against_java(java: &Path, data: &Path, rounds: usize) {
+    let gold = data.join("goldset-dev");
+    let stopwords = data.join("spotsigs-reference/stopwords.txt");
+    assert!(
+        gold.is_dir() && stopwords.is_file(),
+        "the Java comparison needs ../shared/data's goldset-dev and spotsigs-reference"
+    );
+    let scratch = std::env::temp_dir().join(format!("samecore-java-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    std::fs::copy(&stopwords, scratch.join("stopwords.txt")).unwrap();
+    let class_path = [
+        scratch.clone(),
+        java.join("classes"),
+        java.join("colt/lib/colt.jar"),
+    ]
+    .map(|p| p.display().to_string())
+    .join(":");
+    let timed = |cmd: &mut Command| {
+        let t = Instant::now();
+        let status = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{cmd:?} failed");
+        t.elapsed()
+    };
+    let java_run = || {
+        timed(
+            Command::new("java")
+                .current_dir(&scratch)
+                .args(["-Xmx1024m", "-cp", &class_path, "SpotSigsIndexer"])
+                .arg(&gold)
+                .arg(java.join("spotsigs.config")),
+        )
+    };
+    let ours_run = || {
+        timed(
+            Command::new(env!("CARGO_BIN_EXE_samecore"))
+                .arg("run")
+                .arg(&gold),
+        )
+    };
+    // One of each first, not counted: the page cache and the JIT's files warm.
+    java_run();
+    ours_run();
+    let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        theirs.push(java_run());
+        for _ in 0..3 {
+            ours.push(ours_run());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    let (t, o) = (median(&mut theirs), median(&mut ours));
+    println!(
+        "goldset-dev end to end: the published Java code {:.3} s (median of {}, best {:.3} s); \
+         samecore run {:.1} ms (median of {}, best {:.1} ms); samecore {:.1}x faster by medians",
+        t.as_secs_f64(),
+        theirs.len(),
+        theirs[0].as_secs_f64(),
+        o.as_secs_f64() * 1e3,
+        ours.len(),
+        ours[0].as_secs_f64() * 1e3,
+        t.as_secs_f64() / o.as_secs_f64()
+    );
 }
