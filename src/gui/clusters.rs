@@ -15,7 +15,7 @@ use crate::{DocId, Document};
 use super::action::Action;
 use super::documents::contains_folded;
 use super::export::ExportWhat;
-use super::filter::{FRAME_BUDGET, SlicedFilter};
+use super::filter::{FRAME_BUDGET, SlicedFilter, filtering};
 use super::view::{View, ViewContext};
 
 /// Keys of this view, for the help overlay.
@@ -373,7 +373,7 @@ impl ClustersView {
         let rows = self.refresh(clusters, &ws.collection.docs);
         let scanning = self.matcher.progress();
         if let Some((done, of)) = scanning {
-            super::documents::filtering(ui, done, of, "clusters");
+            filtering(ui, done, of, "clusters");
         } else if !self.filter.trim().is_empty() {
             let listed = clusters
                 .iter()

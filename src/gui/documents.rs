@@ -14,7 +14,7 @@ use crate::archive::Collection;
 use crate::history::Change;
 
 use super::action::Action;
-use super::filter::{FRAME_BUDGET, SlicedFilter};
+use super::filter::{FRAME_BUDGET, SlicedFilter, filtering};
 use super::jobs::JobKind;
 
 /// Keys of this view, for the help overlay.
@@ -25,11 +25,11 @@ pub const KEYS: &[(&str, &str)] = &[
 ];
 
 /// Whether `hay` contains `needle` (already lowercased), ignoring case. The filters run over
-/// every page on the UI thread, a slice per frame ([`super::filter`]): an ASCII `needle` (what is mostly typed) is
-/// looked for byte by byte, ASCII case folded, without allocating (a UTF-8 character beyond
-/// ASCII has no byte below 128, so it never matches part of it; the few such characters whose
-/// lowercase is ASCII, like the Kelvin sign, are not folded). Another needle is looked for in
-/// `hay` lowercased (`zürich` finds `ZÜRICH`).
+/// every page on the UI thread, a slice per frame ([`super::filter`]): an ASCII `needle` (what
+/// is mostly typed) is looked for byte by byte, ASCII case folded, without allocating (a UTF-8
+/// character beyond ASCII has no byte below 128, so it never matches part of it; the few such
+/// characters whose lowercase is ASCII, like the Kelvin sign, are not folded). Another needle
+/// is looked for in `hay` lowercased (`zürich` finds `ZÜRICH`).
 pub(super) fn contains_folded(hay: &str, needle: &str) -> bool {
     if needle.is_empty() {
         return true;
@@ -45,15 +45,6 @@ pub(super) fn contains_folded(hay: &str, needle: &str) -> bool {
         });
     }
     hay.to_lowercase().contains(needle)
-}
-
-/// "Filtering… n of m" with a spinner while a filter's scan goes on (it goes on next frame).
-pub(super) fn filtering(ui: &mut egui::Ui, done: usize, of: usize, what: &str) {
-    ui.horizontal(|ui| {
-        ui.spinner();
-        ui.label(format!("Filtering… {done} of {of} {what} looked at"));
-    });
-    ui.ctx().request_repaint();
 }
 
 /// State of the documents view.

@@ -124,6 +124,16 @@ impl SlicedFilter {
     }
 }
 
+/// "Filtering… n of m rows looked at" with a spinner while a scan goes on, and another frame
+/// asked for, in which it goes on.
+pub fn filtering(ui: &mut egui::Ui, done: usize, of: usize, rows: &str) {
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.label(format!("Filtering… {done} of {of} {rows} looked at"));
+    });
+    ui.ctx().request_repaint();
+}
+
 /// Whether every text the filters find `new` in also holds `old`. True when `new` contains
 /// `old` and both are looked for the same way: an ASCII needle byte by byte, ASCII case folded;
 /// another in the text lowercased, which can turn a character beyond ASCII into ASCII (the
