@@ -146,33 +146,44 @@ impl Site {
 /// the name first in order, so the answer does not depend on link order): the site of a page
 /// read without a URL (a folder or zip of pages), for the site frame, exports and strata.
 pub fn link_site(html: &str) -> Option<String> {
+    // Links are counted by host as written (a slice of the page), and each distinct host is
+    // lowercased and mapped to its registrable domain once: goldset-dev's 1,117 pages hold
+    // 119,489 absolute links but 15,996 hosts counted page by page. A string, a lowercased copy
+    // and a public-suffix lookup per link cost `run` on goldset-dev 8.8 % more instructions
+    // (1.953 G against 1.782 G, callgrind).
     let bytes = html.as_bytes();
-    let mut counts: HashMap<String, u32> = HashMap::new();
+    let mut by_host: HashMap<&str, u32> = HashMap::new();
     let finder = memchr::memmem::Finder::new(b"href");
     for at in finder.find_iter(bytes) {
-        let rest = &html[at + 4..];
-        let rest = rest.trim_start();
+        let rest = html[at + 4..].trim_start();
         let Some(rest) = rest.strip_prefix('=') else {
             continue;
         };
         let rest = rest.trim_start().trim_start_matches(['"', '\'']);
-        let lower = rest.get(..8).unwrap_or(rest).to_ascii_lowercase();
-        let skip = if lower.starts_with("https://") {
+        let scheme =
+            |s: &[u8]| rest.len() >= s.len() && rest.as_bytes()[..s.len()].eq_ignore_ascii_case(s);
+        let skip = if scheme(b"https://") {
             8
-        } else if lower.starts_with("http://") {
+        } else if scheme(b"http://") {
             7
         } else {
             continue;
         };
-        let host: String = rest[skip..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
-            .collect();
+        let tail = &rest.as_bytes()[skip..];
+        let len = tail
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'.' || b == b'-'))
+            .unwrap_or(tail.len());
+        let host = &rest[skip..skip + len];
         if host.contains('.') {
-            *counts
-                .entry(registrable_domain(&host.to_ascii_lowercase()))
-                .or_default() += 1;
+            *by_host.entry(host).or_default() += 1;
         }
+    }
+    let mut counts: HashMap<String, u32> = HashMap::new();
+    for (host, n) in by_host {
+        *counts
+            .entry(registrable_domain(&host.to_ascii_lowercase()))
+            .or_default() += n;
     }
     counts
         .into_iter()
@@ -806,6 +817,89 @@ mod tests {
             <a href="http://other.org/">o</a> <a href="/relative">r</a>"#;
         assert_eq!(link_site(html).as_deref(), Some("forbes.com"));
         assert_eq!(link_site("<p>no links</p>"), None);
+    }
+
+    /// The per-link version `link_site` replaced: a string, a lowercased copy and a
+    /// public-suffix lookup for every link.
+    fn link_site_per_link(html: &str) -> Option<String> {
+        let mut counts: HashMap<String, u32> = HashMap::new();
+        for at in memchr::memmem::Finder::new(b"href").find_iter(html.as_bytes()) {
+            let rest = html[at + 4..].trim_start();
+            let Some(rest) = rest.strip_prefix('=') else {
+                continue;
+            };
+            let rest = rest.trim_start().trim_start_matches(['"', '\'']);
+            let lower = rest.get(..8).unwrap_or(rest).to_ascii_lowercase();
+            let skip = if lower.starts_with("https://") {
+                8
+            } else if lower.starts_with("http://") {
+                7
+            } else {
+                continue;
+            };
+            let host: String = rest[skip..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+                .collect();
+            if host.contains('.') {
+                *counts
+                    .entry(registrable_domain(&host.to_ascii_lowercase()))
+                    .or_default() += 1;
+            }
+        }
+        counts
+            .into_iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+            .map(|(site, _)| site)
+    }
+
+    #[test]
+    fn link_sites_counted_by_host_agree_with_counting_each_link() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let parts = [
+            "href",
+            "HREF",
+            "href =",
+            "= ",
+            "=",
+            "\"",
+            "'",
+            "\"'",
+            "http://",
+            "HTTPS://",
+            "hTtP://",
+            "https:/",
+            "http:",
+            "www.",
+            "News.",
+            "bbc.co.uk",
+            "BBC.CO.UK",
+            "a-b.",
+            "foo.blogspot.com",
+            "x.github.io",
+            "/path",
+            "é",
+            "ü.de",
+            "日本",
+            ":8080",
+            " ",
+            "\u{3000}",
+            ".",
+            "-",
+            "<a ",
+            ">",
+            "example.org",
+            "EXAMPLE.org",
+            "gov.uk",
+        ];
+        for _ in 0..20_000 {
+            let n = rng.random_range(0..24);
+            let html: String = (0..n)
+                .map(|_| parts[rng.random_range(0..parts.len())])
+                .collect();
+            assert_eq!(link_site(&html), link_site_per_link(&html), "{html:?}");
+        }
     }
 
     #[test]

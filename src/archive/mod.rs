@@ -607,7 +607,7 @@ pub fn page_text(doc: &Document) -> Result<String> {
         None => head.and_then(|h| h.charset),
     };
     let tld = decode::tld_of(doc.url.as_deref());
-    Ok(decode::decode_page(&bytes, charset.as_deref(), tld.as_deref()).0)
+    Ok(decode::decode_page(bytes, charset.as_deref(), tld.as_deref()).0)
 }
 
 /// `f` of every document and its text ([`page_text`]), in parallel, in document order, with
@@ -641,7 +641,7 @@ pub fn title_at(location: &RecordLocation, url: Option<&str>) -> Result<Option<S
     let (head, bytes) = read_payload(location)?;
     let tld = decode::tld_of(url);
     let charset = head.and_then(|h| h.charset);
-    let (html, _) = decode::decode_page(&bytes, charset.as_deref(), tld.as_deref());
+    let (html, _) = decode::decode_page(bytes, charset.as_deref(), tld.as_deref());
     Ok(decode::extract_title(&html))
 }
 
@@ -650,7 +650,7 @@ pub fn text_at(location: &RecordLocation, url: Option<&str>) -> Result<String> {
     let (head, bytes) = read_payload(location)?;
     let tld = decode::tld_of(url);
     let charset = head.and_then(|h| h.charset);
-    Ok(decode::decode_page(&bytes, charset.as_deref(), tld.as_deref()).0)
+    Ok(decode::decode_page(bytes, charset.as_deref(), tld.as_deref()).0)
 }
 
 /// The HTTP head (when the record has one) and payload of the record at `location`.

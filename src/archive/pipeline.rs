@@ -371,7 +371,9 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
         },
     };
     let tld = decode::tld_of(doc.url.as_deref());
-    let (html, used) = decode::decode_page(&bytes, charset.as_deref(), tld.as_deref());
+    // One hash of the payload serves both the check and, without a recorded digest, the key.
+    let check = xxhash_rust::xxh3::xxh3_64(&bytes);
+    let (html, used) = decode::decode_page(bytes, charset.as_deref(), tld.as_deref());
     if doc.title.is_none() {
         doc.title = decode::extract_title(&html).map(Into::into);
     }
@@ -379,8 +381,6 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
         doc.site = crate::document::Site::of_links(&html);
     }
     doc.charset = crate::document::shared(&used);
-    // One hash of the payload serves both the check and, without a recorded digest, the key.
-    let check = xxhash_rust::xxh3::xxh3_64(&bytes);
     doc.set_capture_digest_with(None, || crate::document::content_digest_of_hash(check));
     doc.payload_check = check;
     if opts.publication_dates {
