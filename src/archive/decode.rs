@@ -338,7 +338,17 @@ pub fn decode_page(
     let used = used.name().to_ascii_lowercase();
     let (start, len) = match text {
         Cow::Owned(text) => return (text, used),
-        Cow::Borrowed(text) => (text.as_ptr() as usize - bytes.as_ptr() as usize, text.len()),
+        Cow::Borrowed(text) => {
+            // A slice of `bytes` (what encoding_rs borrows from); anything else is copied.
+            let start = (text.as_ptr() as usize).wrapping_sub(bytes.as_ptr() as usize);
+            if start
+                .checked_add(text.len())
+                .is_none_or(|end| end > bytes.len())
+            {
+                return (text.to_owned(), used);
+            }
+            (start, text.len())
+        }
     };
     bytes.truncate(start + len);
     bytes.drain(..start);
