@@ -13,9 +13,10 @@ use clap::Parser;
 fn main() {
     let args = cli::Cli::parse();
     // A command keeps freed memory over small inputs, in 4 KiB pages; the workbench may open a
-    // million pages later, so it returns it at once (`engine::memory`). Sizing the inputs walks every folder
-    // among them (2–7 ms for goldset-dev's 1,117 files), so it is done beside the command's
-    // start, on a thread of its own: until it sets the option, mimalloc's default holds.
+    // million pages later, so it returns it at once (`engine::memory`). Sizing the inputs walks
+    // every folder among them (2–7 ms for goldset-dev's 1,117 files), so it is done beside the
+    // command's start, on a thread of its own: until it sets the option, mimalloc's default
+    // holds.
     let inputs: Vec<std::path::PathBuf> = match args.command {
         Some(_) => std::env::args_os().skip(1).map(Into::into).collect(),
         None => Vec::new(),

@@ -48,7 +48,8 @@ pub fn tune_for_inputs(inputs: &[PathBuf], may_keep: bool) -> bool {
 /// mimalloc asks for huge pages where the system allows them, and the kernel then zeroes 2 MiB
 /// at a page's first touch, of which a small run uses little. Measured side by side with huge
 /// pages off (`MIMALLOC_ALLOW_THP=0`) and on: `run` on goldset-dev peaked at 42 MB instead of
-/// 100 MB, with 54 ms of system time instead of 72 (20 runs each, alternating). At a million
+/// 100 MB (one run each) and took 54 ms of system time instead of 72 (20 runs each,
+/// alternating). At a million
 /// generated pages (`run --mode allpairs`) the peak was 1,361 MB instead of 1,411 MB but the
 /// run took 334 s instead of 303 s (matching 162 s instead of 137 s: its postings are read at
 /// random, where huge pages save TLB misses), so large inputs and the workbench keep them.

@@ -52,9 +52,7 @@ static FUNCTION_WORDS: std::sync::LazyLock<FunctionWords> = std::sync::LazyLock:
     ];
     codes.push("mt");
     codes.truncate(64);
-    // Sized for the lists' 18,266 distinct terms, so the table is not grown step by step.
-    let mut of: std::collections::HashMap<u64, u64, super::TermHashed> =
-        std::collections::HashMap::with_capacity_and_hasher(20_000, Default::default());
+    let mut of: std::collections::HashMap<u64, u64, super::TermHashed> = Default::default();
     for (i, code) in codes.iter().enumerate() {
         let words = stop_words::lookup(code).unwrap_or(MALTESE);
         for w in words {
@@ -73,7 +71,9 @@ static FUNCTION_WORDS: std::sync::LazyLock<FunctionWords> = std::sync::LazyLock:
 pub fn warm_up() {
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
-        std::thread::spawn(|| std::sync::LazyLock::force(&FUNCTION_WORDS).codes.len());
+        std::thread::spawn(|| {
+            std::sync::LazyLock::force(&FUNCTION_WORDS);
+        });
     });
 }
 
