@@ -82,8 +82,10 @@ pub fn warm_up() {
 pub fn by_function_words(sample: &str) -> Option<&'static str> {
     let fw = &*FUNCTION_WORDS;
     let mut votes = [0u32; 64];
-    for term in sample.split(' ') {
-        if let Some(&bits) = fw.of.get(&super::term_hash(term)) {
+    // Split on bytes: `str::split(' ')` looks for each space with a searcher, which cost as
+    // much as the lookups themselves (37 M of a goldset-dev run's 1.77 G instructions).
+    for term in sample.as_bytes().split(|&b| b == b' ') {
+        if let Some(&bits) = fw.of.get(&super::term_hash_bytes(term)) {
             let mut b = bits;
             while b != 0 {
                 votes[b.trailing_zeros() as usize] += 1;
@@ -154,7 +156,10 @@ pub fn code(lang: whatlang::Lang) -> &'static str {
 
 /// The language of a text sample (terms joined by spaces), if it says enough.
 pub fn of_text(sample: &str) -> Option<&'static str> {
-    let letters = sample.chars().filter(|c| c.is_alphabetic()).count();
+    // Enough letters is all that is asked: counting stops there.
+    let letters = (sample.chars().filter(|c| c.is_alphabetic()))
+        .take(MIN_SAMPLE_CHARS)
+        .count();
     if letters < MIN_SAMPLE_CHARS {
         return None;
     }
