@@ -79,47 +79,102 @@ pub fn content_text(html: &str) -> String {
 /// of a script written without spaces (a Chinese sentence is many words, not one), so that
 /// boilerpipe's word-count rules see a CJK or Thai story as the text it is.
 fn count_words(text: &str) -> u32 {
-    if text.is_ascii() {
-        return count_ascii_words(text.as_bytes());
-    }
-    count_words_unicode(text)
+    count_ascii_words(text.as_bytes()).unwrap_or_else(|| count_words_unicode(text))
 }
 
-/// [`count_words`] of ASCII text, one pass over its bytes: runs between white space (as
-/// `char::is_whitespace` has it in ASCII: tab, line feed, vertical tab, form feed, carriage
-/// return, space) holding a letter or digit. Each byte is classed by a table and the count
-/// kept without branches: with two tests and their branches per byte the count was 7.5 % of a
-/// goldset-dev run's perf samples, with the table 4.5 %.
-fn count_ascii_words(bytes: &[u8]) -> u32 {
-    let (mut words, mut alnum) = (0u32, 0u32);
-    for &b in bytes {
-        let class = u32::from(BYTE_CLASS[usize::from(b)]);
-        let space = class & 1;
-        words += space & alnum;
-        alnum = (alnum | (class >> 1)) & (space ^ 1);
+/// [`count_words`] of ASCII text (`None` when `bytes` is not ASCII): runs between white space
+/// (as `char::is_whitespace` has it in ASCII: tab, line feed, vertical tab, form feed,
+/// carriage return, space) holding a letter or digit.
+///
+/// Eight bytes are classed at a time in a `u64` (SWAR): each byte's class is a range test on
+/// its high bit, gathered into an 8-bit mask. A run is counted at its first letter or digit,
+/// found by adding each run's first bit to the mask of its other bytes (neither space nor
+/// letter nor digit): the carry runs through those and stops at the first letter or digit,
+/// or leaves at the space after the run; it crosses into the next eight bytes. Byte by byte
+/// with a table, and a separate test that the text is ASCII, the count was 161 M of a
+/// goldset-dev run's 1.58 G instructions; this way it is 0000 M.
+fn count_ascii_words(bytes: &[u8]) -> Option<u32> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `v` that is within `lo..=hi`: when every byte is below
+    // 0x80 no byte's sum carries into the next (else the answer is `None` anyway).
+    let within = |v: u64, lo: u8, hi: u8| {
+        let at_least_lo = v.wrapping_add(ONES * u64::from(0x80 - lo));
+        let above_hi = v.wrapping_add(ONES * u64::from(0x7f - hi));
+        at_least_lo & !above_hi & HIGH
+    };
+    // The high bits of the bytes gathered into bit 0 (first byte) to bit 7 (last).
+    let gather = |m: u64| ((m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    let (mut words, mut high, mut carry, mut after_run) = (0u32, 0u64, 0u32, 0u32);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut count = |v: u64| {
+        high |= v;
+        let space = gather(within(v, b'\t', b'\r') | within(v, b' ', b' '));
+        let alnum = gather(within(v, b'0', b'9') | within(v | ONES * 0x20, b'a', b'z'));
+        let inside = !space & 0xff;
+        let other = inside & !alnum;
+        let first = inside & !((inside << 1) | after_run);
+        let sum = other + first + carry;
+        // A table: x86-64's baseline has no popcount instruction, and `count_ones` without
+        // one was 19 M instructions of a goldset-dev run.
+        words += u32::from(BITS_SET[(sum & alnum) as usize]);
+        carry = sum >> 8;
+        after_run = inside >> 7;
+    };
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        count(u64::from_le_bytes(word));
     }
-    words + alnum
+    let tail = chunks.remainder();
+    if !tail.is_empty() {
+        // Zero bytes after the text are neither space nor letter: they count no word.
+        let v = (tail.iter().rev()).fold(0u64, |v, &b| (v << 8) | u64::from(b));
+        count(v);
+    }
+    (high & HIGH == 0).then_some(words)
 }
 
-/// For [`count_ascii_words`]: 1 for ASCII white space, 2 for a letter or digit, else 0.
-const BYTE_CLASS: [u8; 256] = {
+/// Bits set in each byte value, for [`count_ascii_words`].
+const BITS_SET: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut b = 0;
     while b < 256 {
-        let c = b as u8;
-        table[b] = if matches!(c, b'\t'..=b'\r' | b' ') {
-            1
-        } else if c.is_ascii_alphanumeric() {
-            2
-        } else {
-            0
-        };
+        table[b] = (b as u8).count_ones() as u8;
         b += 1;
     }
     table
 };
 
+/// [`count_words`] of any text, one pass over its characters (splitting it into words first
+/// was 30 M of a goldset-dev run's 1.56 G instructions: a run of text with one `&nbsp;` or
+/// curly quote in it is not ASCII).
 fn count_words_unicode(text: &str) -> u32 {
+    // Per word: its characters of a script without spaces, else 1 if it holds a letter or digit.
+    let word = |unspaced: u32, alnum: bool| if unspaced > 0 { unspaced } else { u32::from(alnum) };
+    let (mut words, mut unspaced, mut alnum) = (0u32, 0u32, false);
+    for c in text.chars() {
+        if c.is_ascii() {
+            if matches!(c, '\t'..='\r' | ' ') {
+                words += word(unspaced, alnum);
+                (unspaced, alnum) = (0, false);
+            } else {
+                alnum |= c.is_ascii_alphanumeric();
+            }
+        } else if c.is_whitespace() {
+            words += word(unspaced, alnum);
+            (unspaced, alnum) = (0, false);
+        } else {
+            unspaced += u32::from(super::markup::is_unspaced(c));
+            alnum = alnum || c.is_alphanumeric();
+        }
+    }
+    words + word(unspaced, alnum)
+}
+
+/// The rule of [`count_words_unicode`] as first written, word by word: what it is tested against.
+#[cfg(test)]
+fn count_words_by_word(text: &str) -> u32 {
     text.split_whitespace()
         .map(|w| {
             let unspaced = w.chars().filter(|&c| super::markup::is_unspaced(c)).count();
@@ -178,23 +233,24 @@ fn blocks(html: &str) -> (String, Vec<Block>) {
         if t.name.is_empty() {
             continue; // a comment, doctype or processing instruction
         }
-        if t.opens_hidden() {
+        let kind = kind(t.name);
+        if kind & HIDDEN != 0 && !t.closing {
             i = skip_to_close(bytes, i, t.name);
             continue;
         }
-        if t.name.eq_ignore_ascii_case("a") {
+        if kind & LINK != 0 {
             in_link = !t.closing;
             continue;
         }
         // A hidden container is skipped whole and, unless inline, still ends the block.
         if !t.closing
-            && is_container(t.name)
+            && kind & CONTAINER != 0
             && styled_invisible(&bytes[t.start..t.end])
             && let Some(end) = skip_element(html, i, t.name, html.len() / 2)
         {
             i = end;
         }
-        if !is_inline(t.name) {
+        if kind & INLINE == 0 {
             // A block-level tag ends the block (a block of white space only is dropped).
             if cur.words > 0 {
                 cur.text.end = text.len();
@@ -214,75 +270,44 @@ fn blocks(html: &str) -> (String, Vec<Block>) {
     (text, blocks)
 }
 
-/// `name` lowercased into a few bytes on the stack, for a `match` against the tag names of
-/// [`is_inline`] and [`is_container`] (`None`: longer than any of them). Scanning lists of
-/// names for every tag was a fifth of this module's time; comparing only names of the same
-/// length and first letter still cost 2 % of a goldset-dev run's instructions (callgrind)
-/// more than the `match`.
-fn lowercase_name(name: &str, out: &mut [u8; 8]) -> Option<usize> {
-    let slot = out.get_mut(..name.len())?;
+/// What an element is to [`blocks`] (bits of [`kind`]): its content is not visible text.
+const HIDDEN: u8 = 1;
+/// A link (`a`): its words count as linked.
+const LINK: u8 = 2;
+/// It does not end a text block (boilerpipe's inline elements).
+const INLINE: u8 = 4;
+/// A container whose inline style can hide it from the content: one that pages close (a `p`
+/// or `li` is often left open, and skipping to a far-away end tag would drop a story).
+const CONTAINER: u8 = 8;
+
+/// What the element named `name` (in any case) is to [`blocks`]: [`HIDDEN`], [`LINK`],
+/// [`INLINE`] and [`CONTAINER`] bits. The name is lowercased once into a few bytes on the
+/// stack and matched once: lowercasing and matching it for each question (hidden? a link?
+/// a container? inline?) cost 38 M more of a goldset-dev run's 1.62 G instructions;
+/// scanning lists of names, before, was a fifth of this module's time.
+fn kind(name: &str) -> u8 {
+    let mut lower = [0u8; 8];
+    let Some(slot) = lower.get_mut(..name.len()) else {
+        return 0; // longer than any name below
+    };
     slot.copy_from_slice(name.as_bytes());
     slot.make_ascii_lowercase();
-    Some(name.len())
-}
-
-/// Tags that do not end a text block (boilerpipe's inline elements), in any case.
-fn is_inline(name: &str) -> bool {
-    let mut lower = [0u8; 8];
-    lowercase_name(name, &mut lower).is_some_and(|n| {
-        matches!(
-            &lower[..n],
-            b"a" | b"abbr"
-                | b"acronym"
-                | b"b"
-                | b"big"
-                | b"cite"
-                | b"code"
-                | b"em"
-                | b"font"
-                | b"i"
-                | b"img"
-                | b"kbd"
-                | b"label"
-                | b"q"
-                | b"s"
-                | b"small"
-                | b"span"
-                | b"strike"
-                | b"strong"
-                | b"sub"
-                | b"sup"
-                | b"u"
-        )
-    })
-}
-
-/// Elements whose inline style can hide them from the content, in any case: containers that
-/// pages close (a `p` or `li` is often left open, and skipping to a far-away end tag would
-/// drop a story).
-fn is_container(name: &str) -> bool {
-    let mut lower = [0u8; 8];
-    lowercase_name(name, &mut lower).is_some_and(|n| {
-        matches!(
-            &lower[..n],
-            b"div"
-                | b"span"
-                | b"form"
-                | b"table"
-                | b"ul"
-                | b"ol"
-                | b"dl"
-                | b"section"
-                | b"aside"
-                | b"nav"
-                | b"fieldset"
-        )
-    })
+    match &*slot {
+        b"script" | b"style" | b"noscript" | b"template" => HIDDEN,
+        b"a" => LINK | INLINE,
+        b"span" => INLINE | CONTAINER,
+        b"abbr" | b"acronym" | b"b" | b"big" | b"cite" | b"code" | b"em" | b"font" | b"i"
+        | b"img" | b"kbd" | b"label" | b"q" | b"s" | b"small" | b"strike" | b"strong"
+        | b"sub" | b"sup" | b"u" => INLINE,
+        b"div" | b"form" | b"table" | b"ul" | b"ol" | b"dl" | b"section" | b"aside" | b"nav"
+        | b"fieldset" => CONTAINER,
+        _ => 0,
+    }
 }
 
 /// Where `style`, in any case, is first in `tag` from `from`. An `s` is looked for first and
-/// the rest compared only there: comparing every window of five bytes without case was 5 % of
-/// a goldset-dev run's instructions.
+/// the rest compared only there (comparing every window of five bytes without case cost 9 M
+/// more of a goldset-dev run's 1.63 G instructions).
 fn find_style(tag: &[u8], from: usize) -> Option<usize> {
     (from..tag.len().saturating_sub(4))
         .find(|&i| tag[i] | 0x20 == b's' && tag[i + 1..i + 5].eq_ignore_ascii_case(b"tyle"))
@@ -413,24 +438,44 @@ mod tests {
         for text in samples {
             assert_eq!(
                 count_ascii_words(text.as_bytes()),
-                count_words_unicode(text),
+                Some(count_words_by_word(text)),
                 "{text:?}"
             );
         }
         let mut state = 7u64;
-        for _ in 0..2000 {
-            let text: String = (0..40)
+        for n in 0..20_000 {
+            let text: String = (0..n % 41)
                 .map(|_| {
                     state = crate::token::mix64(state);
-                    let pool = b" \t\n\x0b\x0c\raZ09-.,!\x01\x7f";
-                    pool[(state % pool.len() as u64) as usize] as char
+                    // Often the classes' edges, sometimes any ASCII byte.
+                    let pool = b" \t\n\x0b\x0c\raZ09-.,!\x01\x7f\x08\x0e\x1f/:@[`{";
+                    if state % 4 == 0 {
+                        ((state >> 8) % 128) as u8 as char
+                    } else {
+                        pool[((state >> 8) % pool.len() as u64) as usize] as char
+                    }
                 })
                 .collect();
             assert_eq!(
                 count_ascii_words(text.as_bytes()),
-                count_words_unicode(&text),
+                Some(count_words_by_word(&text)),
                 "{text:?}"
             );
+        }
+        for text in ["é", "abcdefgh ü", "        \u{3000}", "\u{7f}\u{80}"] {
+            assert_eq!(count_ascii_words(text.as_bytes()), None, "{text:?}");
+            assert_eq!(count_words(text), count_words_by_word(text));
+        }
+        // Any text, one character at a time, as word by word.
+        let pool: Vec<char> = " \t\u{b}\u{a0}\u{3000}\u{85}a9-é中文ｶﾞﾞ한글ไทย.\u{301}".chars().collect();
+        for n in 0..20_000 {
+            let text: String = (0..n % 23)
+                .map(|_| {
+                    state = crate::token::mix64(state);
+                    pool[(state % pool.len() as u64) as usize]
+                })
+                .collect();
+            assert_eq!(count_words_unicode(&text), count_words_by_word(&text), "{text:?}");
         }
     }
 
@@ -549,13 +594,19 @@ mod tests {
     #[test]
     fn tag_names_are_matched_in_any_case_and_whole() {
         for inline in ["a", "A", "Span", "STRONG", "acronym"] {
-            assert!(is_inline(inline), "{inline}");
+            assert!(kind(inline) & INLINE != 0, "{inline}");
         }
         for other in ["", "div", "spanx", "abbreviation", "p", "h1"] {
-            assert!(!is_inline(other), "{other}");
+            assert!(kind(other) & INLINE == 0, "{other}");
         }
-        assert!(is_container("FieldSet") && is_container("div") && is_container("span"));
-        assert!(!is_container("fieldsets") && !is_container("p") && !is_container("d"));
+        let container = |name| kind(name) & CONTAINER != 0;
+        assert!(container("FieldSet") && container("div") && container("span"));
+        assert!(!container("fieldsets") && !container("p") && !container("d"));
+        assert_eq!(kind("A"), LINK | INLINE);
+        for hidden in ["script", "STYLE", "NoScript", "template"] {
+            assert_eq!(kind(hidden), HIDDEN, "{hidden}");
+        }
+        assert_eq!(kind("scripts") | kind("templates") | kind("ab"), 0);
     }
 
     #[test]

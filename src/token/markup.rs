@@ -25,9 +25,8 @@ use unicode_normalization::{UnicodeNormalization, char::is_combining_mark, is_nf
 /// are terms one by one (the scripts' punctuation — `・`, the Tibetan tsheg, Khmer signs —
 /// separates terms as any punctuation does).
 pub fn is_unspaced(c: char) -> bool {
-    c.is_alphanumeric()
-        && !is_voicing_mark(c)
-        && matches!(c as u32,
+    // The ranges first: Unicode's letter table is a search, and most characters are not in them.
+    matches!(c as u32,
             0x0E00..=0x0EFF         // Thai, Lao
             | 0x0F00..=0x0FFF       // Tibetan
             | 0x1000..=0x109F       // Myanmar
@@ -42,7 +41,8 @@ pub fn is_unspaced(c: char) -> bool {
             | 0xF900..=0xFAFF       // CJK compatibility ideographs
             | 0xFF66..=0xFF9F       // half-width Katakana
             | 0x20000..=0x3134F     // CJK extensions B–G
-        )
+    ) && !is_voicing_mark(c)
+        && c.is_alphanumeric()
 }
 
 /// Half-width katakana's voicing marks (U+FF9E, U+FF9F): letters by their category, but they

@@ -125,6 +125,7 @@ static END_TAG: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Fin
 
 impl<'a> Tag<'a> {
     /// The tag starting with the `<` at `start`; `None` for a literal `<` in text.
+    #[inline]
     pub fn at(html: &'a str, start: usize) -> Option<Tag<'a>> {
         let bytes = html.as_bytes();
         let rest = &bytes[start..];
@@ -141,10 +142,11 @@ impl<'a> Tag<'a> {
         }
         let first = rest.get(1).copied().unwrap_or(b' ');
         let name_start = start + 1 + usize::from(first == b'/');
-        let name_len = bytes[name_start..]
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric())
-            .count();
+        let name = &bytes[name_start.min(bytes.len())..];
+        let mut name_len = 0;
+        while name_len < name.len() && name[name_len].is_ascii_alphanumeric() {
+            name_len += 1;
+        }
         if name_len == 0 && !matches!(first, b'/' | b'!' | b'?') {
             return None;
         }
