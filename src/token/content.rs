@@ -151,7 +151,13 @@ const BITS_SET: [u8; 256] = {
 /// curly quote in it is not ASCII).
 fn count_words_unicode(text: &str) -> u32 {
     // Per word: its characters of a script without spaces, else 1 if it holds a letter or digit.
-    let word = |unspaced: u32, alnum: bool| if unspaced > 0 { unspaced } else { u32::from(alnum) };
+    let word = |unspaced: u32, alnum: bool| {
+        if unspaced > 0 {
+            unspaced
+        } else {
+            u32::from(alnum)
+        }
+    };
     let (mut words, mut unspaced, mut alnum) = (0u32, 0u32, false);
     for c in text.chars() {
         if c.is_ascii() {
@@ -297,8 +303,8 @@ fn kind(name: &str) -> u8 {
         b"a" => LINK | INLINE,
         b"span" => INLINE | CONTAINER,
         b"abbr" | b"acronym" | b"b" | b"big" | b"cite" | b"code" | b"em" | b"font" | b"i"
-        | b"img" | b"kbd" | b"label" | b"q" | b"s" | b"small" | b"strike" | b"strong"
-        | b"sub" | b"sup" | b"u" => INLINE,
+        | b"img" | b"kbd" | b"label" | b"q" | b"s" | b"small" | b"strike" | b"strong" | b"sub"
+        | b"sup" | b"u" => INLINE,
         b"div" | b"form" | b"table" | b"ul" | b"ol" | b"dl" | b"section" | b"aside" | b"nav"
         | b"fieldset" => CONTAINER,
         _ => 0,
@@ -467,7 +473,9 @@ mod tests {
             assert_eq!(count_words(text), count_words_by_word(text));
         }
         // Any text, one character at a time, as word by word.
-        let pool: Vec<char> = " \t\u{b}\u{a0}\u{3000}\u{85}a9-é中文ｶﾞﾞ한글ไทย.\u{301}".chars().collect();
+        let pool: Vec<char> = " \t\u{b}\u{a0}\u{3000}\u{85}a9-é中文ｶﾞﾞ한글ไทย.\u{301}"
+            .chars()
+            .collect();
         for n in 0..20_000 {
             let text: String = (0..n % 23)
                 .map(|_| {
@@ -475,7 +483,11 @@ mod tests {
                     pool[(state % pool.len() as u64) as usize]
                 })
                 .collect();
-            assert_eq!(count_words_unicode(&text), count_words_by_word(&text), "{text:?}");
+            assert_eq!(
+                count_words_unicode(&text),
+                count_words_by_word(&text),
+                "{text:?}"
+            );
         }
     }
 

@@ -101,12 +101,11 @@ pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
             // A run of ASCII letters and digits. A whole term in lower case (most terms) goes
             // out as a slice of `text`, not copied a byte at a time.
             let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
+            i += super::strip::alnum_prefix(&bytes[i..]);
             let run = &text[start..i];
             let ends_term = bytes.get(i).is_none_or(|&n| n < 0x80);
-            if buf.is_empty() && ends_term && !run.bytes().any(|c| c.is_ascii_uppercase()) {
+            // Of ASCII letters and digits, only upper-case letters lack the 0x20 bit.
+            if buf.is_empty() && ends_term && run.bytes().all(|c| c & 0x20 != 0) {
                 f(run);
             } else {
                 let from = buf.len();
