@@ -373,8 +373,9 @@ impl Signer {
         let mut sample = Sample::default();
         if self.params.tokens == TokenSource::Content {
             self.params.tokens.for_each_term(html, url, |t| {
-                terms.push(term_hash(t));
-                sample.push(t);
+                let hash = term_hash(t);
+                terms.push(hash);
+                sample.push_hashed(t, || hash);
             });
         } else {
             // A page's language is its core text's: the start of a whole page's text is its
@@ -385,7 +386,7 @@ impl Signer {
                 .for_each_term(html, url, |t| terms.push(term_hash(t)));
             TokenSource::Content.for_each_term(html, url, |t| sample.push(t));
         }
-        let lang = language::of_page(sample.as_str(), Some(html), &self.known);
+        let lang = sample.language(Some(html), &self.known);
         (terms, lang)
     }
 
@@ -434,7 +435,7 @@ impl Signer {
                 }
             }
         }
-        language::of_page(sample.as_str(), html, &self.known)
+        sample.language(html, &self.known)
     }
 
     /// The spot signatures of a page already split into terms by this signer's tokenizer

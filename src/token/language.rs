@@ -89,12 +89,22 @@ pub fn warm_up() {
 /// The language whose function words a sample's terms clearly are ([`MIN_VOTES`],
 /// [`MARGIN`]), if one is.
 pub fn by_function_words(sample: &str) -> Option<&'static str> {
-    let fw = &*FUNCTION_WORDS;
-    let mut votes = [0u32; 64];
     // Split on bytes: `str::split(' ')` looks for each space with a searcher, which cost as
     // much as the lookups themselves (37 M of a goldset-dev run's 1.77 G instructions).
-    for term in sample.as_bytes().split(|&b| b == b' ') {
-        if let Some(&bits) = fw.of.get(&super::term_hash_bytes(term)) {
+    vote(
+        sample
+            .as_bytes()
+            .split(|&b| b == b' ')
+            .map(super::term_hash_bytes),
+    )
+}
+
+/// [`by_function_words`] of the sample's term hashes.
+fn vote(terms: impl Iterator<Item = u64>) -> Option<&'static str> {
+    let fw = &*FUNCTION_WORDS;
+    let mut votes = [0u32; 64];
+    for term in terms {
+        if let Some(&bits) = fw.of.get(&term) {
             let mut b = bits;
             while b != 0 {
                 votes[b.trailing_zeros() as usize] += 1;
@@ -165,6 +175,12 @@ pub fn code(lang: whatlang::Lang) -> &'static str {
 
 /// The language of a text sample (terms joined by spaces), if it says enough.
 pub fn of_text(sample: &str) -> Option<&'static str> {
+    of_text_hashed(sample, None)
+}
+
+/// [`of_text`], with the sample's term hashes when they are known (then the function words
+/// are looked up without hashing the terms again).
+fn of_text_hashed(sample: &str, terms: Option<&[u64]>) -> Option<&'static str> {
     // Enough letters is all that is asked: counting stops there.
     let letters = (sample.chars().filter(|c| c.is_alphabetic()))
         .take(MIN_SAMPLE_CHARS)
@@ -172,7 +188,11 @@ pub fn of_text(sample: &str) -> Option<&'static str> {
     if letters < MIN_SAMPLE_CHARS {
         return None;
     }
-    by_function_words(sample).or_else(|| whatlang::detect(sample).map(|info| code(info.lang())))
+    match terms {
+        Some(terms) => vote(terms.iter().copied()),
+        None => by_function_words(sample),
+    }
+    .or_else(|| whatlang::detect(sample).map(|info| code(info.lang())))
 }
 
 /// The primary subtag of the page's `<html lang="…">` (or `xml:lang`), lowercased, if the
@@ -206,7 +226,16 @@ pub fn declared(html: &str) -> Option<String> {
 /// The declared code is matched against `known` (the codes the caller has data for) so that the
 /// answer is always one of whatlang's codes or one of `known`.
 pub fn of_page(sample: &str, html: Option<&str>, known: &[&'static str]) -> Option<&'static str> {
-    if let Some(lang) = of_text(sample) {
+    of_page_hashed(sample, None, html, known)
+}
+
+fn of_page_hashed(
+    sample: &str,
+    terms: Option<&[u64]>,
+    html: Option<&str>,
+    known: &[&'static str],
+) -> Option<&'static str> {
+    if let Some(lang) = of_text_hashed(sample, terms) {
         return Some(lang);
     }
     let declared = declared(html?)?;
@@ -217,6 +246,9 @@ pub fn of_page(sample: &str, html: Option<&str>, known: &[&'static str]) -> Opti
 #[derive(Debug, Default)]
 pub struct Sample {
     text: String,
+    /// The [`super::term_hash`] of each term of `text`: a page's terms are hashed as they go by,
+    /// and hashing the sample's again cost 7 M more of a goldset-dev run's 1.45 G instructions.
+    terms: Vec<u64>,
 }
 
 impl Sample {
@@ -224,6 +256,11 @@ impl Sample {
     /// than 24 bytes (the pieces of URLs, ids, tracking parameters that content text still
     /// carries) say nothing of a language and are left out.
     pub fn push(&mut self, term: &str) {
+        self.push_hashed(term, || super::term_hash(term));
+    }
+
+    /// [`Self::push`] of a term whose [`super::term_hash`] `hash` gives.
+    pub fn push_hashed(&mut self, term: &str, hash: impl FnOnce() -> u64) {
         if self.text.len() < SAMPLE_BYTES
             && term.len() <= 24
             && !term.bytes().any(|b| b.is_ascii_digit())
@@ -232,12 +269,18 @@ impl Sample {
                 self.text.push(' ');
             }
             self.text.push_str(term);
+            self.terms.push(hash());
         }
     }
 
     /// The sample so far.
     pub fn as_str(&self) -> &str {
         &self.text
+    }
+
+    /// The page's language from this sample ([`of_page`]).
+    pub fn language(&self, html: Option<&str>, known: &[&'static str]) -> Option<&'static str> {
+        of_page_hashed(&self.text, Some(&self.terms), html, known)
     }
 }
 
@@ -285,5 +328,38 @@ mod tests {
         }
         assert!(s.as_str().len() <= SAMPLE_BYTES + 5);
         assert!(s.as_str().starts_with("word word"));
+    }
+
+    #[test]
+    fn a_sample_hashed_as_it_goes_tells_what_its_text_tells() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+        // Function words of close and distant languages, other words, digits, long terms.
+        let mut pool: Vec<&str> = Vec::new();
+        for code in ["en", "de", "fr", "da", "nb", "ru", "zh"] {
+            pool.extend(stop_words::lookup(code).unwrap_or(&[]).iter().take(40));
+        }
+        pool.extend([
+            "haus",
+            "zeitung",
+            "story",
+            "x42",
+            "abcdefghijklmnopqrstuvwxyz",
+            "新",
+        ]);
+        for _ in 0..500 {
+            let mut sample = Sample::default();
+            for _ in 0..rng.random_range(0..400) {
+                for t in crate::token::markup::terms(pool[rng.random_range(0..pool.len())]) {
+                    sample.push(&t);
+                }
+            }
+            assert_eq!(
+                sample.language(None, &[]),
+                of_page(sample.as_str(), None, &[]),
+                "{}",
+                sample.as_str()
+            );
+        }
     }
 }
