@@ -46,9 +46,10 @@ pub(crate) fn find_byte2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
     memchr2(a, b, &hay[i..]).map(|p| i + p)
 }
 
-/// How many ASCII letters and digits `bytes` starts with. Eight bytes are classed at a time in
-/// a `u64` (a tag name is rarely longer): byte by byte this was 29 M of a goldset-dev run's
-/// 1.52 G instructions.
+/// How many ASCII letters and digits `bytes` starts with, eight bytes classed at a time in a
+/// `u64`. For a tag name it costs what a byte loop costs; for a term of the tokenizer, often
+/// longer, it is cheaper (with upper case found by the 0x20 bit, tokenizing goldset-dev took
+/// 39 M fewer of 1.52 G instructions).
 #[inline]
 pub(crate) fn alnum_prefix(bytes: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -62,7 +63,7 @@ pub(crate) fn alnum_prefix(bytes: &[u8]) -> usize {
             v.wrapping_add(ONES * u64::from(0x80 - lo))
                 & !v.wrapping_add(ONES * u64::from(0x7f - hi))
         };
-        let alnum = (within(low, b'0', b'9') | within(low | ONES * 0x20, b'a', b'z')) & !word;
+        let alnum = (within(low, b'0', b'9') | within(low | (ONES * 0x20), b'a', b'z')) & !word;
         let other = !alnum & HIGH;
         if other != 0 {
             return n + (other.trailing_zeros() / 8) as usize;
