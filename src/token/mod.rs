@@ -146,34 +146,6 @@ impl std::hash::Hasher for PassThrough {
     }
 }
 
-/// Maps keyed by short strings (a page's link hosts): FNV-1a over the bytes with [`mix64`] to
-/// finish, as [`term_hash`]. std's SipHash of each host was 1.7 % of a goldset-dev run's
-/// instructions (callgrind).
-pub type BytesHashed = std::hash::BuildHasherDefault<Fnv>;
-
-/// The [`std::hash::Hasher`] of [`BytesHashed`].
-#[derive(Debug, Clone, Copy)]
-pub struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        mix64(self.0)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-}
-
 /// A bijective 64-bit finaliser (from MurmurHash3) so nearby inputs spread over all bits.
 pub fn mix64(mut h: u64) -> u64 {
     h ^= h >> 33;
