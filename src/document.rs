@@ -204,34 +204,23 @@ pub fn link_site(html: &str) -> Option<String> {
         .map(|(site, _)| site)
 }
 
-/// Maps keyed by a page's link hosts: FNV-1a over the bytes, its high bits folded into the low
-/// ones at the end (the low bits of FNV's product depend only on the low bits of the bytes).
-/// std's SipHash of each host was 1.7 % of a goldset-dev run's instructions (callgrind).
-/// Which site wins does not depend on the hash: ties go by name.
-type HostHashed = std::hash::BuildHasherDefault<Fnv>;
+/// Maps keyed by a page's link hosts, hashed by xxh3 (std's SipHash of each host was 1.7 % of
+/// a goldset-dev run's instructions, callgrind). Which site wins does not depend on the hash:
+/// ties go by name.
+type HostHashed = std::hash::BuildHasherDefault<HostHasher>;
 
-/// The [`std::hash::Hasher`] of [`HostHashed`].
-#[derive(Debug, Clone, Copy)]
-struct Fnv(u64);
+/// The [`std::hash::Hasher`] of [`HostHashed`]: each write is hashed with the hash so far as
+/// the seed.
+#[derive(Debug, Default, Clone, Copy)]
+struct HostHasher(u64);
 
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl std::hash::Hasher for Fnv {
+impl std::hash::Hasher for HostHasher {
     fn finish(&self) -> u64 {
-        let h = self.0 ^ (self.0 >> 32);
-        let h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        h ^ (h >> 29)
+        self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        self.0 = xxhash_rust::xxh3::xxh3_64_with_seed(bytes, self.0);
     }
 }
 

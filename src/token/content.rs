@@ -31,7 +31,9 @@
 
 use memchr::memchr;
 
-use super::strip::{Tag, entity, find_byte2, skip_to_close};
+use super::strip::{
+    HIGH, Tag, ascii_alnum, ascii_within, entity, find_byte2, skip_to_close, word_at,
+};
 
 /// One text block: where its text is in the page's block text ([`blocks`]), its words, and its
 /// words inside links.
@@ -94,23 +96,14 @@ fn count_words(text: &str) -> u32 {
 /// the text is ASCII is the same pass. Byte by byte with a table, and that test apart, a
 /// goldset-dev run took 22 M more of its 1.58 G instructions (callgrind).
 fn count_ascii_words(bytes: &[u8]) -> Option<u32> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // The high bit of each byte of `v` that is within `lo..=hi`: when every byte is below
-    // 0x80 no byte's sum carries into the next (else the answer is `None` anyway).
-    let within = |v: u64, lo: u8, hi: u8| {
-        let at_least_lo = v.wrapping_add(ONES * u64::from(0x80 - lo));
-        let above_hi = v.wrapping_add(ONES * u64::from(0x7f - hi));
-        at_least_lo & !above_hi & HIGH
-    };
     // The high bits of the bytes gathered into bit 0 (first byte) to bit 7 (last).
     let gather = |m: u64| ((m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
     let (mut words, mut high, mut carry, mut after_run) = (0u32, 0u64, 0u32, 0u32);
     let mut chunks = bytes.chunks_exact(8);
     let mut count = |v: u64| {
         high |= v;
-        let space = gather(within(v, b'\t', b'\r') | within(v, b' ', b' '));
-        let alnum = gather(within(v, b'0', b'9') | within(v | (ONES * 0x20), b'a', b'z'));
+        let space = gather(ascii_within(v, b'\t', b'\r') | ascii_within(v, b' ', b' '));
+        let alnum = gather(ascii_alnum(v));
         let inside = !space & 0xff;
         let other = inside & !alnum;
         let first = inside & !((inside << 1) | after_run);
@@ -122,9 +115,7 @@ fn count_ascii_words(bytes: &[u8]) -> Option<u32> {
         after_run = inside >> 7;
     };
     for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        count(u64::from_le_bytes(word));
+        count(word_at(chunk, 0));
     }
     let tail = chunks.remainder();
     if !tail.is_empty() {

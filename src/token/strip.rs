@@ -52,19 +52,9 @@ pub(crate) fn find_byte2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
 /// 39 M fewer of 1.52 G instructions).
 #[inline]
 pub(crate) fn alnum_prefix(bytes: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut n = 0;
     while n + 8 <= bytes.len() {
-        let word = word_at(bytes, n);
-        // Below 0x80, so no byte's sum carries into the next; bytes from 0x80 are not ASCII.
-        let low = word & !HIGH;
-        let within = |v: u64, lo: u8, hi: u8| {
-            v.wrapping_add(ONES * u64::from(0x80 - lo))
-                & !v.wrapping_add(ONES * u64::from(0x7f - hi))
-        };
-        let alnum = (within(low, b'0', b'9') | within(low | (ONES * 0x20), b'a', b'z')) & !word;
-        let other = !alnum & HIGH;
+        let other = !ascii_alnum(word_at(bytes, n)) & HIGH;
         if other != 0 {
             return n + (other.trailing_zeros() / 8) as usize;
         }
@@ -76,9 +66,31 @@ pub(crate) fn alnum_prefix(bytes: &[u8]) -> usize {
         .count()
 }
 
+/// A `u64` with every byte 0x01, and with every byte 0x80: the constants of the eight-bytes-at-a-
+/// time (SWAR) scans of this module and [`super::content`].
+pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
+pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `v` that is within `lo..=hi` (both below 0x80); a byte from
+/// 0x80 is in no range. The bytes are taken below 0x80 first, so no byte's sum carries into
+/// the next.
+#[inline]
+pub(crate) fn ascii_within(v: u64, lo: u8, hi: u8) -> u64 {
+    let low = v & !HIGH;
+    let at_least_lo = low.wrapping_add(ONES * u64::from(0x80 - lo));
+    let above_hi = low.wrapping_add(ONES * u64::from(0x7f - hi));
+    at_least_lo & !above_hi & !v & HIGH
+}
+
+/// The high bit of each byte of `v` that is an ASCII letter or digit.
+#[inline]
+pub(crate) fn ascii_alnum(v: u64) -> u64 {
+    ascii_within(v, b'0', b'9') | ascii_within(v | (ONES * 0x20), b'a', b'z')
+}
+
 /// The 8 bytes of `hay` from `at`, the first in the lowest bits.
 #[inline]
-fn word_at(hay: &[u8], at: usize) -> u64 {
+pub(crate) fn word_at(hay: &[u8], at: usize) -> u64 {
     let mut word = [0u8; 8];
     word.copy_from_slice(&hay[at..at + 8]);
     u64::from_le_bytes(word)
@@ -86,14 +98,14 @@ fn word_at(hay: &[u8], at: usize) -> u64 {
 
 #[inline]
 fn splat(b: u8) -> u64 {
-    u64::from(b) * 0x0101_0101_0101_0101
+    u64::from(b) * ONES
 }
 
 /// A high bit set in the lowest zero byte of `v` (and maybe in higher bytes, after a borrow,
 /// but never below it), so `trailing_zeros() / 8` is the first zero byte's position.
 #[inline]
 fn zero_bytes(v: u64) -> u64 {
-    v.wrapping_sub(0x0101_0101_0101_0101) & !v & 0x8080_8080_8080_8080
+    v.wrapping_sub(ONES) & !v & HIGH
 }
 
 /// Elements whose content is not visible text.
