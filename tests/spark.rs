@@ -19,6 +19,12 @@ use std::process::Command;
 use samecore::export::shard::read_spark_run;
 use samecore::export::{ClusterFileRow, PageRow, PairFileRow, read_rows};
 
+/// The JVM options of every Spark process the tests start: the client compiler only and the
+/// serial collector. The tests' jobs are small and short, so the JVM's warm-up is most of their
+/// cost: these made this file's tests 415 s instead of 533 s on a 2-core machine. Results do not
+/// depend on them.
+const TEST_JVM: &str = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
 fn spark_available() -> bool {
     let pyspark = Command::new("python3")
         .args(["-c", "import pyspark, pyarrow, numpy"])
@@ -53,6 +59,7 @@ fn spark_python(script: &str, args: &[&std::ffi::OsStr]) {
         .arg(path)
         .args(args)
         .env("SPARK_LOCAL_IP", "127.0.0.1")
+        .env("JAVA_TOOL_OPTIONS", TEST_JVM)
         .output()
         .unwrap();
     assert!(
@@ -62,18 +69,52 @@ fn spark_python(script: &str, args: &[&std::ffi::OsStr]) {
     );
 }
 
-/// Run the Spark job on `shards` into `out` at `threshold`, finding pairs with `join`
+/// The job's command line for `shards` into `out` at `threshold`, finding pairs with `join`
 /// (`broadcast` or `shuffle`).
-fn spark_job(shards: &Path, out: &Path, threshold: f64, join: &str) {
-    let t = threshold.to_string();
-    let args = [
-        "--shards".as_ref(),
-        shards.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ];
-    let rest = ["--threshold", &t, "--partitions", "4", "--join", join].map(std::ffi::OsStr::new);
-    spark_python("samecore_pairs.py", &[&args[..], &rest[..]].concat());
+fn job_args(shards: &Path, out: &Path, threshold: f64, join: &str) -> Vec<String> {
+    let path = |p: &Path| p.to_str().expect("a UTF-8 temporary path").to_string();
+    let mut args = vec!["--shards".into(), path(shards), "--out".into(), path(out)];
+    args.extend(
+        [
+            "--threshold",
+            &threshold.to_string(),
+            "--partitions",
+            "4",
+            "--join",
+            join,
+        ]
+        .map(String::from),
+    );
+    args
+}
+
+/// Run the job's command line (`spark/samecore_pairs.py`'s `main`) once per entry of `runs`, one
+/// after the other in one Python process; each must succeed. Each run starts and stops its own
+/// Spark session as the script does, but they share one JVM, which a 2-core machine warms up
+/// once instead of once per run (in one JVM, the first job on the Python tests' collection took
+/// 27 s, the next ones 9 to 16 s).
+fn spark_jobs(runs: &[Vec<String>]) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("spark");
+    // On PYTHONPATH, which Spark's Python workers inherit: they unpickle the job's functions
+    // by reference to the module (a script's own functions travel by value).
+    let script = "import json, sys\n\
+                  import samecore_pairs\n\
+                  for argv in json.loads(sys.argv[1]):\n\
+                  \x20   if samecore_pairs.main(argv) != 0:\n\
+                  \x20       sys.exit(f'samecore_pairs.py {argv} failed')\n";
+    let result = Command::new("python3")
+        .args(["-c", script])
+        .arg(serde_json::to_string(runs).unwrap())
+        .env("PYTHONPATH", &dir)
+        .env("SPARK_LOCAL_IP", "127.0.0.1")
+        .env("JAVA_TOOL_OPTIONS", TEST_JVM)
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "spark/samecore_pairs.py failed: {}",
+        String::from_utf8_lossy(&result.stderr)
+    );
 }
 
 /// Clusters as a partition: the sorted sets of page keys of every cluster of 2+ pages.
@@ -94,40 +135,69 @@ fn partition<K: Ord + Clone>(
         .collect()
 }
 
-/// Sign `archive`, run the job (with `join`) and the single machine at `threshold` with
-/// `options`, compare, and import the job's pairs into a project; the number of pairs.
-fn job_equals_single_machine(
-    archive: &Path,
-    options: &[&str],
+/// A comparison of the job with the single machine on `archive` at `threshold` with `options`:
+/// its shards (signed when made), the job's output folder and the single machine's files.
+struct Case<'a> {
+    archive: &'a Path,
+    options: &'a [&'a str],
     threshold: f64,
-    join: &str,
-) -> usize {
-    job_equals_single_machine_with(archive, options, threshold, &|shards, out| {
-        spark_job(shards, out, threshold, join)
-    })
+    dir: tempfile::TempDir,
 }
 
-/// [`job_equals_single_machine`], the job run by `job(shards, out)`.
+impl<'a> Case<'a> {
+    /// Sign `archive` with `options` into the case's `shards` folder.
+    fn signed(archive: &'a Path, options: &'a [&'a str], threshold: f64) -> Case<'a> {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sign: Vec<OsString> = vec![
+            "sign".into(),
+            archive.into(),
+            "--out".into(),
+            dir.path().join("shards").into(),
+        ];
+        sign.extend(options.iter().map(OsString::from));
+        common::samecore(&sign);
+        Case {
+            archive,
+            options,
+            threshold,
+            dir,
+        }
+    }
+
+    fn shards(&self) -> PathBuf {
+        self.dir.path().join("shards")
+    }
+
+    fn out(&self) -> PathBuf {
+        self.dir.path().join("out")
+    }
+
+    /// The job's command line for this case with `join`.
+    fn job(&self, join: &str) -> Vec<String> {
+        job_args(&self.shards(), &self.out(), self.threshold, join)
+    }
+}
+
+/// Sign `archive`, run the job with `job(shards, out)` and the single machine at `threshold`
+/// with `options`, and compare ([`compare`]); the number of pairs.
 fn job_equals_single_machine_with(
     archive: &Path,
     options: &[&str],
     threshold: f64,
     job: &dyn Fn(&Path, &Path),
 ) -> usize {
-    let dir = tempfile::tempdir().unwrap();
-    let shards = dir.path().join("shards");
-    let out = dir.path().join("out");
-    let t = threshold.to_string();
-    let mut sign: Vec<OsString> = vec![
-        "sign".into(),
-        archive.into(),
-        "--out".into(),
-        shards.clone().into(),
-    ];
-    sign.extend(options.iter().map(OsString::from));
-    common::samecore(&sign);
-    job(&shards, &out);
+    let case = Case::signed(archive, options, threshold);
+    job(&case.shards(), &case.out());
+    compare(&case)
+}
 
+/// Compare the job's output for `case` (already run) with the single machine's pairs and
+/// clusters at the case's threshold and options, and import the job's pairs into a project;
+/// the number of pairs.
+fn compare(case: &Case) -> usize {
+    let (archive, options, threshold) = (case.archive, case.options, case.threshold);
+    let (dir, out) = (&case.dir, case.out());
+    let t = threshold.to_string();
     let pairs_path = dir.path().join("pairs.tsv");
     let clusters_path = dir.path().join("clusters.tsv");
     let mut run: Vec<OsString> = vec!["run".into(), archive.into()];
@@ -291,16 +361,9 @@ fn spark_job_equals_allpairs_on_the_sample_and_goldset_dev() {
         return;
     }
     // The defaults (content blocks, site frame 0.9) at their threshold.
-    let n = job_equals_single_machine(&sample(), &[], 0.12, "broadcast");
-    assert!(n > 300, "{n} pairs on the sample");
-    let Some(goldset) = common::goldset() else {
-        return;
-    };
-    // Both ways of finding the pairs: the broadcast index and the prefix self-join.
-    for join in ["broadcast", "shuffle"] {
-        let n = job_equals_single_machine(&goldset, &[], 0.12, join);
-        assert!(n > 1000, "{n} pairs on goldset-dev ({join} join)");
-    }
+    let sample = sample();
+    let mut cases = vec![(Case::signed(&sample, &[], 0.12), "broadcast", 300)];
+    let goldset = common::goldset();
     // The paper's setting: whole-page text, no site frame, an IDF band, threshold 0.5.
     let paper = [
         "--tokens",
@@ -310,8 +373,24 @@ fn spark_job_equals_allpairs_on_the_sample_and_goldset_dev() {
         "--idf-band",
         "0.2:0.9",
     ];
-    let n = job_equals_single_machine(&goldset, &paper, 0.5, "broadcast");
-    assert!(n > 100, "{n} pairs on goldset-dev at 0.5");
+    if let Some(goldset) = &goldset {
+        // Both ways of finding the pairs: the broadcast index and the prefix self-join.
+        for join in ["broadcast", "shuffle"] {
+            cases.push((Case::signed(goldset, &[], 0.12), join, 1000));
+        }
+        cases.push((Case::signed(goldset, &paper, 0.5), "broadcast", 100));
+    }
+    let runs: Vec<_> = cases.iter().map(|(case, join, _)| case.job(join)).collect();
+    spark_jobs(&runs);
+    for (case, join, at_least) in &cases {
+        let n = compare(case);
+        assert!(
+            n > *at_least,
+            "{n} pairs on {} at {} ({join} join)",
+            case.archive.display(),
+            case.threshold
+        );
+    }
 }
 
 /// The job's own tests (`spark/test_samecore_pairs.py`): generated shards with boundary cases
@@ -418,6 +497,7 @@ impl Standalone {
                 .args(args)
                 .env("SPARK_HOME", &home)
                 .env("SPARK_LOCAL_IP", "127.0.0.1")
+                .env("JAVA_TOOL_OPTIONS", TEST_JVM)
                 .env("PYSPARK_PYTHON", "python3")
                 .stdout(log(log_name))
                 .stderr(log(&format!("{log_name}.err")))
@@ -496,8 +576,12 @@ impl Standalone {
             .arg("--out")
             .arg(out)
             .args(["--threshold", &threshold.to_string()])
+            // Spark's default of 200 shuffle partitions made the sample's job 201 s here, 85 s
+            // with 4 (the README's advice for a small collection).
+            .args(["--partitions", "4"])
             .env("SPARK_HOME", &home)
             .env("SPARK_LOCAL_IP", "127.0.0.1")
+            .env("JAVA_TOOL_OPTIONS", TEST_JVM)
             .env("PYSPARK_PYTHON", "python3")
             .env("PYSPARK_DRIVER_PYTHON", "python3")
             .output()
