@@ -49,22 +49,24 @@ fn spark_available() -> bool {
     pyspark && java
 }
 
-/// Run `spark/<script>` with `args` in python3 (Spark bound to the loopback interface); it must
-/// succeed.
-fn spark_python(script: &str, args: &[&std::ffi::OsStr]) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("spark")
-        .join(script);
+/// Run python3 with `args`, `spark/` on its `PYTHONPATH` and Spark bound to the loopback
+/// interface; it must succeed (`what` names it in the failure). Spark's Python workers inherit
+/// `PYTHONPATH`: they unpickle the job's functions by reference to its module when the job is
+/// imported rather than run as a script.
+fn spark_python(what: &str, args: &[&std::ffi::OsStr]) {
     let result = Command::new("python3")
-        .arg(path)
         .args(args)
+        .env(
+            "PYTHONPATH",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("spark"),
+        )
         .env("SPARK_LOCAL_IP", "127.0.0.1")
         .env("JAVA_TOOL_OPTIONS", TEST_JVM)
         .output()
         .unwrap();
     assert!(
         result.status.success(),
-        "spark/{script} failed: {}",
+        "{what} failed: {}",
         String::from_utf8_lossy(&result.stderr)
     );
 }
@@ -94,26 +96,15 @@ fn job_args(shards: &Path, out: &Path, threshold: f64, join: &str) -> Vec<String
 /// once instead of once per run (in one JVM, the first job on the Python tests' collection took
 /// 27 s, the next ones 9 to 16 s).
 fn spark_jobs(runs: &[Vec<String>]) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("spark");
-    // On PYTHONPATH, which Spark's Python workers inherit: they unpickle the job's functions
-    // by reference to the module (a script's own functions travel by value).
     let script = "import json, sys\n\
                   import samecore_pairs\n\
                   for argv in json.loads(sys.argv[1]):\n\
                   \x20   if samecore_pairs.main(argv) != 0:\n\
                   \x20       sys.exit(f'samecore_pairs.py {argv} failed')\n";
-    let result = Command::new("python3")
-        .args(["-c", script])
-        .arg(serde_json::to_string(runs).unwrap())
-        .env("PYTHONPATH", &dir)
-        .env("SPARK_LOCAL_IP", "127.0.0.1")
-        .env("JAVA_TOOL_OPTIONS", TEST_JVM)
-        .output()
-        .unwrap();
-    assert!(
-        result.status.success(),
-        "spark/samecore_pairs.py failed: {}",
-        String::from_utf8_lossy(&result.stderr)
+    let runs = serde_json::to_string(runs).unwrap();
+    spark_python(
+        "spark/samecore_pairs.py",
+        &["-c".as_ref(), script.as_ref(), runs.as_ref()],
     );
 }
 
@@ -401,7 +392,8 @@ fn spark_job_passes_its_own_tests_against_a_brute_force_reference() {
     if !spark_available() {
         return;
     }
-    spark_python("test_samecore_pairs.py", &[]);
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("spark/test_samecore_pairs.py");
+    spark_python("spark/test_samecore_pairs.py", &[tests.as_os_str()]);
 }
 
 #[test]
