@@ -22,8 +22,10 @@ fn is_page_name(name: &str) -> bool {
     lower.ends_with(".html") || lower.ends_with(".htm")
 }
 
-/// All files under `dir`, sorted by path, symlinked folders not followed (no cycles).
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, std::io::Error)>) {
+/// All files under `dir` with their sizes (0 when unknown), sorted by path, symlinked folders
+/// not followed (no cycles). A size comes from the listing's own entry (`fstatat` beside the
+/// open folder, not a second look-up of the whole path), and only for pages.
+fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>, errors: &mut Vec<(PathBuf, std::io::Error)>) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -31,36 +33,30 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, std::io::
             return;
         }
     };
-    let mut paths: Vec<(PathBuf, bool)> = Vec::new();
+    let mut paths: Vec<(PathBuf, bool, u64)> = Vec::new();
     for entry in entries {
         match entry {
             Ok(entry) => {
                 let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
-                paths.push((entry.path(), is_dir));
+                let size = match is_dir || !is_page_name(&entry.file_name().to_string_lossy()) {
+                    true => 0,
+                    false => entry.metadata().map_or(0, |m| m.len()),
+                };
+                paths.push((entry.path(), is_dir, size));
             }
             Err(e) => errors.push((dir.to_path_buf(), e)),
         }
     }
-    paths.sort();
-    for (path, is_dir) in paths {
+    // One folder's entries differ only in their last component: its bytes order them as the
+    // whole paths would be ordered.
+    paths.sort_unstable_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
+    for (path, is_dir, size) in paths {
         if is_dir {
             walk(&path, out, errors);
         } else {
-            out.push(path);
+            out.push((path, size));
         }
     }
-}
-
-/// Total size of the pages in a folder (the progress total).
-pub(crate) fn folder_size(dir: &Path) -> u64 {
-    let mut files = Vec::new();
-    walk(dir, &mut files, &mut Vec::new());
-    files
-        .iter()
-        .filter(|p| is_page_name(&p.to_string_lossy()))
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum()
 }
 
 /// Count a loose page and hand its document on: its bytes (an empty page is skipped), or a
@@ -121,7 +117,15 @@ pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
         ctx.report
             .warn(&dir, 0, format!("folder could not be listed ({e})"));
     }
-    for (index, path) in files.into_iter().enumerate() {
+    // The progress total grows by the pages listed here, on the reader's thread, while the
+    // decoding threads read them: no walk before the read (it held the start of every run).
+    ctx.progress.add_total(
+        (files.iter())
+            .filter(|(p, _)| is_page_name(&p.to_string_lossy()))
+            .map(|(_, size)| size)
+            .sum(),
+    );
+    for (index, (path, _)) in files.into_iter().enumerate() {
         ctx.progress.check()?;
         ctx.report.count_record("file");
         if !is_page_name(&path.to_string_lossy()) {

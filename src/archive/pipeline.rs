@@ -309,10 +309,11 @@ fn read_format(format: Format, ctx: &mut Ctx<'_>) -> Result<()> {
     }
 }
 
-/// Bytes of an input: the file size, or the sum of page sizes of a folder.
+/// Bytes of an input to read: the file size. A folder counts nothing here: its reader adds its
+/// pages' sizes to the progress total as it lists them.
 pub(crate) fn input_size(path: &Path, format: Format) -> u64 {
     match format {
-        Format::Folder => super::folder::folder_size(path),
+        Format::Folder => 0,
         _ => std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
     }
 }

@@ -204,45 +204,56 @@ fn with_copies(
     sets: &[SignatureSet],
     pairs_with_itself: impl Fn(&SignatureSet) -> bool,
 ) -> Vec<ScoredPair> {
-    let mut members: HashMap<u32, Vec<u32>> = HashMap::new();
+    // A group per first member with copies (itself, then its copies by id), found through a
+    // slot per document: no hash map, and no list made per pair.
+    let mut slot = vec![u32::MAX; first.len()];
+    let mut groups: Vec<Vec<u32>> = Vec::new();
     for (d, &f) in first.iter().enumerate() {
         if f != d as u32 {
-            members.entry(f).or_insert_with(|| vec![f]).push(d as u32);
+            let s = &mut slot[f as usize];
+            if *s == u32::MAX {
+                *s = groups.len() as u32;
+                groups.push(vec![f]);
+            }
+            groups[*s as usize].push(d as u32);
         }
     }
-    if members.is_empty() {
-        pairs.sort_by_key(|p| (p.a, p.b));
+    // Every pair is found once, so no two share their ids: the unstable sort is the stable one.
+    if groups.is_empty() {
+        pairs.par_sort_unstable_by_key(|p| (p.a, p.b));
         return pairs;
     }
-    let group = |f: u32| members.get(&f).map_or(&[f][..], Vec::as_slice).to_vec();
+    fn group<'a>(slot: &[u32], groups: &'a [Vec<u32>], f: &'a u32) -> &'a [u32] {
+        match slot[*f as usize] {
+            u32::MAX => std::slice::from_ref(f),
+            s => &groups[s as usize],
+        }
+    }
     let mut out = Vec::with_capacity(pairs.len());
     for p in &pairs {
-        if !members.contains_key(&p.a.0) && !members.contains_key(&p.b.0) {
+        if slot[p.a.index()] == u32::MAX && slot[p.b.index()] == u32::MAX {
             out.push(*p);
             continue;
         }
-        for x in group(p.a.0) {
-            for y in group(p.b.0) {
+        for &x in group(&slot, &groups, &p.a.0) {
+            for &y in group(&slot, &groups, &p.b.0) {
                 out.push(ScoredPair::new(DocId(x), DocId(y), p.score));
             }
         }
     }
-    for (&f, group) in &members {
-        if !pairs_with_itself(&sets[f as usize]) {
+    for members in &groups {
+        let f = members[0] as usize;
+        if !pairs_with_itself(&sets[f]) {
             continue;
         }
-        let one = similarity(
-            sets[f as usize].total,
-            sets[f as usize].total,
-            sets[f as usize].total,
-        );
-        for (i, &x) in group.iter().enumerate() {
-            for &y in &group[i + 1..] {
+        let one = similarity(sets[f].total, sets[f].total, sets[f].total);
+        for (i, &x) in members.iter().enumerate() {
+            for &y in &members[i + 1..] {
                 out.push(ScoredPair::new(DocId(x), DocId(y), one));
             }
         }
     }
-    out.sort_by_key(|p| (p.a, p.b));
+    out.par_sort_unstable_by_key(|p| (p.a, p.b));
     out
 }
 

@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use crate::DocId;
 
 /// One document's signatures: dense ids sorted ascending, with their multiplicities.
@@ -193,7 +195,7 @@ impl SignedCollection {
         drop(rank);
         let n_docs = raw.len();
         let per_doc: Vec<Vec<(u32, u32)>> = raw
-            .into_iter()
+            .into_par_iter()
             .map(|hashes| {
                 let mut ids: Vec<u32> = hashes.iter().map(|h| id_of[h]).collect();
                 drop(hashes);
@@ -237,15 +239,12 @@ impl SignedCollection {
                 vocabulary += 1;
             }
         }
-        let mut too_few = Vec::new();
-        let sets = per_doc
-            .into_iter()
-            .enumerate()
-            .map(|(d, mut doc)| {
+        let sets: Vec<SignatureSet> = per_doc
+            .into_par_iter()
+            .map(|mut doc| {
                 doc.retain(|&(id, _)| keep[id as usize]);
                 let total: u32 = doc.iter().map(|&(_, c)| c).sum();
                 if (total as usize) < min_signatures.max(1) {
-                    too_few.push(DocId(d as u32));
                     return SignatureSet::default();
                 }
                 let counts: Vec<u32> = doc.iter().map(|&(_, c)| c).collect();
@@ -255,6 +254,11 @@ impl SignedCollection {
                     total,
                 }
             })
+            .collect();
+        // A set is empty exactly when its page had too few signatures (at least one is kept).
+        let too_few = (sets.iter().enumerate())
+            .filter(|(_, set)| set.total == 0)
+            .map(|(d, _)| DocId(d as u32))
             .collect();
         SignedCollection {
             sets,
