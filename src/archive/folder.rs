@@ -272,4 +272,36 @@ mod tests {
         assert_eq!(common_top_folder(["A/a.htm", "B/b.htm"].into_iter()), None);
         assert_eq!(common_top_folder(["a.htm", "B/b.htm"].into_iter()), None);
     }
+
+    #[test]
+    fn a_folder_is_read_in_path_order_and_its_pages_fill_the_progress_total() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = |words: &str| format!("<html><body><p>{words}</p></body></html>");
+        for (path, body) in [
+            ("b/z.htm", page("zebra")),
+            ("b/a.HTML", page("aardvark and ant")),
+            ("a.html", page("one")),
+            ("notes.txt", "not a page".to_string()),
+            ("a/c/d.htm", page("deep in the folder")),
+        ] {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, body).unwrap();
+        }
+        let pages_bytes: u64 = ["b/z.htm", "b/a.HTML", "a.html", "a/c/d.htm"]
+            .iter()
+            .map(|p| std::fs::metadata(dir.path().join(p)).unwrap().len())
+            .sum();
+        let progress = crate::progress::Progress::new();
+        let collection = crate::archive::load(
+            &[dir.path().to_path_buf()],
+            &crate::archive::ReadOptions::default(),
+            &progress,
+        )
+        .unwrap();
+        let keys: Vec<&str> = collection.docs.iter().map(|d| &*d.key).collect();
+        assert_eq!(keys, ["a/c/d.htm", "a.html", "b/a.HTML", "b/z.htm"]);
+        let seen = progress.snapshot();
+        assert_eq!((seen.done, seen.total), (pages_bytes, pages_bytes));
+    }
 }
