@@ -22,10 +22,15 @@ fn is_page_name(name: &str) -> bool {
     lower.ends_with(".html") || lower.ends_with(".htm")
 }
 
-/// All files under `dir` with their sizes (0 when unknown), sorted by path, symlinked folders
-/// not followed (no cycles). A size comes from the listing's own entry (`fstatat` beside the
-/// open folder, not a second look-up of the whole path), and only for pages.
-fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>, errors: &mut Vec<(PathBuf, std::io::Error)>) {
+/// All files under `dir`, sorted by path, symlinked folders not followed (no cycles), each with
+/// its size when it is a page (`None`: not a page; 0 when unknown). The size comes from the
+/// listing's own entry (`fstatat` beside the open folder, not a second look-up of the whole
+/// path).
+fn walk(
+    dir: &Path,
+    out: &mut Vec<(PathBuf, Option<u64>)>,
+    errors: &mut Vec<(PathBuf, std::io::Error)>,
+) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -33,16 +38,14 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>, errors: &mut Vec<(PathBuf, st
             return;
         }
     };
-    let mut paths: Vec<(PathBuf, bool, u64)> = Vec::new();
+    let mut paths: Vec<(PathBuf, bool, Option<u64>)> = Vec::new();
     for entry in entries {
         match entry {
             Ok(entry) => {
                 let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
-                let size = match is_dir || !is_page_name(&entry.file_name().to_string_lossy()) {
-                    true => 0,
-                    false => entry.metadata().map_or(0, |m| m.len()),
-                };
-                paths.push((entry.path(), is_dir, size));
+                let page = (!is_dir && is_page_name(&entry.file_name().to_string_lossy()))
+                    .then(|| entry.metadata().map_or(0, |m| m.len()));
+                paths.push((entry.path(), is_dir, page));
             }
             Err(e) => errors.push((dir.to_path_buf(), e)),
         }
@@ -50,11 +53,11 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>, errors: &mut Vec<(PathBuf, st
     // One folder's entries differ only in their last component: its bytes order them as the
     // whole paths would be ordered.
     paths.sort_unstable_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
-    for (path, is_dir, size) in paths {
+    for (path, is_dir, page) in paths {
         if is_dir {
             walk(&path, out, errors);
         } else {
-            out.push((path, size));
+            out.push((path, page));
         }
     }
 }
@@ -119,16 +122,12 @@ pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
     }
     // The progress total grows by the pages listed here, on the reader's thread, while the
     // decoding threads read them: no walk before the read (it held the start of every run).
-    ctx.progress.add_total(
-        (files.iter())
-            .filter(|(p, _)| is_page_name(&p.to_string_lossy()))
-            .map(|(_, size)| size)
-            .sum(),
-    );
-    for (index, (path, _)) in files.into_iter().enumerate() {
+    ctx.progress
+        .add_total(files.iter().filter_map(|(_, page)| *page).sum());
+    for (index, (path, page)) in files.into_iter().enumerate() {
         ctx.progress.check()?;
         ctx.report.count_record("file");
-        if !is_page_name(&path.to_string_lossy()) {
+        if page.is_none() {
             ctx.report.skip("not-html");
             continue;
         }
