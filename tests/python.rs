@@ -110,11 +110,15 @@ assert not errors, errors
 assert plots, "the notebook drew no plot"
 print(f"the notebook ran {len(cells)} code cells, {len(plots)} plot(s)")
 "#;
+    // The notebook keeps its study in a fresh temporary folder, as a reader's would be; the
+    // kernel inherits TMPDIR, so the test's runs leave nothing behind in the system's.
+    let tmp = tempfile::tempdir().unwrap();
     run(
         Command::new("python3")
             .args(["-c", script])
             .arg(&notebook)
             .arg(repo().join("examples"))
+            .env("TMPDIR", tmp.path())
             .current_dir(repo()),
         "the notebook",
     );
