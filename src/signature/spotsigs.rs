@@ -261,7 +261,6 @@ impl Signer {
         ))];
         let mut table_of = HashMap::new();
         if let Some(languages) = &params.languages {
-            crate::token::language::warm_up();
             // English pages take the main set (the paper's, or what the run set instead).
             for code in super::languages::codes().into_iter().filter(|c| *c != "en") {
                 // A bundled set has antecedents (a unit test reads every one); an edited one

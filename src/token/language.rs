@@ -43,48 +43,44 @@ struct FunctionWords {
     of: std::collections::HashMap<u64, u64, super::TermHashed>,
 }
 
-static FUNCTION_WORDS: std::sync::LazyLock<FunctionWords> = std::sync::LazyLock::new(|| {
+/// The languages of the table's bits: stopwords-iso's, then Maltese (at most 64).
+fn table_codes() -> Vec<&'static str> {
     let mut codes: Vec<&'static str> = stop_words::available_languages().to_vec();
-    // Maltese has no stopwords-iso list: its bundled antecedents stand in.
-    const MALTESE: &[&str] = &[
-        "il", "l", "is", "ta", "tal", "li", "huwa", "hija", "kien", "kienet", "se", "jista", "u",
-        "fil", "minn", "għal", "biex", "dan", "din", "mhux",
-    ];
     codes.push("mt");
     codes.truncate(64);
-    let mut of: std::collections::HashMap<u64, u64, super::TermHashed> = Default::default();
-    for (i, code) in codes.iter().enumerate() {
-        let words = stop_words::lookup(code).unwrap_or(MALTESE);
-        for w in words {
-            // Through the tokenizer, so a list's spelling meets a page's terms; a word of
-            // lower-case ASCII letters and digits is its own one term (the tokenizer for every
-            // word made the table's build 42 M instructions, this way 15 M).
-            if !w.is_empty()
-                && w.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-            {
-                *of.entry(super::term_hash(w)).or_default() |= 1 << i;
-                continue;
-            }
-            super::markup::for_each_term(w, |t| {
-                *of.entry(super::term_hash(t)).or_default() |= 1 << i
-            });
-        }
-    }
-    FunctionWords { codes, of }
-});
-
-/// Start building the function-word table on a thread of its own (once per process), for a
-/// caller about to read pages: it is every stopword list through the tokenizer (18,266 terms,
-/// 11 ms measured), and otherwise the first page's thread builds it while the others wait.
-pub fn warm_up() {
-    static STARTED: std::sync::Once = std::sync::Once::new();
-    STARTED.call_once(|| {
-        std::thread::spawn(|| {
-            std::sync::LazyLock::force(&FUNCTION_WORDS);
-        });
-    });
+    codes
 }
+
+/// The function-word table made ahead of time: for every term of every stopword list, its
+/// [`super::term_hash`] and its languages' bits (`table_codes`' order), as 16-byte records
+/// (two little-endian `u64`), sorted by hash. A unit test makes it again from the lists through
+/// the tokenizer and fails when it differs (a new `stop-words` or Unicode version); run it with
+/// `SAMECORE_WRITE_FUNCTION_WORDS=1` to write the file anew.
+///
+/// Why a file: built at start, the table (18,266 terms, 10,035 of them outside ASCII, each
+/// through the tokenizer's Unicode path) took 6–15 ms of a core while every decoding thread's
+/// first page waited for it, in a `run` of goldset-dev that takes about 140 ms on two cores.
+/// Read from this file it is ready in a fraction of a millisecond.
+static TABLE_FILE: &[u8] = include_bytes!("function_words.bin");
+
+static FUNCTION_WORDS: std::sync::LazyLock<FunctionWords> = std::sync::LazyLock::new(|| {
+    let mut of: std::collections::HashMap<u64, u64, super::TermHashed> =
+        std::collections::HashMap::with_capacity_and_hasher(
+            TABLE_FILE.len() / 16,
+            Default::default(),
+        );
+    for record in TABLE_FILE.chunks_exact(16) {
+        let (hash, bits) = record.split_at(8);
+        of.insert(
+            u64::from_le_bytes(hash.try_into().unwrap_or_default()),
+            u64::from_le_bytes(bits.try_into().unwrap_or_default()),
+        );
+    }
+    FunctionWords {
+        codes: table_codes(),
+        of,
+    }
+});
 
 /// The language whose function words a sample's terms clearly are ([`MIN_VOTES`],
 /// [`MARGIN`]), if one is.
@@ -287,6 +283,58 @@ impl Sample {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The function-word table from the stopword lists, each word through the tokenizer (so a
+    /// list's spelling meets a page's terms), in the file's form: what `TABLE_FILE` must hold.
+    fn table_from_lists() -> Vec<u8> {
+        // Maltese has no stopwords-iso list: its bundled antecedents stand in.
+        const MALTESE: &[&str] = &[
+            "il", "l", "is", "ta", "tal", "li", "huwa", "hija", "kien", "kienet", "se", "jista",
+            "u", "fil", "minn", "għal", "biex", "dan", "din", "mhux",
+        ];
+        let mut of: std::collections::BTreeMap<u64, u64> = Default::default();
+        for (i, code) in table_codes().iter().enumerate() {
+            for w in stop_words::lookup(code).unwrap_or(MALTESE) {
+                crate::token::markup::for_each_term(w, |t| {
+                    *of.entry(crate::token::term_hash(t)).or_default() |= 1 << i
+                });
+            }
+        }
+        of.into_iter()
+            .flat_map(|(hash, bits)| [hash.to_le_bytes(), bits.to_le_bytes()])
+            .flatten()
+            .collect()
+    }
+
+    #[test]
+    fn the_function_word_table_is_the_stopword_lists_through_the_tokenizer() {
+        let made = table_from_lists();
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/token/function_words.bin");
+        if std::env::var_os("SAMECORE_WRITE_FUNCTION_WORDS").is_some() {
+            std::fs::write(path, &made).unwrap();
+        }
+        assert!(
+            made == TABLE_FILE,
+            "{path} is not the stopword lists through the tokenizer ({} bytes made, {} in the \
+             file): run this test with SAMECORE_WRITE_FUNCTION_WORDS=1 to write it anew",
+            made.len(),
+            TABLE_FILE.len()
+        );
+        assert_eq!(FUNCTION_WORDS.of.len(), 18_266);
+        assert_eq!(FUNCTION_WORDS.codes.len(), 59);
+        let en = FUNCTION_WORDS
+            .codes
+            .iter()
+            .position(|c| *c == "en")
+            .unwrap();
+        let de = FUNCTION_WORDS
+            .codes
+            .iter()
+            .position(|c| *c == "de")
+            .unwrap();
+        assert!(FUNCTION_WORDS.of[&crate::token::term_hash("the")] & (1 << en) != 0);
+        assert!(FUNCTION_WORDS.of[&crate::token::term_hash("über")] & (1 << de) != 0);
+    }
 
     #[test]
     fn text_decides_and_declared_lang_is_the_fallback() {
