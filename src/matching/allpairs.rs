@@ -169,7 +169,7 @@ pub fn all_pairs(
             },
         )
         .collect::<Result<_>>()?;
-    let mut pairs = Vec::new();
+    let mut pairs = Vec::with_capacity(walked.iter().map(|(found, _)| found.len()).sum());
     let mut traces = Vec::with_capacity(walked.len());
     for (found, trace) in walked {
         pairs.extend(found);

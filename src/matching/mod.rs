@@ -677,15 +677,11 @@ pub fn declarations_from_pairs(
             *a = best_link[d] < best[d];
         }
     }
-    let mut adjacent: Vec<Vec<(DocId, f64)>> = vec![Vec::new(); n];
-    for p in pairs
-        .iter()
-        .filter(links)
-        .filter(|p| !alone[p.a.index()] && !alone[p.b.index()])
-    {
-        adjacent[p.a.index()].push((p.b, p.score));
-        adjacent[p.b.index()].push((p.a, p.score));
-    }
+    let adjacent = bridges::Links::new(n, || {
+        (pairs.iter().filter(links))
+            .filter(|p| !alone[p.a.index()] && !alone[p.b.index()])
+            .map(|p| (p.a, p.b, p.score))
+    });
     let mut indexed = vec![false; n];
     let mut matched = vec![None; n];
     for (i, &d) in order.iter().enumerate() {
@@ -694,7 +690,7 @@ pub fn declarations_from_pairs(
             continue;
         }
         let mut best: Option<(DocId, f64, u32)> = None;
-        for &(x, s) in &adjacent[d.index()] {
+        for &(x, s) in adjacent.of(d.index()) {
             if !indexed[x.index()] {
                 continue;
             }
