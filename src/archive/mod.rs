@@ -595,7 +595,7 @@ pub fn page_text(doc: &Document) -> Result<String> {
         return Ok(doc.html.text());
     }
     let (head, bytes) = read_payload(&doc.location)?;
-    if doc.payload_check != 0 && xxhash_rust::xxh3::xxh3_64(&bytes) != doc.payload_check {
+    if doc.payload_check != 0 && crate::document::payload_hash(&bytes) != doc.payload_check {
         return Err(Error::ArchiveChanged {
             path: doc.location.file.to_path_buf(),
             offset: doc.location.offset,

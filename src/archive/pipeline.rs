@@ -373,7 +373,7 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     };
     let tld = decode::tld_of(doc.url.as_deref());
     // One hash of the payload serves both the check and, without a recorded digest, the key.
-    let check = xxhash_rust::xxh3::xxh3_64(&bytes);
+    let check = crate::document::payload_hash(&bytes);
     let (html, used) = decode::decode_page(bytes, charset.as_deref(), tld.as_deref());
     if doc.title.is_none() {
         doc.title = decode::extract_title(&html).map(Into::into);
