@@ -278,11 +278,17 @@ pub fn detect(bytes: &[u8], tld: Option<&[u8]>) -> &'static Encoding {
 fn detect_checked(bytes: &[u8], tld: Option<&[u8]>) -> (&'static Encoding, bool) {
     let sample = &bytes[..bytes.len().min(DETECT_SAMPLE)];
     let whole = sample.len() == bytes.len();
-    match std::str::from_utf8(sample) {
-        Ok(_) => return (encoding_rs::UTF_8, whole),
-        // A multi-byte sequence cut by the end of a partial sample is not an error yet.
-        Err(e) if e.error_len().is_none() && !whole => return (encoding_rs::UTF_8, false),
-        Err(_) => {}
+    // encoding_rs's check (SIMD chosen at run time) finds where the sample stops being UTF-8;
+    // the standard library's, 7.7 M instructions of a goldset-dev run against 3.4 M, only then
+    // says whether that is a sequence the sample's end cut (a sequence starts there, so the
+    // first error of the rest is the sample's).
+    let valid = Encoding::utf8_valid_up_to(sample);
+    if valid == sample.len() {
+        return (encoding_rs::UTF_8, whole);
+    }
+    // A multi-byte sequence cut by the end of a partial sample is not an error yet.
+    if !whole && std::str::from_utf8(&sample[valid..]).is_err_and(|e| e.error_len().is_none()) {
+        return (encoding_rs::UTF_8, false);
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     let kept = kept_stretches(sample);
@@ -561,6 +567,19 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 1500);
+        // Pages longer than the sample: its end cuts a two-byte sequence (UTF-8 still), or its
+        // last byte is malformed (detection proper).
+        let long = format!("a{}", "\u{e9}".repeat(DETECT_SAMPLE)).into_bytes();
+        assert_eq!(long[DETECT_SAMPLE - 1], 0xC3);
+        assert_eq!(detect(&long, None), encoding_rs::UTF_8);
+        assert_eq!(detect_by_feeding_all(&long, None), encoding_rs::UTF_8);
+        let mut malformed = long.clone();
+        malformed[DETECT_SAMPLE - 1] = 0xFF;
+        assert_eq!(
+            detect(&malformed, None),
+            detect_by_feeding_all(&malformed, None)
+        );
+        assert_ne!(detect(&malformed, None), encoding_rs::UTF_8);
     }
 
     #[test]
