@@ -85,7 +85,7 @@ pub fn drop_site_frame(raw: &mut [Vec<u64>], sites: &[Option<&str>], frame: &Sit
     let mut sites: Vec<(&str, Vec<usize>)> = by_site.into_iter().collect();
     sites.sort();
     let shared: &[Vec<u64>] = raw;
-    let frames: Vec<(Vec<usize>, HashSet<u64>)> = sites
+    let frames: Vec<(Vec<usize>, FrameSet)> = sites
         .into_par_iter()
         .filter_map(|(_, pages)| {
             let sets: Vec<&Vec<u64>> = pages.iter().map(|&d| &shared[d]).collect();
@@ -104,6 +104,11 @@ pub fn drop_site_frame(raw: &mut [Vec<u64>], sites: &[Option<&str>], frame: &Sit
     dropped
 }
 
+/// A site's frame: signature hashes, mixed already, so each is its own bucket hash (SipHash
+/// over them was 3.2 M of a goldset-dev run's 1.30 G instructions: a look-up per signature of
+/// every page of a site with a frame).
+type FrameSet = HashSet<u64, crate::token::TermHashed>;
+
 /// The frame of one site whose pages hold `pages` (signature multisets): what
 /// [`drop_site_frame`] drops from them.
 ///
@@ -111,10 +116,10 @@ pub fn drop_site_frame(raw: &mut [Vec<u64>], sites: &[Option<&str>], frame: &Sit
 /// hashed copies of every page plus a `(df, hash)` copy for the prefix filter were 24 (on the
 /// million-page generated archive two large sites at once took a `samecore run` 390 MB above
 /// what it held, the run's peak).
-fn site_frame(pages: &[&Vec<u64>], frame: &SiteFrame) -> HashSet<u64> {
+fn site_frame(pages: &[&Vec<u64>], frame: &SiteFrame) -> FrameSet {
     let min_pages = frame.min_pages.max(2);
     if pages.len() < min_pages {
-        return HashSet::new();
+        return FrameSet::default();
     }
     let (sets, hash_of, df) = ranked(pages);
     let on_most = |n: usize, of: usize| n as f64 > frame.max_share * of as f64;
@@ -124,12 +129,12 @@ fn site_frame(pages: &[&Vec<u64>], frame: &SiteFrame) -> HashSet<u64> {
         return hash_of[first_candidate..].iter().copied().collect();
     };
     if first_candidate == hash_of.len() {
-        return HashSet::new();
+        return FrameSet::default();
     }
     // Copies of one page count once: a candidate stays the frame only if it is on most groups.
     let (group, groups) = copy_groups(&sets, t);
     if groups < min_pages {
-        return HashSet::new();
+        return FrameSet::default();
     }
     let mut held: Vec<(u32, u32)> = sets
         .iter()
