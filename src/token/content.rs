@@ -498,6 +498,28 @@ fn classify(blocks: &[Block]) -> Vec<bool> {
 mod tests {
     use super::*;
 
+    /// `len` characters drawn with `state`: one in `every` by `rare` (from the draw's high
+    /// bits), the others from `common`.
+    fn mixed_text(
+        state: &mut u64,
+        len: usize,
+        every: u64,
+        rare: impl Fn(u64) -> char,
+        common: &[u8],
+    ) -> String {
+        (0..len)
+            .map(|_| {
+                *state = crate::token::mix64(*state);
+                let high = *state >> 8;
+                if state.is_multiple_of(every) {
+                    rare(high)
+                } else {
+                    common[(high % common.len() as u64) as usize] as char
+                }
+            })
+            .collect()
+    }
+
     #[test]
     fn ascii_words_are_counted_as_the_unicode_rule_counts_them() {
         let samples = [
@@ -519,18 +541,9 @@ mod tests {
         }
         let mut state = 7u64;
         for n in 0..20_000 {
-            let text: String = (0..n % 41)
-                .map(|_| {
-                    state = crate::token::mix64(state);
-                    // Often the classes' edges, sometimes any ASCII byte.
-                    let pool = b" \t\n\x0b\x0c\raZ09-.,!\x01\x7f\x08\x0e\x1f/:@[`{";
-                    if state.is_multiple_of(4) {
-                        ((state >> 8) % 128) as u8 as char
-                    } else {
-                        pool[((state >> 8) % pool.len() as u64) as usize] as char
-                    }
-                })
-                .collect();
+            // Often the classes' edges, sometimes any ASCII byte.
+            let edges = b" \t\n\x0b\x0c\raZ09-.,!\x01\x7f\x08\x0e\x1f/:@[`{";
+            let text = mixed_text(&mut state, n % 41, 4, |r| (r % 128) as u8 as char, edges);
             assert_eq!(
                 count_ascii_words(text.as_bytes()),
                 Some(count_words_by_word(&text)),
@@ -560,17 +573,8 @@ mod tests {
         }
         // Long text with a little of the same that is not ASCII, as a paragraph's text is.
         for n in 0..5_000 {
-            let text: String = (0..n % 97)
-                .map(|_| {
-                    state = crate::token::mix64(state);
-                    let ascii = b" \tab9-. ";
-                    if state.is_multiple_of(8) {
-                        pool[((state >> 8) % pool.len() as u64) as usize]
-                    } else {
-                        ascii[((state >> 8) % ascii.len() as u64) as usize] as char
-                    }
-                })
-                .collect();
+            let rare = |r: u64| pool[(r % pool.len() as u64) as usize];
+            let text = mixed_text(&mut state, n % 97, 8, rare, b" \tab9-. ");
             assert_eq!(count_words(&text), count_words_by_word(&text), "{text:?}");
             let no_word = text.bytes().all(|b| NO_WORD[usize::from(b)]);
             assert!(!no_word || count_words(&text) == 0, "{text:?}");
