@@ -361,7 +361,7 @@ pub fn decode_page(
         // UTF-8 (no byte-order mark) would borrow it whole: the same text.
         return (
             unsafe { String::from_utf8_unchecked(bytes) },
-            "utf-8".into(),
+            enc.name().to_ascii_lowercase(),
         );
     }
     let (text, used, _had_errors) = enc.decode(&bytes);
