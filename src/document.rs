@@ -151,8 +151,13 @@ pub fn link_site(html: &str) -> Option<String> {
     // 119,489 absolute links but 15,996 hosts counted page by page. A string, a lowercased copy
     // and a public-suffix lookup per link cost `run` on goldset-dev 8.8 % more instructions
     // (1.953 G against 1.782 G, callgrind).
+    //
+    // Three links in four (goldset-dev) point to the host of the link before them: such a link
+    // is counted to that host by comparing its bytes, not by classing them and hashing the host
+    // again (the host ends where the next byte is not a host byte, so it is the same slice).
     let bytes = html.as_bytes();
     let mut by_host: HashMap<&str, u32, HostHashed> = HashMap::default();
+    let (mut last, mut last_count) = ("", 0u32);
     let finder = memchr::memmem::Finder::new(b"href");
     for at in finder.find_iter(bytes) {
         let Some(eq) = skip_white(html, at + 4).filter(|&i| bytes[i] == b'=') else {
@@ -177,6 +182,15 @@ pub fn link_site(html: &str) -> Option<String> {
         // character boundaries), by a byte table (testing the classes byte by byte was 2 % of
         // a goldset-dev run's instructions).
         let tail = &rest[skip..];
+        if !last.is_empty()
+            && tail.starts_with(last.as_bytes())
+            && tail
+                .get(last.len())
+                .is_none_or(|&b| HOST_BYTE[usize::from(b)] == 0)
+        {
+            last_count += 1;
+            continue;
+        }
         let (mut len, mut dot) = (0, false);
         while let Some(&b) = tail.get(len) {
             match HOST_BYTE[usize::from(b)] {
@@ -187,10 +201,14 @@ pub fn link_site(html: &str) -> Option<String> {
             len += 1;
         }
         if dot {
-            *by_host
-                .entry(&html[from + skip..from + skip + len])
-                .or_default() += 1;
+            if last_count > 0 {
+                *by_host.entry(last).or_default() += last_count;
+            }
+            (last, last_count) = (&html[from + skip..from + skip + len], 1);
         }
+    }
+    if last_count > 0 {
+        *by_host.entry(last).or_default() += last_count;
     }
     let mut counts: HashMap<String, u32, HostHashed> = HashMap::default();
     for (host, n) in by_host {
@@ -1018,6 +1036,42 @@ mod tests {
             let n = rng.random_range(0..24);
             let html: String = (0..n)
                 .map(|_| parts[rng.random_range(0..parts.len())])
+                .collect();
+            assert_eq!(link_site(&html), link_site_per_link(&html), "{html:?}");
+        }
+    }
+
+    /// Runs of links to one host, and hosts that begin with the one before them
+    /// (`a.bbc.co` before `a.bbc.co.uk`), which the shortcut for a repeated host must not
+    /// count as it.
+    #[test]
+    fn links_to_the_host_of_the_link_before_are_counted_as_each_link_is() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+        let hosts = [
+            "a.bbc.co",
+            "a.bbc.co.uk",
+            "A.BBC.co.uk",
+            "a.bbc.co.uk-x",
+            "a.bbc.co.ukx",
+            "news.forbes.com",
+            "forbes.com",
+            "b",
+            "",
+        ];
+        let ends = ["", "/", "/x\"", ".", "-", "é", ":80", "\"", " ", "?q=1"];
+        let schemes = ["http://", "https://", "HTTP://", "ftp://"];
+        for _ in 0..20_000 {
+            let n = rng.random_range(0..30);
+            let html: String = (0..n)
+                .map(|_| {
+                    format!(
+                        "<a href=\"{}{}{}\">x</a>",
+                        schemes[rng.random_range(0..schemes.len())],
+                        hosts[rng.random_range(0..hosts.len())],
+                        ends[rng.random_range(0..ends.len())]
+                    )
+                })
                 .collect();
             assert_eq!(link_site(&html), link_site_per_link(&html), "{html:?}");
         }
