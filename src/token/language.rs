@@ -239,12 +239,23 @@ fn of_page_hashed(
 }
 
 /// Collects the sample [`of_text`] reads while a page's terms go by.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Sample {
     text: String,
     /// The [`super::term_hash`] of each term of `text`: a page's terms are hashed as they go by,
     /// and hashing the sample's again cost 7 M more of a goldset-dev run's 1.45 G instructions.
     terms: Vec<u64>,
+}
+
+/// Sized for a full sample at once (a term goes in while the text is shorter than
+/// [`SAMPLE_BYTES`], and is at most 24 bytes and a space), not grown by doubling.
+impl Default for Sample {
+    fn default() -> Self {
+        Sample {
+            text: String::with_capacity(SAMPLE_BYTES + 25),
+            terms: Vec::with_capacity(SAMPLE_BYTES / 4),
+        }
+    }
 }
 
 impl Sample {
