@@ -50,8 +50,8 @@ pub(crate) enum Body {
     Original(RecordLocation),
     /// A loose page not read yet: the decoding thread reads it. Read on the reader thread and
     /// freed on a decoding one, each page's buffer was fresh memory the kernel had to zero (an
-    /// eighth of `run`'s CPU on goldset-dev); read where it is decoded, the buffer is freed on
-    /// the thread that allocated it and its memory reused, and the reads run in parallel.
+    /// eighth of `run`'s CPU on goldset-dev); read where it is decoded, into a buffer that
+    /// thread keeps for its next page, and the reads run in parallel.
     File(PathBuf),
 }
 
