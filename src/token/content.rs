@@ -272,7 +272,10 @@ fn blocks(html: &str) -> (String, Vec<Block>) {
             i += 1;
             continue;
         };
-        flush_run(run, &text, &mut cur, in_link);
+        // Tags back to back leave no run between them: no call.
+        if text.len() > run {
+            flush_run(run, &text, &mut cur, in_link);
+        }
         text.push(' ');
         run = text.len();
         i = t.end;
