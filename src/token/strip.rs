@@ -166,8 +166,10 @@ static COMMENT_END: LazyLock<memmem::Finder<'static>> =
 static END_TAG: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"</"));
 
 impl<'a> Tag<'a> {
-    /// The tag starting with the `<` at `start`; `None` for a literal `<` in text.
-    #[inline]
+    /// The tag starting with the `<` at `start`; `None` for a literal `<` in text. Inlined
+    /// into its callers' loops (a million calls on goldset-dev, whose entry and exit alone
+    /// were 19 M instructions).
+    #[inline(always)]
     pub fn at(html: &'a str, start: usize) -> Option<Tag<'a>> {
         let bytes = html.as_bytes();
         let rest = &bytes[start..];
