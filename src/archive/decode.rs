@@ -13,7 +13,6 @@
 //! for every page on the ingest path.
 
 use encoding_rs::Encoding;
-use std::borrow::Cow;
 
 /// How many bytes of a page are searched for a `<meta charset>` (the HTML Standard's prescan
 /// looks at 1024; real pages put the tag later, after long comments, so we look further).
@@ -355,36 +354,28 @@ pub fn decode_page(
     http_charset: Option<&str>,
     tld: Option<&[u8]>,
 ) -> (String, String) {
-    let (enc, valid_utf8) = choose(&bytes, http_charset, tld);
-    if valid_utf8 {
-        // SAFETY: detection checked that every byte of the page is valid UTF-8. Decoding it as
-        // UTF-8 (no byte-order mark) would borrow it whole: the same text.
-        return (
-            unsafe { String::from_utf8_unchecked(bytes) },
-            enc.name().to_ascii_lowercase(),
-        );
-    }
-    let (text, used, _had_errors) = enc.decode(&bytes);
-    let used = used.name().to_ascii_lowercase();
-    let (start, len) = match text {
-        Cow::Owned(text) => return (text, used),
-        Cow::Borrowed(text) => {
-            // A slice of `bytes` (what encoding_rs borrows from); anything else is copied.
-            let start = (text.as_ptr() as usize).wrapping_sub(bytes.as_ptr() as usize);
-            if start
-                .checked_add(text.len())
-                .is_none_or(|end| end > bytes.len())
-            {
-                return (text.to_owned(), used);
-            }
-            (start, text.len())
+    // The text as [`with_page_text`] finds it: a slice of `bytes` (the page is its own text,
+    // maybe after a byte-order mark), or a decoded copy.
+    let (text, used) = with_page_text(&bytes, http_charset, tld, |text, used| {
+        let start = (text.as_ptr() as usize).wrapping_sub(bytes.as_ptr() as usize);
+        let within = start
+            .checked_add(text.len())
+            .is_some_and(|end| end <= bytes.len());
+        match within {
+            true => (Err(start..start + text.len()), used),
+            false => (Ok(text.to_owned()), used),
         }
-    };
-    bytes.truncate(start + len);
-    bytes.drain(..start);
-    // SAFETY: these bytes are exactly the `&str` decoding borrowed from them (checked above to
-    // lie within them), so valid UTF-8.
-    (unsafe { String::from_utf8_unchecked(bytes) }, used)
+    });
+    match text {
+        Ok(decoded) => (decoded, used),
+        Err(slice) => {
+            bytes.truncate(slice.end);
+            bytes.drain(..slice.start);
+            // SAFETY: these bytes are exactly a `&str` borrowed from them (checked above to lie
+            // within them), so valid UTF-8.
+            (unsafe { String::from_utf8_unchecked(bytes) }, used)
+        }
+    }
 }
 
 /// [`decode_page`] of borrowed bytes, the text handed to `f` with the charset's name: a page that
@@ -433,9 +424,8 @@ pub fn with_page_text<R>(
         return f(unsafe { std::str::from_utf8_unchecked(bytes) }, used);
     }
     // Taken out of the slot while `f` runs, so that a page decoded inside `f` gets a buffer of
-    // its own; put back after unless it grew past what a page usually needs.
-    let mut text = DECODED.with(|slot| std::mem::take(&mut *slot.borrow_mut()));
-    text.clear();
+    // its own. An empty buffer is valid UTF-8.
+    let mut text = String::from_utf8(super::kept::take(&DECODED)).unwrap_or_default();
     // SAFETY: as above, the first `own` bytes are valid UTF-8.
     text.push_str(unsafe { std::str::from_utf8_unchecked(&bytes[..own]) });
     let mut decoder = enc.new_decoder_without_bom_handling();
@@ -451,24 +441,13 @@ pub fn with_page_text<R>(
         }
     }
     let out = f(&text, used);
-    if text.capacity() <= KEEP_DECODED {
-        DECODED.with(|slot| {
-            let mut slot = slot.borrow_mut();
-            if slot.capacity() < text.capacity() {
-                *slot = text;
-            }
-        });
-    }
+    super::kept::give_back(&DECODED, text.into_bytes());
     out
 }
 
-/// The largest decoding buffer a thread keeps for its next page ([`with_page_text`]): three
-/// times a large page (a byte of a single-byte charset takes up to three in UTF-8).
-const KEEP_DECODED: usize = 4 << 20;
-
 thread_local! {
     /// This thread's decoding buffer ([`with_page_text`]).
-    static DECODED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    static DECODED: super::kept::Slot = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The top-level domain of a URL's host, for charset detection.

@@ -401,25 +401,21 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
     )
 }
 
-/// A page's bytes, whose buffer the thread keeps for its next page when they are dropped (unless
-/// it grew past [`KEEP_READ`]): a loose page is read into it, not into a fresh allocation of its
-/// size (327 of the page faults of a goldset-dev `run`, and a `statx` per file for the size).
+/// A page's bytes, whose buffer the thread keeps for its next page when they are dropped
+/// ([`super::kept`]): a loose page is read into it, not into a fresh allocation of its size
+/// (327 of the page faults of a goldset-dev `run`, and a `statx` per file for the size).
 struct Reused(Vec<u8>);
-
-/// The largest page buffer a thread keeps ([`Reused`]).
-const KEEP_READ: usize = 4 << 20;
 
 thread_local! {
     /// This thread's page buffer ([`Reused`]).
-    static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    static READ_BUFFER: super::kept::Slot = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Reused {
     /// The whole file at `path`, as [`std::fs::read`] reads it, into this thread's buffer.
     fn read(path: &Path) -> std::io::Result<Reused> {
         use std::io::Read;
-        let mut buf = Reused(READ_BUFFER.with(|slot| std::mem::take(&mut *slot.borrow_mut())));
-        buf.0.clear();
+        let mut buf = Reused(super::kept::take(&READ_BUFFER));
         std::fs::File::open(path)?.read_to_end(&mut buf.0)?;
         Ok(buf)
     }
@@ -427,16 +423,7 @@ impl Reused {
 
 impl Drop for Reused {
     fn drop(&mut self) {
-        if self.0.capacity() <= KEEP_READ {
-            let bytes = std::mem::take(&mut self.0);
-            // Not kept while the thread is being torn down.
-            let _ = READ_BUFFER.try_with(|slot| {
-                let mut slot = slot.borrow_mut();
-                if slot.capacity() < bytes.capacity() {
-                    *slot = bytes;
-                }
-            });
-        }
+        super::kept::give_back(&READ_BUFFER, std::mem::take(&mut self.0));
     }
 }
 

@@ -74,25 +74,6 @@ pub fn bytes_up_to(paths: &[PathBuf], limit: u64) -> u64 {
     let mut total = 0u64;
     let mut entries = 0u32;
     let mut stack: Vec<PathBuf> = paths.to_vec();
-    // A folder's own pages, counted as it is listed; its sub-folders (and links) go on the stack.
-    let list = |dir: &Path, stack: &mut Vec<PathBuf>, total: &mut u64, entries: &mut u32| {
-        let Ok(listing) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in listing.flatten() {
-            if *total > limit || *entries > 100_000 {
-                return;
-            }
-            match entry.file_type() {
-                Ok(t) if t.is_file() => {
-                    *entries += 1;
-                    *total += entry.metadata().map_or(0, |m| m.len());
-                }
-                Ok(t) if !t.is_dir() && !t.is_symlink() => *entries += 1,
-                _ => stack.push(entry.path()),
-            }
-        }
-    };
     while let Some(path) = stack.pop() {
         if total > limit || entries > 100_000 {
             return limit + 1;
@@ -103,8 +84,23 @@ pub fn bytes_up_to(paths: &[PathBuf], limit: u64) -> u64 {
         };
         if meta.is_file() {
             total += meta.len();
-        } else if meta.is_dir() {
-            list(&path, &mut stack, &mut total, &mut entries);
+        } else if meta.is_dir()
+            && let Ok(listing) = std::fs::read_dir(&path)
+        {
+            // Pages counted as the folder is listed; folders and links go on the stack.
+            for entry in listing.flatten() {
+                if total > limit || entries > 100_000 {
+                    break;
+                }
+                match entry.file_type() {
+                    Ok(t) if t.is_file() => {
+                        entries += 1;
+                        total += entry.metadata().map_or(0, |m| m.len());
+                    }
+                    Ok(t) if !t.is_dir() && !t.is_symlink() => entries += 1,
+                    _ => stack.push(entry.path()),
+                }
+            }
         }
     }
     if entries > 100_000 {

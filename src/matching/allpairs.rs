@@ -229,18 +229,21 @@ fn with_copies(
             s => &groups[s as usize],
         }
     }
+    // Whether each group's members pair with each other (asked once per group).
+    let with_itself: Vec<bool> = (groups.iter())
+        .map(|m| pairs_with_itself(&sets[m[0] as usize]))
+        .collect();
     // Sized for every pair it will hold: grown by doubling, its last growth copied the pairs
     // into fresh memory at the end of a run (on goldset-dev 324 page faults, in the serial tail).
     let size = |f: &u32| group(&slot, &groups, f).len();
-    let within = |m: &Vec<u32>| match pairs_with_itself(&sets[m[0] as usize]) {
-        true => m.len() * (m.len() - 1) / 2,
-        false => 0,
-    };
+    let within = (groups.iter().zip(&with_itself))
+        .filter(|(_, w)| **w)
+        .map(|(m, _)| m.len() * (m.len() - 1) / 2);
     let len = pairs
         .iter()
         .map(|p| size(&p.a.0) * size(&p.b.0))
         .sum::<usize>()
-        + groups.iter().map(within).sum::<usize>();
+        + within.sum::<usize>();
     let mut out = Vec::with_capacity(len);
     for p in &pairs {
         if slot[p.a.index()] == u32::MAX && slot[p.b.index()] == u32::MAX {
@@ -253,11 +256,8 @@ fn with_copies(
             }
         }
     }
-    for members in &groups {
+    for (members, _) in groups.iter().zip(&with_itself).filter(|(_, w)| **w) {
         let f = members[0] as usize;
-        if !pairs_with_itself(&sets[f]) {
-            continue;
-        }
         let one = similarity(sets[f].total, sets[f].total, sets[f].total);
         for (i, &x) in members.iter().enumerate() {
             for &y in &members[i + 1..] {
