@@ -138,13 +138,13 @@ pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
             ctx.report.count_record("file");
             let order = index;
             index += 1;
-            if page.is_none() {
+            let Some(size) = page else {
                 ctx.report.skip("not-html");
                 return Ok(());
-            }
+            };
             // The decoding thread reads the page.
             let key = relative_key(&root, &path);
-            let body = Body::File(path.clone());
+            let body = Body::File(path.clone(), size);
             emit_page(ctx, key, path, Storage::Plain, order, body)
         }
     })

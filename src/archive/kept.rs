@@ -17,11 +17,16 @@ const KEEP: usize = 4 << 20;
 /// being torn down). Taken out of the slot while in use, so that a page handled inside the
 /// use gets a buffer of its own.
 pub(crate) fn take(slot: &'static LocalKey<Slot>) -> Vec<u8> {
-    let mut buf = slot
-        .try_with(|s| std::mem::take(&mut *s.borrow_mut()))
-        .unwrap_or_default();
+    let mut buf = take_written(slot);
     buf.clear();
     buf
+}
+
+/// The buffer `slot` keeps with what was last written in it (its length is then how much of it
+/// is initialized, which a reader can fill without zeroing it again; see [`take`]).
+pub(crate) fn take_written(slot: &'static LocalKey<Slot>) -> Vec<u8> {
+    slot.try_with(|s| std::mem::take(&mut *s.borrow_mut()))
+        .unwrap_or_default()
 }
 
 /// Keep `buf` in `slot` for the thread's next page, unless it is larger than [`KEEP`] or the

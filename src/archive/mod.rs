@@ -523,11 +523,40 @@ pub fn load_with<T: Send + Clone>(
         _ => format!("reading {} archives", paths.len()),
     };
     progress.stage(&stage, total);
-    let outcomes: Vec<Result<pipeline::FileOutcome<T>>> = paths
-        .par_iter()
-        .zip(formats)
-        .map(|(path, format)| pipeline::read_file_outcome(path, format, opts, progress, page))
-        .collect();
+    let read = |(path, format): (&PathBuf, Format)| {
+        pipeline::read_file_outcome(path, format, opts, progress, page)
+    };
+    let outcomes: Vec<Result<pipeline::FileOutcome<T>>> = if rayon::current_thread_index().is_some()
+    {
+        // Called inside the pool: its threads take the files (one waiting on a thread of its
+        // own would be a decoder fewer, and with a pool of one thread, none).
+        paths.par_iter().zip(formats).map(read).collect()
+    } else {
+        // Files are taken by as many threads as the pool has, each its own file's reader and
+        // taker: none of them is a thread of the pool, which decodes the pages of all.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let slots: Vec<std::sync::Mutex<Option<Result<pipeline::FileOutcome<T>>>>> =
+            paths.iter().map(|_| Default::default()).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..rayon::current_num_threads().clamp(1, paths.len().max(1)) {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let (Some(path), Some(&format)) = (paths.get(i), formats.get(i)) else {
+                            break;
+                        };
+                        let outcome = read((path, format));
+                        *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+                    }
+                });
+            }
+        });
+        (slots.into_iter())
+            .map(|slot| {
+                (slot.into_inner().unwrap_or_else(|e| e.into_inner())).expect("every file was read")
+            })
+            .collect()
+    };
     let mut per_file = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
         per_file.push(outcome?);

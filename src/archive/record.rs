@@ -51,8 +51,9 @@ pub(crate) enum Body {
     /// A loose page not read yet: the decoding thread reads it. Read on the reader thread and
     /// freed on a decoding one, each page's buffer was fresh memory the kernel had to zero (an
     /// eighth of `run`'s CPU on goldset-dev); read where it is decoded, into a buffer that
-    /// thread keeps for its next page, and the reads run in parallel.
-    File(PathBuf),
+    /// thread keeps for its next page, and the reads run in parallel. With its size as listed
+    /// (0 when unknown), which the read makes room for.
+    File(PathBuf, u64),
 }
 
 /// A revisit whose original was not in its own file: [`super::load`] looks in the others.
