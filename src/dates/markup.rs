@@ -137,9 +137,9 @@ pub(super) fn scan(html: &str, text: String) -> Found {
             continue;
         }
         let raw = &html[tag.start..tag.end];
-        let is = |n: &str| tag.name.eq_ignore_ascii_case(n);
+        let is = |n: &str| tag.name.eq_ignore_ascii_case(n.as_bytes());
         // Most tags are none of these: told by their first letter.
-        let first = tag.name.as_bytes()[0].to_ascii_lowercase();
+        let first = tag.name[0].to_ascii_lowercase();
         if !matches!(first, b's' | b'n' | b't' | b'b' | b'h' | b'm' | b'l') {
             if may_mark_a_date(raw.as_bytes()) {
                 element(raw, html, tag.end, &mut found);
@@ -147,7 +147,7 @@ pub(super) fn scan(html: &str, text: String) -> Found {
             continue;
         }
         if is("script") {
-            let close = skip_to_close(bytes, tag.end, "script");
+            let close = skip_to_close(bytes, tag.end, b"script");
             if attribute(raw, "type").is_some_and(|t| t.contains("ld+json")) {
                 let inner_end = html[..close].rfind("</").unwrap_or(close).max(tag.end);
                 json_ld(&html[tag.end..inner_end], &mut found);

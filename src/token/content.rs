@@ -32,7 +32,7 @@
 use memchr::memchr;
 
 use super::strip::{
-    HIGH, Tag, ascii_alnum, ascii_within, entity, find_byte2, skip_to_close, word_at,
+    HIGH, Tag, ascii_alnum, ascii_within, entity_at, find_byte2, skip_to_close, word_at,
 };
 
 /// One text block: where its text is in the page's block text ([`blocks`]), its words, and its
@@ -63,25 +63,29 @@ pub fn content_text(html: &str) -> String {
         .filter(|(_, k)| **k)
         .map(|(b, _)| b.text.len() + 1)
         .sum();
-    let mut out = String::with_capacity(kept_len);
+    let mut out = Vec::with_capacity(kept_len);
     for (b, _) in blocks.iter().zip(&keep).filter(|(_, k)| **k) {
-        out.push_str(&text[b.text.clone()]);
-        out.push('\n');
+        out.extend_from_slice(&text[b.text.clone()]);
+        out.push(b'\n');
     }
     if out.is_empty() {
         for b in &blocks {
-            out.push_str(&text[b.text.clone()]);
-            out.push('\n');
+            out.extend_from_slice(&text[b.text.clone()]);
+            out.push(b'\n');
         }
     }
-    out
+    // Blocks begin and end at characters' boundaries: this never fails.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// Words of `text`: white-space separated runs holding a letter or digit, and every character
-/// of a script written without spaces (a Chinese sentence is many words, not one), so that
-/// boilerpipe's word-count rules see a CJK or Thai story as the text it is.
-fn count_words(text: &str) -> u32 {
-    count_ascii_words(text.as_bytes()).unwrap_or_else(|| count_words_mixed(text))
+/// Words of `text` (UTF-8): white-space separated runs holding a letter or digit, and every
+/// character of a script written without spaces (a Chinese sentence is many words, not one), so
+/// that boilerpipe's word-count rules see a CJK or Thai story as the text it is.
+fn count_words(text: &[u8]) -> u32 {
+    count_ascii_words(text).unwrap_or_else(|| {
+        // A run of a page's text, cut at characters' boundaries: always UTF-8.
+        std::str::from_utf8(text).map_or(0, count_words_mixed)
+    })
 }
 
 /// [`count_words`] of text that is not all ASCII: the ASCII stretches eight bytes at a time,
@@ -226,27 +230,29 @@ fn count_words_by_word(text: &str) -> u32 {
 }
 
 /// Cut `html` into text blocks (empty blocks are not kept): the blocks' text, one after the
-/// other in one string (a string per block was an allocation and its regrowth per block),
+/// other in one buffer (a string per block was an allocation and its regrowth per block),
 /// and the blocks.
-fn blocks(html: &str) -> (String, Vec<Block>) {
+///
+/// The text is UTF-8 built of bytes: what lies between tags, cut only at ASCII bytes (`<`,
+/// `>`, `&`, `;`), and the characters of references. As a `String` each piece was a slice of
+/// the page checked for characters' boundaries at both ends, 24 M of a goldset-dev run's
+/// 1.18 G instructions; [`content_text`] checks its output once.
+fn blocks(html: &str) -> (Vec<u8>, Vec<Block>) {
     let bytes = html.as_bytes();
     // Sized once for the text of most pages (what lies between tags is about a quarter of
     // goldset-dev's bytes), not grown by doubling from nothing.
-    let mut text = String::with_capacity(html.len() / 3);
+    let mut text = Vec::with_capacity(html.len() / 3);
     let mut blocks = Vec::new();
     let mut cur = Block::default();
     // The text since the last tag (a run) is written into the block at once, from `run`; its
     // words are counted when the run ends. Words inside `<a>` count as linked.
     let mut run = 0;
     let mut in_link = false;
-    let flush_run = |run: usize, text: &str, cur: &mut Block, in_link: bool| {
+    let flush_run = |run: usize, text: &[u8], cur: &mut Block, in_link: bool| {
         // Most runs between tags are the white space of the markup's layout: ASCII without a
         // letter or digit is no word under either rule, and a byte loop that stops at the
         // first letter says so for less than the counter's set-up costs.
-        if text.as_bytes()[run..]
-            .iter()
-            .all(|&b| NO_WORD[usize::from(b)])
-        {
+        if text[run..].iter().all(|&b| NO_WORD[usize::from(b)]) {
             return;
         }
         let w = count_words(&text[run..]);
@@ -258,17 +264,19 @@ fn blocks(html: &str) -> (String, Vec<Block>) {
     let mut i = 0;
     while i < bytes.len() {
         let Some(rel) = find_byte2(b'<', b'&', &bytes[i..]) else {
-            text.push_str(&html[i..]);
+            text.extend_from_slice(&bytes[i..]);
             break;
         };
-        text.push_str(&html[i..i + rel]);
+        text.extend_from_slice(&bytes[i..i + rel]);
         i += rel;
         if bytes[i] == b'&' {
-            i = entity(html, i, &mut text);
+            let ch;
+            (ch, i) = entity_at(html, i);
+            text.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
             continue;
         }
         let Some(t) = Tag::at(html, i) else {
-            text.push('<');
+            text.push(b'<');
             i += 1;
             continue;
         };
@@ -276,7 +284,7 @@ fn blocks(html: &str) -> (String, Vec<Block>) {
         if text.len() > run {
             flush_run(run, &text, &mut cur, in_link);
         }
-        text.push(' ');
+        text.push(b' ');
         run = text.len();
         i = t.end;
         if t.name.is_empty() {
@@ -330,29 +338,86 @@ const INLINE: u8 = 4;
 const CONTAINER: u8 = 8;
 
 /// What the element named `name` (in any case) is to [`blocks`]: [`HIDDEN`], [`LINK`],
-/// [`INLINE`] and [`CONTAINER`] bits. The name is lowercased once into a few bytes on the
-/// stack and matched once: lowercasing and matching it for each question (hidden? a link?
-/// a container? inline?) cost 38 M more of a goldset-dev run's 1.62 G instructions;
-/// scanning lists of names, before, was a fifth of this module's time.
-fn kind(name: &str) -> u8 {
-    let mut lower = [0u8; 8];
-    let Some(slot) = lower.get_mut(..name.len()) else {
+/// [`INLINE`] and [`CONTAINER`] bits. The name, eight bytes at most, is read into a `u64`,
+/// lowercased there at once and matched as a number: lowercasing and matching it for each
+/// question (hidden? a link? a container? inline?) cost 38 M more of a goldset-dev run's
+/// 1.62 G instructions; scanning lists of names, before, was a fifth of this module's time;
+/// lowercasing it byte by byte into a buffer and matching the bytes, 12 M more of 1.16 G.
+fn kind(name: &[u8]) -> u8 {
+    let Some(key) = name_key(name) else {
         return 0; // longer than any name below
     };
-    slot.copy_from_slice(name.as_bytes());
-    slot.make_ascii_lowercase();
-    match &*slot {
-        b"script" | b"style" | b"noscript" | b"template" => HIDDEN,
-        b"a" => LINK | INLINE,
-        b"span" => INLINE | CONTAINER,
-        b"abbr" | b"acronym" | b"b" | b"big" | b"cite" | b"code" | b"em" | b"font" | b"i"
-        | b"img" | b"kbd" | b"label" | b"q" | b"s" | b"small" | b"strike" | b"strong" | b"sub"
-        | b"sup" | b"u" => INLINE,
-        b"div" | b"form" | b"table" | b"ul" | b"ol" | b"dl" | b"section" | b"aside" | b"nav"
-        | b"fieldset" => CONTAINER,
+    // Upper-case letters take the 0x20 bit (`ascii_within` marks them with 0x80).
+    match key | (ascii_within(key, b'A', b'Z') >> 2) {
+        SCRIPT | STYLE | NOSCRIPT | TEMPLATE => HIDDEN,
+        A => LINK | INLINE,
+        SPAN => INLINE | CONTAINER,
+        ABBR | ACRONYM | B | BIG | CITE | CODE | EM | FONT | I | IMG | KBD | LABEL | Q | S
+        | SMALL | STRIKE | STRONG | SUB | SUP | U => INLINE,
+        DIV | FORM | TABLE | UL | OL | DL | SECTION | ASIDE | NAV | FIELDSET => CONTAINER,
         _ => 0,
     }
 }
+
+/// `name`'s bytes in a `u64`, the first in the lowest bits, zero after the name; `None` when
+/// it is longer than eight bytes.
+const fn name_key(name: &[u8]) -> Option<u64> {
+    if name.len() > 8 {
+        return None;
+    }
+    let mut word = [0u8; 8];
+    let mut i = 0;
+    while i < name.len() {
+        word[i] = name[i];
+        i += 1;
+    }
+    Some(u64::from_le_bytes(word))
+}
+
+/// [`name_key`] of a name that fits.
+const fn key(name: &[u8]) -> u64 {
+    match name_key(name) {
+        Some(key) => key,
+        None => panic!("element names in `kind` have at most eight bytes"),
+    }
+}
+
+const SCRIPT: u64 = key(b"script");
+const STYLE: u64 = key(b"style");
+const NOSCRIPT: u64 = key(b"noscript");
+const TEMPLATE: u64 = key(b"template");
+const A: u64 = key(b"a");
+const SPAN: u64 = key(b"span");
+const ABBR: u64 = key(b"abbr");
+const ACRONYM: u64 = key(b"acronym");
+const B: u64 = key(b"b");
+const BIG: u64 = key(b"big");
+const CITE: u64 = key(b"cite");
+const CODE: u64 = key(b"code");
+const EM: u64 = key(b"em");
+const FONT: u64 = key(b"font");
+const I: u64 = key(b"i");
+const IMG: u64 = key(b"img");
+const KBD: u64 = key(b"kbd");
+const LABEL: u64 = key(b"label");
+const Q: u64 = key(b"q");
+const S: u64 = key(b"s");
+const SMALL: u64 = key(b"small");
+const STRIKE: u64 = key(b"strike");
+const STRONG: u64 = key(b"strong");
+const SUB: u64 = key(b"sub");
+const SUP: u64 = key(b"sup");
+const U: u64 = key(b"u");
+const DIV: u64 = key(b"div");
+const FORM: u64 = key(b"form");
+const TABLE: u64 = key(b"table");
+const UL: u64 = key(b"ul");
+const OL: u64 = key(b"ol");
+const DL: u64 = key(b"dl");
+const SECTION: u64 = key(b"section");
+const ASIDE: u64 = key(b"aside");
+const NAV: u64 = key(b"nav");
+const FIELDSET: u64 = key(b"fieldset");
 
 /// Where `style`, in any case, is first in `tag` from `from`. An `s` is looked for first, eight
 /// bytes at a time, and the rest compared only there (comparing every window of five bytes
@@ -444,7 +509,7 @@ fn hides(value: &[u8]) -> bool {
 /// is skipped) when it is self-closed, or not closed within `limit` bytes: where a page leaves
 /// an element open, an enclosing end tag closes it, and a hidden region that large is more
 /// likely that than a pop-up, so it is kept rather than a story dropped.
-fn skip_element(html: &str, from: usize, name: &str, limit: usize) -> Option<usize> {
+fn skip_element(html: &str, from: usize, name: &[u8], limit: usize) -> Option<usize> {
     let bytes = html.as_bytes();
     if bytes[..from].ends_with(b"/>") {
         return None;
@@ -557,7 +622,7 @@ mod tests {
         }
         for text in ["é", "abcdefgh ü", "        \u{3000}", "\u{7f}\u{80}"] {
             assert_eq!(count_ascii_words(text.as_bytes()), None, "{text:?}");
-            assert_eq!(count_words(text), count_words_by_word(text));
+            assert_eq!(count_words(text.as_bytes()), count_words_by_word(text));
         }
         // Any text, one character at a time, as word by word.
         let pool: Vec<char> = " \t\u{b}\u{a0}\u{3000}\u{85}a9-é中文ｶﾞﾞ한글ไทย.\u{301}"
@@ -580,9 +645,13 @@ mod tests {
         for n in 0..5_000 {
             let rare = |r: u64| pool[(r % pool.len() as u64) as usize];
             let text = mixed_text(&mut state, n % 97, 8, rare, b" \tab9-. ");
-            assert_eq!(count_words(&text), count_words_by_word(&text), "{text:?}");
+            assert_eq!(
+                count_words(text.as_bytes()),
+                count_words_by_word(&text),
+                "{text:?}"
+            );
             let no_word = text.bytes().all(|b| NO_WORD[usize::from(b)]);
-            assert!(!no_word || count_words(&text) == 0, "{text:?}");
+            assert!(!no_word || count_words(text.as_bytes()) == 0, "{text:?}");
         }
     }
 
@@ -667,8 +736,11 @@ mod tests {
         assert!(hides(b"Display : NONE") && !hides(b"display:nonx"));
     }
 
-    fn words(s: &str) -> Vec<&str> {
-        s.split_whitespace().collect()
+    fn words(s: &(impl AsRef<[u8]> + ?Sized)) -> Vec<&str> {
+        std::str::from_utf8(s.as_ref())
+            .unwrap()
+            .split_whitespace()
+            .collect()
     }
 
     const STORY: &str = "The council voted on Tuesday to close the old bridge for repairs \
@@ -734,19 +806,19 @@ mod tests {
         assert_eq!(words(&text[b[0].text.clone()]), ["one", "two"]);
         // Nested and self-closed elements of the same name are counted.
         let all = usize::MAX;
-        assert_eq!(skip_element("<div/>x</div>", 0, "div", all), Some(13));
+        assert_eq!(skip_element("<div/>x</div>", 0, b"div", all), Some(13));
         assert_eq!(
-            skip_element("a<div>b</div>c</div>d", 0, "div", all),
+            skip_element("a<div>b</div>c</div>d", 0, b"div", all),
             Some(20)
         );
-        assert_eq!(skip_element("a<divx>b</div >c", 0, "div", all), Some(15));
-        assert_eq!(skip_element("<div/>", 6, "div", all), None);
-        assert_eq!(skip_element("<div>open", 5, "div", all), None);
+        assert_eq!(skip_element("a<divx>b</div >c", 0, b"div", all), Some(15));
+        assert_eq!(skip_element("<div/>", 6, b"div", all), None);
+        assert_eq!(skip_element("<div>open", 5, b"div", all), None);
         // Tags inside comments and scripts are not counted.
         let html = "a<!-- <div> --><script>x='</div>'</script>b</div>c";
-        assert_eq!(skip_element(html, 0, "div", all), Some(html.len() - 1));
+        assert_eq!(skip_element(html, 0, b"div", all), Some(html.len() - 1));
         // Not closed within the limit: nothing is skipped.
-        assert_eq!(skip_element("a<div>b</div>c</div>", 0, "div", 10), None);
+        assert_eq!(skip_element("a<div>b</div>c</div>", 0, b"div", 10), None);
         // Only the style attribute's value hides.
         assert!(styled_invisible(b"<div style='display:none'>"));
         // `style` found as every window of five bytes compared without case would find it.
@@ -782,19 +854,22 @@ mod tests {
     #[test]
     fn tag_names_are_matched_in_any_case_and_whole() {
         for inline in ["a", "A", "Span", "STRONG", "acronym"] {
-            assert!(kind(inline) & INLINE != 0, "{inline}");
+            assert!(kind(inline.as_bytes()) & INLINE != 0, "{inline}");
         }
         for other in ["", "div", "spanx", "abbreviation", "p", "h1"] {
-            assert!(kind(other) & INLINE == 0, "{other}");
+            assert!(kind(other.as_bytes()) & INLINE == 0, "{other}");
         }
-        let container = |name| kind(name) & CONTAINER != 0;
+        let container = |name: &str| kind(name.as_bytes()) & CONTAINER != 0;
         assert!(container("FieldSet") && container("div") && container("span"));
         assert!(!container("fieldsets") && !container("p") && !container("d"));
-        assert_eq!(kind("A"), LINK | INLINE);
+        assert_eq!(kind("A".as_bytes()), LINK | INLINE);
         for hidden in ["script", "STYLE", "NoScript", "template"] {
-            assert_eq!(kind(hidden), HIDDEN, "{hidden}");
+            assert_eq!(kind(hidden.as_bytes()), HIDDEN, "{hidden}");
         }
-        assert_eq!(kind("scripts") | kind("templates") | kind("ab"), 0);
+        assert_eq!(
+            kind("scripts".as_bytes()) | kind("templates".as_bytes()) | kind("ab".as_bytes()),
+            0
+        );
     }
 
     #[test]

@@ -150,8 +150,9 @@ fn tag(html: &str, start: usize, out: &mut String) -> usize {
 pub(crate) struct Tag<'a> {
     /// Where it starts (its `<`).
     pub start: usize,
-    /// Its element name as written (empty for comments, `<!…>` and `<?…>`).
-    pub name: &'a str,
+    /// Its element name as written, ASCII letters and digits (empty for comments, `<!…>` and
+    /// `<?…>`).
+    pub name: &'a [u8],
     /// Whether it is a closing tag (`</p>`).
     pub closing: bool,
     /// Where text resumes after it.
@@ -179,7 +180,7 @@ impl<'a> Tag<'a> {
                 .map_or(bytes.len(), |e| start + 4 + e + 3);
             return Some(Tag {
                 start,
-                name: "",
+                name: b"",
                 closing: false,
                 end,
             });
@@ -193,7 +194,7 @@ impl<'a> Tag<'a> {
         let end = find_byte(b'>', &bytes[name_start..]).map_or(bytes.len(), |e| name_start + e + 1);
         Some(Tag {
             start,
-            name: &html[name_start..name_start + name_len],
+            name: &bytes[name_start..name_start + name_len],
             closing: first == b'/',
             end,
         })
@@ -201,17 +202,20 @@ impl<'a> Tag<'a> {
 
     /// Whether it opens an element whose content is not visible text ([`HIDDEN`]).
     pub fn opens_hidden(&self) -> bool {
-        !self.closing && HIDDEN.iter().any(|h| h.eq_ignore_ascii_case(self.name))
+        !self.closing
+            && HIDDEN
+                .iter()
+                .any(|h| h.as_bytes().eq_ignore_ascii_case(self.name))
     }
 }
 
 /// Skip the content of a hidden element up to and including its closing tag.
-pub(crate) fn skip_to_close(bytes: &[u8], from: usize, name: &str) -> usize {
+pub(crate) fn skip_to_close(bytes: &[u8], from: usize, name: &[u8]) -> usize {
     let mut i = from;
     while let Some(rel) = END_TAG.find(&bytes[i.min(bytes.len())..]) {
         let at = i + rel + 2;
         let candidate = &bytes[at..(at + name.len()).min(bytes.len())];
-        if candidate.eq_ignore_ascii_case(name.as_bytes()) {
+        if candidate.eq_ignore_ascii_case(name) {
             return match memchr(b'>', &bytes[at..]) {
                 Some(e) => at + e + 1,
                 None => bytes.len(),
@@ -225,19 +229,18 @@ pub(crate) fn skip_to_close(bytes: &[u8], from: usize, name: &str) -> usize {
 /// Decode the character reference starting with `&` at `start` ([`super::entities`]; an
 /// unknown name becomes a space); returns where text resumes.
 pub(crate) fn entity(html: &str, start: usize, out: &mut String) -> usize {
+    let (ch, next) = entity_at(html, start);
+    out.push(ch);
+    next
+}
+
+/// The character the reference starting with `&` at `start` stands for in text (a space for
+/// an unknown name, `&` itself when it starts none), and where text resumes.
+pub(crate) fn entity_at(html: &str, start: usize) -> (char, usize) {
     match reference_at(&html[start..]) {
-        Some((Reference::Char(ch), len)) => {
-            out.push(ch);
-            start + len
-        }
-        Some((Reference::Unknown, len)) => {
-            out.push(' ');
-            start + len
-        }
-        None => {
-            out.push('&');
-            start + 1
-        }
+        Some((Reference::Char(ch), len)) => (ch, start + len),
+        Some((Reference::Unknown, len)) => (' ', start + len),
+        None => ('&', start + 1),
     }
 }
 
