@@ -531,6 +531,10 @@ pub fn load_with<T: Send + Clone>(
         // Called inside the pool: its threads take the files (one waiting on a thread of its
         // own would be a decoder fewer, and with a pool of one thread, none).
         paths.par_iter().zip(formats).map(read).collect()
+    } else if let ([path], [format]) = (paths, formats.as_slice()) {
+        // One file: taken on this thread, whose memory outlives the read (what a thread that
+        // ends leaves allocated is freed and reused more slowly).
+        vec![read((path, *format))]
     } else {
         // Files are taken by as many threads as the pool has, each its own file's reader and
         // taker: none of them is a thread of the pool, which decodes the pages of all.
