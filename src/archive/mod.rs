@@ -532,8 +532,7 @@ pub fn load_with<T: Send + Clone>(
         // own would be a decoder fewer, and with a pool of one thread, none).
         paths.par_iter().zip(formats).map(read).collect()
     } else if let ([path], [format]) = (paths, formats.as_slice()) {
-        // One file: taken on this thread, whose memory outlives the read (what a thread that
-        // ends leaves allocated is freed and reused more slowly).
+        // One file: taken on this thread, no thread started for it.
         vec![read((path, *format))]
     } else {
         // Files are taken by as many threads as the pool has, each its own file's reader and
