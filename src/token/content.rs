@@ -290,7 +290,7 @@ fn blocks(html: &str) -> (Vec<u8>, Vec<Block>) {
         if t.name.is_empty() {
             continue; // a comment, doctype or processing instruction
         }
-        let kind = kind(t.name);
+        let kind = kind(bytes, t.start + 1 + usize::from(t.closing), t.name.len());
         if kind & HIDDEN != 0 && !t.closing {
             i = skip_to_close(bytes, i, t.name);
             continue;
@@ -337,14 +337,15 @@ const INLINE: u8 = 4;
 /// or `li` is often left open, and skipping to a far-away end tag would drop a story).
 const CONTAINER: u8 = 8;
 
-/// What the element named `name` (in any case) is to [`blocks`]: [`HIDDEN`], [`LINK`],
-/// [`INLINE`] and [`CONTAINER`] bits. The name, eight bytes at most, is read into a `u64`,
-/// lowercased there at once and matched as a number: lowercasing and matching it for each
-/// question (hidden? a link? a container? inline?) cost 38 M more of a goldset-dev run's
-/// 1.62 G instructions; scanning lists of names, before, was a fifth of this module's time;
-/// lowercasing it byte by byte into a buffer and matching the bytes, 12 M more of 1.16 G.
-fn kind(name: &[u8]) -> u8 {
-    let Some(key) = name_key(name) else {
+/// What the element whose name is the `len` bytes of `bytes` from `at` (in any case) is to
+/// [`blocks`]: [`HIDDEN`], [`LINK`], [`INLINE`] and [`CONTAINER`] bits. The name, eight bytes at
+/// most, is read into a `u64` ([`key_at`]), lowercased there at once and matched as a number:
+/// lowercasing and matching it for each question (hidden? a link? a container? inline?) cost
+/// 38 M more of a goldset-dev run's 1.62 G instructions; scanning lists of names, before, was a
+/// fifth of this module's time; lowercasing it byte by byte into a buffer and matching the
+/// bytes, 12 M more of 1.16 G.
+fn kind(bytes: &[u8], at: usize, len: usize) -> u8 {
+    let Some(key) = key_at(bytes, at, len) else {
         return 0; // longer than any name below
     };
     // Upper-case letters take the 0x20 bit (`ascii_within` marks them with 0x80).
@@ -357,6 +358,24 @@ fn kind(name: &[u8]) -> u8 {
         DIV | FORM | TABLE | UL | OL | DL | SECTION | ASIDE | NAV | FIELDSET => CONTAINER,
         _ => 0,
     }
+}
+
+/// [`name_key`] of the `len` bytes of `bytes` from `at`: when eight bytes follow `at` (all but
+/// a page's last few tags), one load of them with the bytes after the name masked off. Copied
+/// into a zeroed `[u8; 8]` and read back (as [`name_key`] does), the copy was a `memcpy` call
+/// of the name's length whose bytes the load then waited for (the store could not be forwarded
+/// to it): 15 % of the samples of this module's loop landed on that load (`perf annotate`,
+/// goldset-dev).
+#[inline]
+fn key_at(bytes: &[u8], at: usize, len: usize) -> Option<u64> {
+    if len > 8 {
+        return None;
+    }
+    if at + 8 <= bytes.len() {
+        let keep = u64::MAX.checked_shr(64 - 8 * len as u32).unwrap_or(0);
+        return Some(word_at(bytes, at) & keep);
+    }
+    name_key(&bytes[at..at + len])
 }
 
 /// `name`'s bytes in a `u64`, the first in the lowest bits, zero after the name; `None` when
@@ -851,25 +870,47 @@ mod tests {
         ));
     }
 
+    /// [`kind`] of `name` read both ways: alone (the bytes copied, as at a page's end) and
+    /// with eight bytes after it (one load, the rest masked off); the two must agree.
+    fn kind_of(name: &str) -> u8 {
+        let alone = kind(name.as_bytes(), 0, name.len());
+        let in_tag = format!("<{name} class=\"x\">");
+        assert_eq!(kind(in_tag.as_bytes(), 1, name.len()), alone, "{name}");
+        alone
+    }
+
     #[test]
     fn tag_names_are_matched_in_any_case_and_whole() {
         for inline in ["a", "A", "Span", "STRONG", "acronym"] {
-            assert!(kind(inline.as_bytes()) & INLINE != 0, "{inline}");
+            assert!(kind_of(inline) & INLINE != 0, "{inline}");
         }
         for other in ["", "div", "spanx", "abbreviation", "p", "h1"] {
-            assert!(kind(other.as_bytes()) & INLINE == 0, "{other}");
+            assert!(kind_of(other) & INLINE == 0, "{other}");
         }
-        let container = |name: &str| kind(name.as_bytes()) & CONTAINER != 0;
+        let container = |name: &str| kind_of(name) & CONTAINER != 0;
         assert!(container("FieldSet") && container("div") && container("span"));
         assert!(!container("fieldsets") && !container("p") && !container("d"));
-        assert_eq!(kind("A".as_bytes()), LINK | INLINE);
+        assert_eq!(kind_of("A"), LINK | INLINE);
         for hidden in ["script", "STYLE", "NoScript", "template"] {
-            assert_eq!(kind(hidden.as_bytes()), HIDDEN, "{hidden}");
+            assert_eq!(kind_of(hidden), HIDDEN, "{hidden}");
         }
-        assert_eq!(
-            kind("scripts".as_bytes()) | kind("templates".as_bytes()) | kind("ab".as_bytes()),
-            0
-        );
+        assert_eq!(kind_of("scripts") | kind_of("templates") | kind_of("ab"), 0);
+        // A name that fills the eight bytes, and one cut by the page's end.
+        assert_eq!(kind(b"<fieldset>", 1, 8), CONTAINER);
+        assert_eq!(kind(b"</nav", 2, 3), CONTAINER);
+    }
+
+    /// The key read with one load (the bytes after the name masked off) equals the name's bytes
+    /// copied, for every length up to eight and whatever follows the name.
+    #[test]
+    fn a_names_key_is_its_bytes_whatever_follows() {
+        let page = b"<aBcDeFgHiJ>xyzXYZ012";
+        for len in 0..=9 {
+            let name = &page[1..1 + len];
+            assert_eq!(key_at(page, 1, len), name_key(name), "{len}");
+            assert_eq!(key_at(name, 0, len), name_key(name), "{len}");
+        }
+        assert_eq!(key_at(page, 1, 9), None);
     }
 
     #[test]
