@@ -13,20 +13,16 @@ use clap::Parser;
 fn main() {
     let args = cli::Cli::parse();
     // A command keeps freed memory over small inputs, in 4 KiB pages; the workbench may open a
-    // million pages later, so it returns it at once (`engine::memory`). Sizing the inputs walks
-    // every folder among them (2–7 ms for goldset-dev's 1,117 files), so it is done beside the
-    // command's start, on a thread of its own: until it sets the option, mimalloc's default
-    // holds.
+    // million pages later, so it returns it at once (`engine::memory`). Only input files are
+    // sized here (a folder's pages are counted by its reader as it lists them), so this is
+    // done before the command starts.
     let inputs: Vec<std::path::PathBuf> = match args.command {
         Some(_) => std::env::args_os().skip(1).map(Into::into).collect(),
         None => Vec::new(),
     };
-    let may_keep = args.command.is_some();
-    std::thread::spawn(move || {
-        if samecore::engine::memory::tune_for_inputs(&inputs, may_keep) {
-            samecore::engine::memory::no_transparent_huge_pages();
-        }
-    });
+    if samecore::engine::memory::tune_for_inputs(&inputs, args.command.is_some()) {
+        samecore::engine::memory::no_transparent_huge_pages();
+    }
     let result = match args.command {
         Some(command) => cli::run(command),
         None => open_workbench(args.archives),

@@ -131,6 +131,7 @@ pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
         // thread, while the decoding threads read them: no walk before the read.
         Walked::Listed(bytes) => {
             ctx.progress.add_total(bytes);
+            crate::engine::memory::folder_listed(bytes);
             Ok(())
         }
         Walked::File(path, page) => {
