@@ -105,11 +105,11 @@ pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
             // A run of ASCII letters and digits. A whole term in lower case (most terms) goes
             // out as a slice of `text`, not copied a byte at a time.
             let start = i;
-            let (len, upper) = super::strip::alnum_run(&bytes[i..]);
-            i += len;
+            i += super::strip::alnum_prefix(&bytes[i..]);
             let run = &text[start..i];
             let ends_term = bytes.get(i).is_none_or(|&n| n < 0x80);
-            if buf.is_empty() && ends_term && !upper {
+            // Of ASCII letters and digits, only upper-case letters lack the 0x20 bit.
+            if buf.is_empty() && ends_term && run.bytes().all(|c| c & 0x20 != 0) {
                 f(run);
             } else {
                 let from = buf.len();

@@ -52,40 +52,18 @@ pub(crate) fn find_byte2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
 /// 39 M fewer of 1.52 G instructions).
 #[inline]
 pub(crate) fn alnum_prefix(bytes: &[u8]) -> usize {
-    alnum_run(bytes).0
-}
-
-/// [`alnum_prefix`], and whether that prefix holds an upper-case letter: among ASCII letters
-/// and digits only upper-case letters lack the 0x20 bit, which is looked at in the same words
-/// (the tokenizer tested the bytes of each term again, one at a time, 4 % of its samples).
-#[inline]
-pub(crate) fn alnum_run(bytes: &[u8]) -> (usize, bool) {
     let mut n = 0;
-    let mut upper = 0u64;
     while n + 8 <= bytes.len() {
-        let v = word_at(bytes, n);
-        let alnum = ascii_alnum(v);
-        // The 0x20 bit of each byte moved to its high bit, kept for letters and digits.
-        let caps = (!v << 2) & alnum;
-        let other = !alnum & HIGH;
+        let other = !ascii_alnum(word_at(bytes, n)) & HIGH;
         if other != 0 {
-            // The high bits of the bytes before the first other byte.
-            let before = (1u64 << other.trailing_zeros()) - 1;
-            upper |= caps & before;
-            return (n + (other.trailing_zeros() / 8) as usize, upper != 0);
+            return n + (other.trailing_zeros() / 8) as usize;
         }
-        upper |= caps;
         n += 8;
     }
-    let mut has_upper = upper != 0;
-    for &b in &bytes[n..] {
-        if !b.is_ascii_alphanumeric() {
-            break;
-        }
-        has_upper |= b.is_ascii_uppercase();
-        n += 1;
-    }
-    (n, has_upper)
+    n + bytes[n..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count()
 }
 
 /// A `u64` with every byte 0x01, and with every byte 0x80: the constants of the eight-bytes-at-a-
@@ -331,8 +309,6 @@ mod tests {
                 .take_while(|b| b.is_ascii_alphanumeric())
                 .count();
             assert_eq!(alnum_prefix(&bytes), expected, "{bytes:?}");
-            let upper = bytes[..expected].iter().any(u8::is_ascii_uppercase);
-            assert_eq!(alnum_run(&bytes), (expected, upper), "{bytes:?}");
         }
     }
 
