@@ -19,7 +19,8 @@
 //! as it lists them ([`folder_listed`]), and work that passes the limit there returns freed
 //! memory (and, in the binary, gets huge pages back) from then on. A walk of every folder at
 //! the start, beside the reader's own, asked each page's size twice: without it `run` on
-//! goldset-dev took 70.0 instead of 73.1 ms (40 alternating runs, medians).
+//! goldset-dev made 1,163 `statx` calls instead of 2,313 and took 72.7 instead of 75.0 ms
+//! (40 alternating runs, medians).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -290,7 +290,7 @@ fn blocks(html: &str) -> (Vec<u8>, Vec<Block>) {
         if t.name.is_empty() {
             continue; // a comment, doctype or processing instruction
         }
-        let kind = kind(bytes, t.start + 1 + usize::from(t.closing), t.name.len());
+        let kind = kind(bytes, t.name_start(), t.name.len());
         if kind & HIDDEN != 0 && !t.closing {
             i = skip_to_close(bytes, i, t.name);
             continue;

@@ -200,6 +200,11 @@ impl<'a> Tag<'a> {
         })
     }
 
+    /// Where its name starts in the page (after `<`, or `</` for a closing tag).
+    pub fn name_start(&self) -> usize {
+        self.start + 1 + usize::from(self.closing)
+    }
+
     /// Whether it opens an element whose content is not visible text ([`HIDDEN`]).
     pub fn opens_hidden(&self) -> bool {
         !self.closing
