@@ -677,10 +677,12 @@ pub fn declarations_from_pairs(
             *a = best_link[d] < best[d];
         }
     }
+    // Each link tagged with its pair's index, where its score is.
     let adjacent = bridges::Links::new(n, || {
-        (pairs.iter().filter(links))
-            .filter(|p| !alone[p.a.index()] && !alone[p.b.index()])
-            .map(|p| (p.a, p.b, p.score))
+        (pairs.iter().zip(0u32..))
+            .filter(|(p, _)| links(p))
+            .filter(|(p, _)| !alone[p.a.index()] && !alone[p.b.index()])
+            .map(|(p, i)| (p.a, p.b, i))
     });
     let mut indexed = vec![false; n];
     let mut matched = vec![None; n];
@@ -690,10 +692,11 @@ pub fn declarations_from_pairs(
             continue;
         }
         let mut best: Option<(DocId, f64, u32)> = None;
-        for &(x, s) in adjacent.of(d.index()) {
+        for &(x, pair) in adjacent.of(d.index()) {
             if !indexed[x.index()] {
                 continue;
             }
+            let s = pairs[pair as usize].score;
             let r = rank[x.index()];
             let better = match (best, guess) {
                 (None, _) => true,
