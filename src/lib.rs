@@ -25,6 +25,7 @@ pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod export;
+pub mod guard;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod history;
@@ -36,6 +37,7 @@ pub mod session;
 pub mod signature;
 pub mod store;
 pub mod synth;
+pub mod terminal;
 pub mod token;
 pub mod union_find;
 

@@ -567,8 +567,8 @@ impl Session {
             cutoffs,
         );
         let keys = (&*docs[a.index()].key, &*docs[b.index()].key);
-        let score = f64::NAN;
-        let passages = PassageRow::of_pair(keys, score, (&ca, &cb), &alignment, &derivation);
+        // Two pages named by hand: no detector scored them.
+        let passages = PassageRow::of_pair(keys, None, (&ca, &cb), &alignment, &derivation);
         Ok(Comparison {
             alignment,
             derivation,
@@ -712,7 +712,13 @@ pub fn compare_texts(
         None,
         &Cutoffs::default(),
     );
-    let passages = PassageRow::of_pair(("a", "b"), spotsigs, (&ca, &cb), &alignment, &derivation);
+    let passages = PassageRow::of_pair(
+        ("a", "b"),
+        Some(spotsigs),
+        (&ca, &cb),
+        &alignment,
+        &derivation,
+    );
     Ok(TextComparison {
         spotsigs,
         signatures: (sa.hashes.len(), sb.hashes.len()),

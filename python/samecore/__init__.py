@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import pandas as pd
@@ -44,6 +45,7 @@ __all__ = [
     "Project",
     "Run",
     "SamecoreError",
+    "SamecoreWarning",
     "Session",
     "algorithms",
     "compare",
@@ -58,6 +60,11 @@ PathLike = Union[str, "os.PathLike[str]"]
 """A path to a file or folder."""
 
 ProgressCallback = Callable[[str, int, int], Any]
+
+
+class SamecoreWarning(UserWarning):
+    """Something reading found wrong and went past: a damaged record, a reused record id, a
+    page over the size limit. The rest was read; :attr:`Session.reports` has them all."""
 """Called with ``(stage, done, total)`` about every 100 ms while work runs (total 0: unknown)."""
 
 Progress = Union[bool, None, ProgressCallback]
@@ -324,6 +331,11 @@ class Session:
                 progress=cb,
             ),
         )
+        # What the command line prints on stderr, a notebook shows as warnings.
+        for report in self.reports:
+            for w in report.get("warnings", []):
+                message = f"{w['message']} at offset {w['offset']}: {w['file']}"
+                warnings.warn(message, SamecoreWarning, stacklevel=2)
 
     @property
     def documents(self) -> int:

@@ -305,9 +305,7 @@ impl PySession {
         let mut spec: RunSpec =
             serde_json::from_value(value).map_err(|e| error(format!("run spec: {e}")))?;
         if let Some(t) = threshold {
-            if !(0.0..=1.0).contains(&t) {
-                return Err(error(format!("threshold {t} is not in [0, 1]")));
-            }
+            samecore::matching::check_threshold(t).map_err(error)?;
             spec.matching.threshold = t;
         }
         if let Some(mode) = mode {
@@ -445,9 +443,7 @@ impl PyRun {
         threshold: f64,
         progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyRun> {
-        if !(0.0..=1.0).contains(&threshold) {
-            return Err(error(format!("threshold {threshold} is not in [0, 1]")));
-        }
+        samecore::matching::check_threshold(threshold).map_err(error)?;
         let session = self.session.clone();
         let run = &self.run;
         let again = work(py, progress.as_ref(), |p| session.rerun(run, threshold, p))?;

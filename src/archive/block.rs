@@ -13,8 +13,14 @@ pub(crate) const MAX_LINE: usize = 64 * 1024;
 pub(crate) const MAX_HEADER_LINES: usize = 1024;
 /// Bytes of a block kept to parse its HTTP head.
 pub(crate) const HEAD_KEEP: usize = 64 * 1024;
-/// Largest page kept; a larger HTML payload is skipped with a warning.
-pub(crate) const MAX_PAGE: u64 = 64 << 20;
+/// Largest page kept, by every reader (WARC, ARC, WACZ, a folder's file, a zip's member): a
+/// larger HTML payload is skipped with a warning before it is inflated or read whole.
+pub const MAX_PAGE: u64 = 64 << 20;
+/// Most a zip member may inflate to per compressed byte (past [`RATIO_FLOOR`]): HTML deflates
+/// 5–20 times, a zip bomb a thousand.
+pub const MAX_ZIP_RATIO: u64 = 200;
+/// Members that inflate to no more than this are never refused for their ratio.
+pub const RATIO_FLOOR: u64 = 1 << 20;
 
 /// One line: its bytes without the line end, cut at `MAX_LINE`.
 pub(crate) struct Line {

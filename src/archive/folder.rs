@@ -13,6 +13,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use super::block::{MAX_PAGE, MAX_ZIP_RATIO, RATIO_FLOOR};
 use super::record::{Body, Ctx, RawPage, new_doc, relative_key};
 use crate::document::{RecordLocation, Storage};
 use crate::{Error, Result};
@@ -30,6 +31,8 @@ enum Walked {
     File(PathBuf, Option<u64>),
     /// A folder that could not be listed, or an entry of it that could not be read.
     Unlisted(PathBuf, std::io::Error),
+    /// A symlink that is not followed: dangling, a loop, or to a folder; why.
+    Link(PathBuf, String),
 }
 
 /// Every file under `dir` handed to `visit` in path order, symlinked folders not followed (no
@@ -43,9 +46,22 @@ fn walk(dir: &Path, visit: &mut dyn FnMut(Walked) -> Result<()>) -> Result<()> {
         Err(e) => return visit(Walked::Unlisted(dir.to_path_buf(), e)),
     };
     let mut paths: Vec<(PathBuf, bool, Option<u64>)> = Vec::new();
+    let mut paths_links: Vec<(PathBuf, String)> = Vec::new();
     for entry in entries {
         match entry {
             Ok(entry) => {
+                if entry.file_type().is_ok_and(|t| t.is_symlink()) {
+                    // Said, not counted silently: a link to a file is read, the rest are not.
+                    let why = match std::fs::metadata(entry.path()) {
+                        Err(e) => Some(format!("a symlink that leads nowhere ({e})")),
+                        Ok(m) if m.is_dir() => Some("a symlinked folder (not followed)".into()),
+                        Ok(_) => None,
+                    };
+                    if let Some(why) = why {
+                        paths_links.push((entry.path(), why));
+                        continue;
+                    }
+                }
                 let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
                 let page = (!is_dir && is_page_name(&entry.file_name().to_string_lossy()))
                     .then(|| entry.metadata().map_or(0, |m| m.len()));
@@ -58,6 +74,10 @@ fn walk(dir: &Path, visit: &mut dyn FnMut(Walked) -> Result<()>) -> Result<()> {
     // whole paths would be ordered.
     paths.sort_unstable_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
     visit(Walked::Listed(paths.iter().filter_map(|p| p.2).sum()))?;
+    paths_links.sort_unstable();
+    for (path, why) in paths_links {
+        visit(Walked::Link(path, why))?;
+    }
     for (path, is_dir, page) in paths {
         if is_dir {
             walk(&path, visit)?;
@@ -127,6 +147,12 @@ pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
                 .warn(&dir, 0, format!("folder could not be listed ({e})"));
             Ok(())
         }
+        Walked::Link(path, why) => {
+            ctx.report.count_record("file");
+            ctx.report.warn(&path, 0, format!("{why}; skipped"));
+            ctx.report.skip("symlink");
+            Ok(())
+        }
         // The progress total grows by each folder's pages as it is listed, on the reader's
         // thread, while the decoding threads read them: no walk before the read.
         Walked::Listed(bytes) => {
@@ -143,12 +169,49 @@ pub(crate) fn read_folder(ctx: &mut Ctx<'_>) -> Result<()> {
                 ctx.report.skip("not-html");
                 return Ok(());
             };
+            // A key, a project and an export hold text: a name that is not UTF-8 could not be
+            // opened again from any of them, so the page is left out, named, not the run lost.
+            if path.to_str().is_none() {
+                ctx.report.warn(
+                    &path,
+                    0,
+                    format!(
+                        "file name is not UTF-8 ({}); skipped: rename it to read it",
+                        escaped_name(&path)
+                    ),
+                );
+                ctx.report.skip("bad-name");
+                return Ok(());
+            }
+            if size > MAX_PAGE {
+                ctx.report.html_responses += 1;
+                ctx.report.warn(
+                    &path,
+                    0,
+                    format!("page of {size} bytes is larger than {MAX_PAGE}; skipped"),
+                );
+                ctx.report.skip("too-large");
+                return Ok(());
+            }
             // The decoding thread reads the page.
             let key = relative_key(&root, &path);
             let body = Body::File(path.clone(), size);
             emit_page(ctx, key, path, Storage::Plain, order, body)
         }
     })
+}
+
+/// A path whose bytes are not all UTF-8, with each such byte shown as `\xNN`.
+fn escaped_name(path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Read a zip of pages.
@@ -202,19 +265,19 @@ pub(crate) fn read_zip_pages(ctx: &mut Ctx<'_>) -> Result<()> {
     let top = common_top_folder(entries.iter().map(|(_, _, n)| n.as_str()));
     for (order, (index, raw_name, name)) in entries.into_iter().enumerate() {
         ctx.progress.check()?;
-        let mut bytes = Vec::new();
         let read = zip
             .by_index(index)
-            .map_err(|e| e.to_string())
-            .and_then(|mut e| e.read_to_end(&mut bytes).map_err(|e| e.to_string()));
-        if let Err(e) = read {
-            ctx.warn(
-                0,
-                format!("zip entry {raw_name:?} could not be read ({e}); skipped"),
-            );
-            ctx.report.skip("unreadable");
-            continue;
-        }
+            .map_err(MemberError::Unreadable)
+            .and_then(read_member);
+        let bytes = match read {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                ctx.report.html_responses += u64::from(e.is_too_large());
+                ctx.warn(0, format!("zip entry {raw_name:?} {e}; skipped"));
+                ctx.report.skip(e.reason());
+                continue;
+            }
+        };
         let key = match &top {
             Some(top) => name.strip_prefix(top.as_str()).unwrap_or(&name).to_string(),
             None => name.clone(),
@@ -249,6 +312,77 @@ fn common_top_folder<'a>(names: impl Iterator<Item = &'a str>) -> Option<String>
     top.filter(|_| deeper).map(|t| format!("{t}/"))
 }
 
+/// Why a zip member was not read.
+#[derive(Debug)]
+enum MemberError {
+    /// It says, or turns out, to inflate past [`MAX_PAGE`].
+    TooLarge(u64),
+    /// It inflates more than [`MAX_ZIP_RATIO`] times its compressed size.
+    Ratio { compressed: u64 },
+    /// The zip could not give it.
+    Unreadable(zip::result::ZipError),
+    /// Reading it failed.
+    Io(std::io::Error),
+}
+
+impl MemberError {
+    fn is_too_large(&self) -> bool {
+        matches!(self, MemberError::TooLarge(_) | MemberError::Ratio { .. })
+    }
+
+    fn reason(&self) -> &'static str {
+        if self.is_too_large() {
+            "too-large"
+        } else {
+            "unreadable"
+        }
+    }
+}
+
+impl std::fmt::Display for MemberError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemberError::TooLarge(n) => write!(
+                f,
+                "inflates to {n} bytes or more, past the page-size limit of {MAX_PAGE}"
+            ),
+            MemberError::Ratio { compressed } => write!(
+                f,
+                "inflates more than {MAX_ZIP_RATIO} times its {compressed} compressed bytes                  (a zip bomb?)"
+            ),
+            MemberError::Unreadable(e) => write!(f, "could not be read ({e})"),
+            MemberError::Io(e) => write!(f, "could not be read ({e})"),
+        }
+    }
+}
+
+/// A zip member's bytes, refused before it is inflated when it says it is larger than
+/// [`MAX_PAGE`], and cut off as it inflates when it turns out larger than the page-size limit
+/// or than [`MAX_ZIP_RATIO`] times its compressed size (past [`RATIO_FLOOR`]): what a member
+/// says of itself is not trusted, so memory never grows past the limit.
+fn read_member<R: Read>(mut entry: zip::read::ZipFile<'_, R>) -> Result<Vec<u8>, MemberError> {
+    let declared = entry.size();
+    if declared > MAX_PAGE {
+        return Err(MemberError::TooLarge(declared));
+    }
+    let compressed = entry.compressed_size();
+    let by_ratio = compressed.saturating_mul(MAX_ZIP_RATIO).max(RATIO_FLOOR);
+    let limit = MAX_PAGE.min(by_ratio);
+    let mut bytes = Vec::with_capacity(usize::try_from(declared.min(limit)).unwrap_or(0));
+    (&mut entry)
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(MemberError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(if limit == MAX_PAGE {
+            MemberError::TooLarge(limit + 1)
+        } else {
+            MemberError::Ratio { compressed }
+        });
+    }
+    Ok(bytes)
+}
+
 /// The bytes of one entry of a zip file.
 pub(crate) fn read_zip_entry(path: &Path, entry: &str) -> Result<Vec<u8>> {
     let file = File::open(path).map_err(|e| Error::io(e, path))?;
@@ -256,15 +390,21 @@ pub(crate) fn read_zip_entry(path: &Path, entry: &str) -> Result<Vec<u8>> {
         error,
         path: path.to_path_buf(),
     })?;
-    let mut entry = zip.by_name(entry).map_err(|error| Error::Zip {
+    let entry = zip.by_name(entry).map_err(|error| Error::Zip {
         error,
         path: path.to_path_buf(),
     })?;
-    let mut bytes = Vec::new();
-    entry
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(e, path))?;
-    Ok(bytes)
+    read_member(entry).map_err(|e| match e {
+        MemberError::Unreadable(error) => Error::Zip {
+            error,
+            path: path.to_path_buf(),
+        },
+        MemberError::Io(e) => Error::io(e, path),
+        other => Error::io(
+            std::io::Error::new(std::io::ErrorKind::FileTooLarge, other.to_string()),
+            path,
+        ),
+    })
 }
 
 #[cfg(test)]
@@ -326,6 +466,7 @@ mod tests {
                     format!("{} {page:?}", name.replace('\\', "/"))
                 }
                 Walked::Unlisted(dir, _) => format!("unlisted {}", dir.display()),
+                Walked::Link(path, _) => format!("link {}", path.display()),
             });
             if seen.len() == stop_after {
                 return Err(Error::Cancelled);

@@ -50,8 +50,9 @@ use crate::progress::Progress;
 use crate::{Error, Result};
 
 #[doc(hidden)]
-pub use pipeline::scan_bytes;
+pub use block::{MAX_PAGE, MAX_ZIP_RATIO, RATIO_FLOOR};
 pub use pipeline::{PageFn, read_file};
+pub use pipeline::{scan_bytes, scan_page};
 
 /// What to keep while reading.
 #[derive(Debug, Clone)]

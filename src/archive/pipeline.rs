@@ -498,8 +498,15 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
             }
             Err(e) => {
                 return Err(Unfinished {
-                    reason: "unreadable",
-                    warning: Some(format!("page {} could not be read ({e})", path.display())),
+                    reason: if e.kind() == std::io::ErrorKind::FileTooLarge {
+                        "too-large"
+                    } else {
+                        "unreadable"
+                    },
+                    warning: Some(format!(
+                        "page {} could not be read ({e}); skipped",
+                        path.display()
+                    )),
                 });
             }
         },
@@ -574,7 +581,8 @@ impl Reused {
     fn read(path: &Path, size: u64) -> std::io::Result<Reused> {
         use std::io::Read;
         let mut buf = super::kept::take_written(&READ_BUFFER);
-        let room = usize::try_from(size)
+        // Never more than a byte past the page-size limit, whatever the listing said.
+        let room = usize::try_from(size.min(super::block::MAX_PAGE))
             .unwrap_or(usize::MAX)
             .saturating_add(1);
         if buf.len() < room {
@@ -587,8 +595,13 @@ impl Reused {
         let mut len = 0;
         loop {
             if len == buf.len() {
-                // Grown since it was listed.
-                buf.resize(2 * len, 0);
+                if len as u64 > super::block::MAX_PAGE {
+                    super::kept::give_back(&READ_BUFFER, buf);
+                    return Err(too_large());
+                }
+                // Grown since it was listed: up to a byte past the limit.
+                let grown = (2 * len).min(super::block::MAX_PAGE as usize + 1);
+                buf.resize(grown.max(len + 1), 0);
             }
             match file.read(&mut buf[len..]) {
                 Ok(0) => return Ok(Reused { buf, len }),
@@ -606,6 +619,17 @@ impl Reused {
             }
         }
     }
+}
+
+/// The error of a page past [`super::block::MAX_PAGE`].
+pub(crate) fn too_large() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::FileTooLarge,
+        format!(
+            "larger than the page-size limit of {} bytes",
+            super::block::MAX_PAGE
+        ),
+    )
 }
 
 impl Drop for Reused {
@@ -726,6 +750,21 @@ pub(crate) fn set_revisit_capture(revisit: &mut Document, original: &Document) {
         .or_else(|| original.digest())
         .map(str::to_string);
     revisit.set_capture_digest(digest.as_deref(), b"");
+}
+
+/// One loose page's bytes (what a folder of pages hands on) decoded as the folder reader decodes
+/// them, then through every tokenizer, the title, the publication date and the passages' core:
+/// the entry point of the `page` fuzz target and its regression tests. The number of terms.
+pub fn scan_page(data: &[u8]) -> usize {
+    let mut terms = 0;
+    super::decode::with_page_text(data, None, None, |html, _| {
+        let _ = super::decode::extract_title(html);
+        let _ = crate::dates::publication(html, None, None);
+        for source in crate::token::TokenSource::ALL {
+            source.for_each_term(html, None, |_| terms += 1);
+        }
+    });
+    terms
 }
 
 /// Parse WARC (or, with `arc`, ARC) bytes held in memory — plain or gzip, told by the first
@@ -863,8 +902,18 @@ mod tests {
                 assert_eq!(read.bytes(), &bytes[..], "{len} listed as {listed}");
             }
         }
-        // A size no memory holds is an error, as `read_to_end` has it.
-        assert!(Reused::read(&path, u64::MAX).is_err());
+        // A listed size past the page-size limit takes no more room than the limit.
+        assert_eq!(Reused::read(&path, u64::MAX).unwrap().bytes().len(), 70_000);
+        // A page past the limit (sparse: no disk used) is refused, whatever its listing said.
+        let big = dir.path().join("big.html");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(super::super::block::MAX_PAGE + 1)
+            .unwrap();
+        for listed in [0, 10, super::super::block::MAX_PAGE + 1] {
+            let e = Reused::read(&big, listed).err().unwrap();
+            assert_eq!(e.kind(), std::io::ErrorKind::FileTooLarge);
+        }
         assert!(Reused::read(&dir.path().join("missing.html"), 10).is_err());
     }
 

@@ -242,7 +242,8 @@ pub(crate) fn read_records<S: super::stream::Source>(
                     Ok(Some(resumed)) => ctx.warn(
                         at,
                         format!(
-                            "damaged gzip data ({e}); skipped to the next gzip member at offset {resumed}"
+                            "damaged gzip data ({e}); reading resumed at the next gzip member \
+                             (offset {resumed}); the damage starts"
                         ),
                     ),
                     Ok(None) => {

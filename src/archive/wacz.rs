@@ -103,7 +103,10 @@ fn page_titles(zip: &mut zip::ZipArchive<File>, ctx: &mut Ctx<'_>) -> HashMap<St
         };
         let mut text = String::new();
         // A title list larger than this is not a title list.
-        if let Err(e) = (&mut entry).take(256 << 20).read_to_string(&mut text) {
+        if let Err(e) = (&mut entry)
+            .take(super::block::MAX_PAGE)
+            .read_to_string(&mut text)
+        {
             ctx.warn(
                 0,
                 format!("{name} could not be read ({e}); titles from <title> instead"),

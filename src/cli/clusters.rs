@@ -43,7 +43,7 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
     let run = super::run_or_latest(&project, args.run)?;
     let pages: HashMap<PageId, Page> = project.pages()?.into_iter().map(|p| (p.id, p)).collect();
     let mut clusters = project.run_clusters(run)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_for(args.json);
     let captured = |p: &PageId| pages.get(p).and_then(|p| p.identity.date.clone());
     let site = |p: &PageId| {
         pages

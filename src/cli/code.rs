@@ -127,7 +127,7 @@ pub fn run(args: CodeArgs) -> anyhow::Result<()> {
         .or_else(|| std::env::var("USER").ok())
         .filter(|b| !b.trim().is_empty())
         .unwrap_or_else(|| "annotator".into());
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_for(false);
     match args.action {
         CodeAction::List => list(&project, &mut out)?,
         CodeAction::Add { name, description } => {

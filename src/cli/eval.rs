@@ -141,7 +141,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
         gold.names.len(),
         rows.iter().map(|r| r.runs).sum::<usize>()
     );
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_for(args.json);
     if args.json {
         serde_json::to_writer_pretty(&mut out, &rows)?;
         writeln!(out)?;
@@ -299,7 +299,7 @@ fn cross_validation(
             )
         })?);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_for(args.json);
     if args.json {
         let all: Vec<&FoldResult> = deals.iter().flatten().collect();
         serde_json::to_writer_pretty(&mut out, &all)?;

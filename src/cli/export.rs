@@ -99,6 +99,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         bail!("say what to export and where: TABLE --out FILE");
     };
     let to_stdout = out.as_os_str() == "-";
+    project.inputs()?.check(out, "--out")?;
     let format = match (args.format, to_stdout) {
         (Some(f), _) => f,
         (None, true) => Format::Csv,

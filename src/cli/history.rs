@@ -44,6 +44,9 @@ pub struct HistoryArgs {
 /// Run `samecore history`.
 pub fn run(args: HistoryArgs) -> anyhow::Result<()> {
     if let Some(out) = &args.out {
+        samecore::guard::Inputs::new()
+            .archives(&args.archives)
+            .check(out, "--out")?;
         export::check_output(out, None)?;
     }
     let progress = Progress::new();
@@ -92,7 +95,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<()> {
         export::write_file_streamed(rows, path, None)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_for(args.json);
     if args.json {
         for h in &all {
             let steps: Vec<serde_json::Value> = h

@@ -93,7 +93,7 @@ pub fn run(args: ImportPairsArgs) -> anyhow::Result<()> {
         .save(&mut project, &detection, params, elapsed_ms)
         .with_context(|| format!("cannot store the run in {}", args.project.display()))?;
     let groups = detection.clustering.groups();
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_for(false);
     writeln!(
         out,
         "imported {} pairs at threshold {threshold} over {} pages: {} clusters of 2+ pages \

@@ -23,24 +23,40 @@ pub struct InfoArgs {
 }
 
 /// Run `samecore info`: one file streamed, several read together as `run` reads them (a
-/// revisit whose original is in another file resolves), then a report per file. Fails on the
-/// first input that is not an archive.
+/// revisit whose original is in another file resolves), then a report per file. An input that
+/// cannot be read (missing, not an archive) does not hide the others' reports: they are
+/// printed, then the command fails naming it; so does an input from which no page was read.
 pub fn run(args: InfoArgs) -> anyhow::Result<()> {
     let opts = ReadOptions {
         keep_html: KeepHtml::None,
         publication_dates: false,
     };
-    let stdout = std::io::stdout();
-    let paths = archive::expand_folders_of_archives(&args.archives)?;
+    let mut failed: Vec<String> = Vec::new();
+    let mut paths = Vec::new();
+    for path in &args.archives {
+        match archive::expand_folders_of_archives(std::slice::from_ref(path)) {
+            Ok(found) => {
+                for p in found {
+                    match archive::check_input(&p) {
+                        Ok(()) => paths.push(p),
+                        Err(e) => failed.push(e.to_string()),
+                    }
+                }
+            }
+            Err(e) => failed.push(e.to_string()),
+        }
+    }
     // The library's message already names the file last; its source is part of the text.
     let progress = Progress::new();
     let reports = with_progress_bar(&progress, BYTES, || match &paths[..] {
+        [] => Ok(Vec::new()),
         [one] => archive::read_file(one, &opts, &progress, &mut |_| {}).map(|r| vec![r]),
         _ => archive::load_with(&paths, &opts, &progress, &|_, _| ()).map(|(c, _)| c.reports),
     })
     .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut out = super::stdout_for(args.json);
+    let mut empty = Vec::new();
     for report in &reports {
-        let mut out = stdout.lock();
         if args.json {
             serde_json::to_writer(&mut out, report)?;
             writeln!(out)?;
@@ -48,7 +64,25 @@ pub fn run(args: InfoArgs) -> anyhow::Result<()> {
             write_text(&mut out, report)?;
         }
         out.flush()?;
+        if report.documents == 0 {
+            empty.push(report.file.display().to_string());
+        }
     }
+    for e in &failed {
+        eprintln!("error: {}", samecore::terminal::escape(e));
+    }
+    if !empty.is_empty() {
+        eprintln!(
+            "error: no page was read from {} (its skips and warnings say why)",
+            samecore::terminal::escape(&empty.join(", "))
+        );
+    }
+    anyhow::ensure!(
+        failed.is_empty() && empty.is_empty(),
+        "{} of {} inputs gave no pages",
+        failed.len() + empty.len(),
+        args.archives.len().max(failed.len() + reports.len())
+    );
     Ok(())
 }
 

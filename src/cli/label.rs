@@ -69,9 +69,14 @@ pub struct LabelArgs {
 /// Run `samecore label`.
 pub fn run(args: LabelArgs) -> anyhow::Result<()> {
     let mut project = super::open_existing(&args.project)?;
+    if !args.report {
+        // Labels are stored as they are given: a project that cannot keep them is said first.
+        project
+            .check_writable()
+            .with_context(|| format!("cannot write to project {}", args.project.display()))?;
+    }
     let sample = project.sample_by_name(&args.sample)?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = super::stdout_for(args.json);
     if !args.settle.is_empty() {
         let by = needs_name(&args.annotator)?;
         // Every settlement is read before any is stored: a bad one leaves none half done.

@@ -97,6 +97,27 @@ pub fn fraction(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Standard output for a command's report: through [`samecore::terminal::Safe`], so page text
+/// in it (titles, URLs, keys, passages) cannot drive the terminal; as it is for `json` output
+/// (which escapes controls itself and is read by programs).
+pub fn stdout_for(json: bool) -> Box<dyn std::io::Write> {
+    let out = std::io::stdout().lock();
+    if json {
+        Box::new(out)
+    } else {
+        Box::new(samecore::terminal::Safe::new(out))
+    }
+}
+
+/// A similarity threshold: in (0, 1] ([`samecore::matching::check_threshold`]), checked when
+/// the command line is read.
+pub fn threshold(text: &str) -> Result<f64, String> {
+    let value = fraction(text)?;
+    samecore::matching::check_threshold(value)
+        .map(|()| value)
+        .map_err(|e| e.to_string())
+}
+
 /// Open an existing project (a missing file is an error, not a new project).
 pub fn open_existing(path: &std::path::Path) -> anyhow::Result<samecore::store::Project> {
     use anyhow::Context;

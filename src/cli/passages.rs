@@ -70,10 +70,11 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
         cutoffs.partially,
         cutoffs.wholly
     );
+    let mut project = super::open_existing(&args.project)?;
     if let Some(out) = &args.out {
+        project.inputs()?.check(out, "--out")?;
         export::check_output(out, None)?;
     }
-    let mut project = super::open_existing(&args.project)?;
     let pages = project.pages()?;
     if let Some(out) = &args.out {
         return run_export(&project, &pages, &args, out, &cutoffs);
@@ -119,7 +120,7 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
         eprintln!("recorded: {} ({by})", class.label());
     }
     let (pa, pb) = (&cores[&ia], &cores[&ib]);
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_for(args.json);
     if args.json {
         let row = serde_json::json!({
             "a": a.identity.key, "b": b.identity.key,
@@ -266,7 +267,7 @@ fn run_export(
                 pages[a].identity.key.as_str(),
                 pages[b].identity.key.as_str(),
             );
-            PassageRow::of_pair(keys, score, (pa, pb), &al, &d)
+            PassageRow::of_pair(keys, Some(score), (pa, pb), &al, &d)
         })
         .collect();
     let n = export::write_file_streamed(rows.into_iter().flatten(), out, None)

@@ -264,7 +264,7 @@ pub struct RunArgs {
     #[arg(long, default_value = "spotsigs", value_parser = super::literature::algo_parser())]
     pub algo: Algo,
     /// Similarity threshold; default: the detector's (chosen on goldset-dev).
-    #[arg(long, allow_negative_numbers = true, value_parser = super::fraction)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::threshold)]
     pub threshold: Option<f64>,
     /// Seed of the random document order.
     #[arg(long, default_value_t = 0)]
@@ -325,7 +325,10 @@ pub fn find_gold(
 
 fn gold_warning(gold: &GoldStandard, source: Option<&str>) {
     if let Some(warning) = source.and_then(|s| gold.coverage_warning(s)) {
-        eprintln!("warning: {warning}");
+        eprintln!(
+            "warning: {}",
+            samecore::terminal::escape(&warning.to_string())
+        );
     }
 }
 
@@ -358,7 +361,10 @@ pub fn print_read_warnings(reports: &[archive::FileReport]) {
     const SHOWN: usize = 10;
     let all: Vec<_> = reports.iter().flat_map(|r| &r.warnings).collect();
     for warning in all.iter().take(SHOWN) {
-        eprintln!("warning: {warning}");
+        eprintln!(
+            "warning: {}",
+            samecore::terminal::escape(&warning.to_string())
+        );
     }
     if all.len() > SHOWN {
         eprintln!(
@@ -469,10 +475,27 @@ pub(super) fn refuse_where_the_loop_runs(
 
 /// Run `samecore run`.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
-    // Outputs that cannot be written are refused before the archives are read.
-    for path in [&args.clusters, &args.pairs].into_iter().flatten() {
-        export::check_output(path, None)?;
+    // No output may replace an input: not the project, an archive, the gold or the seeds.
+    let mut inputs = samecore::guard::Inputs::new().archives(&args.archives);
+    for file in [&args.gold, &args.matching.seeds].into_iter().flatten() {
+        inputs = inputs.input(file);
     }
+    if let Some(project) = &args.project {
+        inputs.check_place(project, "--project")?;
+        inputs = inputs.project(project);
+    }
+    for (path, what) in [(&args.clusters, "--clusters"), (&args.pairs, "--pairs")] {
+        if let Some(path) = path {
+            inputs.check(path, what)?;
+            // Outputs that cannot be written are refused before the archives are read.
+            export::check_output(path, None)?;
+        }
+    }
+    // A project that cannot be written is found before the archives are read.
+    let mut project = match &args.project {
+        Some(path) => Some(open_writable(path)?),
+        None => None,
+    };
     let mut args = args;
     args.archives = checked_inputs(std::mem::take(&mut args.archives), args.keep_going)?;
     let options = args.literature.options(args.spotsigs.params()?)?;
@@ -507,10 +530,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let run = with_progress_bar(&progress, COUNT, || {
         session.run(args.algo, &options, &spec, &progress)
     })?;
-    let stored = match &args.project {
-        Some(path) => {
-            let mut project = Project::open(path)
-                .with_context(|| format!("cannot open project {}", path.display()))?;
+    let stored = match (&args.project, project.as_mut()) {
+        (Some(path), Some(project)) => {
             let params = serde_json::json!({
                 "algo": args.algo.name(),
                 "from": "cli",
@@ -518,11 +539,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             });
             let elapsed = Some((run.detect_seconds * 1000.0).round() as u64);
             let id = session
-                .save(&mut project, &run.detection, params, elapsed)
+                .save(project, &run.detection, params, elapsed)
                 .with_context(|| format!("cannot store the run in {}", path.display()))?;
             Some((id, path))
         }
-        None => None,
+        _ => None,
     };
     if let Some(path) = &args.clusters {
         export::write_file_streamed(session.cluster_rows(&run.detection), path, None)
@@ -532,7 +553,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         export::write_file_streamed(session.pair_rows(&run.detection), path, None)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_for(args.json);
     if args.json {
         let mut summary = session.summary(&run);
         summary["project_run"] = serde_json::json!(stored.map(|(r, _)| r.0));
@@ -541,6 +562,17 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     print_summary(&mut out, &session, &run, stored)
+}
+
+/// Open (or create) the project at `path` and check that it can be written, so that a run or a
+/// labelling session does no work it cannot keep.
+pub fn open_writable(path: &Path) -> anyhow::Result<Project> {
+    let project =
+        Project::open(path).with_context(|| format!("cannot open project {}", path.display()))?;
+    project
+        .check_writable()
+        .with_context(|| format!("cannot write to project {}", path.display()))?;
+    Ok(project)
 }
 
 /// The summary of `samecore run` on the terminal.

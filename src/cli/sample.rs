@@ -75,7 +75,7 @@ pub fn run(args: SampleArgs) -> anyhow::Result<()> {
     } else {
         super::open_existing(&args.project)?
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_for(false);
     if let Some(pairs) = &args.from_pairs {
         if !args.archives.is_empty() {
             let n = add_archives(&mut project, &args.archives)?;

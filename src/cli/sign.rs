@@ -64,6 +64,17 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
         );
         shard_names.push(name);
     }
+    // No shard may replace an archive or the gold: the folder and every file it will hold.
+    let mut inputs = samecore::guard::Inputs::new().archives(&args.archives);
+    if let Some(gold) = &args.gold {
+        inputs = inputs.input(gold);
+    }
+    inputs.check(&args.out, "--out")?;
+    for name in &shard_names {
+        for path in shard::shard_paths(&args.out, name) {
+            inputs.check(&path, "--out")?;
+        }
+    }
     let options = args.literature.options(args.spotsigs.params()?)?;
     let started = Instant::now();
     // Signed while read: no page text is held and each record is decompressed once.

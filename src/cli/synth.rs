@@ -105,6 +105,17 @@ fn check_outputs(args: &SynthArgs) -> anyhow::Result<()> {
             }
         }
     }
+    // The gold beside the archive is another file (and neither replaces a project, even with
+    // --overwrite).
+    if let Some(gold) = &args.gold {
+        samecore::guard::Inputs::new()
+            .input(out)
+            .check(gold, "--gold")?;
+        samecore::guard::Inputs::new().check(gold, "--gold")?;
+    }
+    if args.format == SynthFormat::Warc {
+        samecore::guard::Inputs::new().check(out, "--out")?;
+    }
     if let Some(gold) = args.gold.as_ref().filter(|g| g.exists() && !args.overwrite) {
         bail!(
             "{} exists: give another name, or --overwrite",

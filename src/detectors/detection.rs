@@ -49,12 +49,7 @@ impl RunSpec {
 
     /// `Ok` when `algo` can run this: a threshold in `[0, 1]` and a mode it supports.
     pub fn check(&self, algo: Algo) -> Result<()> {
-        let t = self.matching.threshold;
-        if !(0.0..=1.0).contains(&t) {
-            return Err(Error::InvalidParameter(format!(
-                "threshold {t} is not in [0, 1]"
-            )));
-        }
+        crate::matching::check_threshold(self.matching.threshold)?;
         let share = self.matching.link_share;
         if !(0.0..=1.0).contains(&share) {
             return Err(Error::InvalidParameter(format!(

@@ -100,6 +100,40 @@ fn fields_of<T: Serialize + DeserializeOwned>() -> Result<Vec<FieldRef>> {
     Vec::<FieldRef>::from_type::<T>(options).map_err(export_error)
 }
 
+/// Characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+const FORMULA_START: [u8; 6] = [b'=', b'+', b'-', b'@', b'\t', b'\r'];
+
+/// A CSV/TSV cell as written: a text that a spreadsheet would run as a formula (`=`, `+`, `-`,
+/// `@`, tab or carriage return first, and not a number) gets a leading `'`, as OWASP advises;
+/// so does a text that already starts with `'` and one of those (or a second `'`), so that
+/// [`cell_read`] gives back exactly what was written. Numbers (`-0.5`) are left as they are.
+pub fn cell_written(cell: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let needs = match cell {
+        [first, ..] if FORMULA_START.contains(first) => !std::str::from_utf8(cell)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+            .is_some_and(f64::is_finite),
+        [b'\'', second, ..] => FORMULA_START.contains(second) || *second == b'\'',
+        _ => false,
+    };
+    if needs {
+        let mut out = Vec::with_capacity(cell.len() + 1);
+        out.push(b'\'');
+        out.extend_from_slice(cell);
+        std::borrow::Cow::Owned(out)
+    } else {
+        std::borrow::Cow::Borrowed(cell)
+    }
+}
+
+/// A CSV/TSV cell as read back: the `'` that [`cell_written`] put in front taken off.
+pub fn cell_read(cell: &str) -> &str {
+    match cell.as_bytes() {
+        [b'\'', second, ..] if FORMULA_START.contains(second) || *second == b'\'' => &cell[1..],
+        _ => cell,
+    }
+}
+
 fn delimited<W: Write>(out: W, delimiter: u8) -> csv::Writer<W> {
     csv::WriterBuilder::new()
         .delimiter(delimiter)
@@ -145,11 +179,28 @@ fn write_chunks<T: Serialize + DeserializeOwned + Default, C: AsRef<[T]>>(
     match format {
         Format::Csv | Format::Tsv => {
             let delimiter = if format == Format::Tsv { b'\t' } else { b',' };
+            // Rows are serialized by csv's serde writer, then each cell is passed through the
+            // one cell writer that neutralises formulas (serde gives no hook per cell).
             let mut w = delimited(&mut out, delimiter);
+            let mut first = true;
             for chunk in chunks {
+                let mut plain = csv::WriterBuilder::new()
+                    .delimiter(delimiter)
+                    .has_headers(first)
+                    .from_writer(Vec::new());
                 for row in chunk.as_ref() {
-                    w.serialize(row)?;
+                    plain.serialize(row)?;
                     count += 1;
+                }
+                first = first && chunk.as_ref().is_empty();
+                let bytes = plain.into_inner().map_err(|e| io(e.into_error()))?;
+                let mut reader = csv::ReaderBuilder::new()
+                    .delimiter(delimiter)
+                    .has_headers(false)
+                    .from_reader(&bytes[..]);
+                let mut record = csv::ByteRecord::new();
+                while reader.read_byte_record(&mut record)? {
+                    w.write_record(record.iter().map(cell_written))?;
                 }
             }
             w.flush().map_err(io)?;
@@ -309,11 +360,18 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, format: Option<Format>) -> Re
             let mut reader = csv::ReaderBuilder::new()
                 .delimiter(if format == Format::Tsv { b'\t' } else { b',' })
                 .from_reader(BufReader::new(file));
-            for row in reader.deserialize() {
-                let row: T = row.map_err(|e| {
+            let headers = reader.headers()?.clone();
+            for record in reader.records() {
+                let located = |e: csv::Error| {
                     let line = e.position().map_or(0, |p| p.line());
                     bad_row(path, line, e)
-                })?;
+                };
+                let record = record.map_err(located)?;
+                let line = record.position().map_or(0, |p| p.line());
+                let cells: csv::StringRecord = record.iter().map(cell_read).collect();
+                let row: T = cells
+                    .deserialize(Some(&headers))
+                    .map_err(|e| bad_row(path, line, e))?;
                 rows.push(row);
             }
         }

@@ -141,16 +141,23 @@ pub fn import_codes(
                 code: row.code.clone(),
                 applied: row.applied,
                 source,
-                run: None,
+                // Kept where this project has the same run putting the page in the same
+                // cluster (a project of the same archives run alike); blank otherwise.
+                run: row.run.map(crate::store::RunId),
                 cluster: row.cluster,
                 applied_by: row.applied_by.clone(),
                 applied_at: row.applied_at.clone(),
             },
         ));
     }
+    let descriptions: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| !r.description.is_empty())
+        .map(|r| (r.code.clone(), r.description.clone()))
+        .collect();
     Ok(ImportReport {
         rows: rows.len(),
-        written: project.import_page_codes(&decisions)?,
+        written: project.import_page_codes(&decisions, &descriptions)?,
         ..ImportReport::default()
     })
 }
@@ -235,7 +242,12 @@ fn read_delimited(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>)> {
     let mut rows = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let record = record.map_err(|e| bad_row(path, i as u64 + 2, e))?;
-        rows.push(record.iter().map(str::to_string).collect());
+        rows.push(
+            record
+                .iter()
+                .map(|c| super::format::cell_read(c).to_string())
+                .collect(),
+        );
     }
     Ok((headers, rows))
 }

@@ -437,8 +437,9 @@ pub struct PassageRow {
     pub a_key: String,
     /// Second page's capture key.
     pub b_key: String,
-    /// The detector's score of the pair.
-    pub score: f64,
+    /// The detector's score of the pair; empty for two pages compared by hand (no detector
+    /// scored them).
+    pub score: Option<f64>,
     /// Whose core the passage is in: `a` (found in B's text) or `b` (found in A's text).
     pub in_page: String,
     /// Which passage of that page (1 for the first).
@@ -473,7 +474,7 @@ impl PassageRow {
     /// derivation.
     pub fn of_pair(
         keys: (&str, &str),
-        score: f64,
+        score: Option<f64>,
         (pa, pb): (&crate::passages::PageCore, &crate::passages::PageCore),
         alignment: &crate::passages::PairAlignment,
         derivation: &crate::passages::PairDerivation,
@@ -592,6 +593,10 @@ pub struct CodeRow {
     pub applied_by: String,
     /// When.
     pub applied_at: Option<String>,
+    /// The code's description in the codebook (empty when it has none; missing in exports
+    /// before it was written).
+    #[serde(default)]
+    pub description: String,
 }
 
 /// The page rows of a project (clusters from `run`, when given), by key.
@@ -772,6 +777,11 @@ pub fn run_rows(project: &Project) -> Result<Vec<RunRow>> {
 /// The code rows of a project, by (key, code).
 pub fn code_rows(project: &Project) -> Result<Vec<CodeRow>> {
     let pages: BTreeMap<_, _> = project.pages()?.into_iter().map(|p| (p.id, p)).collect();
+    let descriptions: BTreeMap<String, String> = project
+        .codes()?
+        .into_iter()
+        .map(|c| (c.name, c.description))
+        .collect();
     Ok(project
         .page_codes()?
         .into_iter()
@@ -786,13 +796,14 @@ pub fn code_rows(project: &Project) -> Result<Vec<CodeRow>> {
                 url: identity.url,
                 timestamp: identity.date.as_deref().and_then(timestamp14),
                 date: identity.date,
-                code: pc.code,
                 applied: pc.applied,
                 source: pc.source.as_str().to_string(),
                 run: pc.run.map(|r| r.0),
                 cluster: pc.cluster,
                 applied_by: pc.applied_by,
                 applied_at: pc.applied_at,
+                description: descriptions.get(&pc.code).cloned().unwrap_or_default(),
+                code: pc.code,
             }
         })
         .collect())

@@ -802,6 +802,15 @@ impl Workbench {
 
     /// Write `what` to `path` (format by its extension) and say how it went.
     pub fn export_to(&mut self, what: ExportWhat, path: PathBuf) {
+        // No export replaces the project or an archive that is open.
+        let mut inputs = crate::guard::Inputs::new().archives(&self.absolute_inputs);
+        if let Some(project) = self.project_path() {
+            inputs = inputs.project(project);
+        }
+        if let Err(e) = inputs.check(&path, "the export file") {
+            self.messages.push(format!("Export refused: {e}"));
+            return;
+        }
         if what == ExportWhat::Sample {
             self.project.export_sample(path);
             self.poll_project();

@@ -555,18 +555,25 @@ impl MatchOutcome {
     }
 }
 
+/// `Ok` when `threshold` is a similarity threshold every front end and the Spark job take: in
+/// `(0, 1]`. At 0 every two pages would match, whatever they share.
+pub fn check_threshold(threshold: f64) -> Result<()> {
+    if threshold > 0.0 && threshold <= 1.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "threshold {threshold} is not in (0, 1]"
+        )))
+    }
+}
+
 /// Run one matching procedure over a collection's signature sets.
 pub fn run(
     sets: &[SignatureSet],
     params: &MatchParams,
     progress: &Progress,
 ) -> Result<MatchOutcome> {
-    if !(0.0..=1.0).contains(&params.threshold) {
-        return Err(Error::InvalidParameter(format!(
-            "threshold {} is not in [0, 1]",
-            params.threshold
-        )));
-    }
+    check_threshold(params.threshold)?;
     if let Some(bad) = params.seeds.iter().find(|d| d.index() >= sets.len()) {
         return Err(Error::InvalidParameter(format!(
             "seed document {} is not in the collection",

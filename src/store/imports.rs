@@ -83,9 +83,22 @@ impl Project {
     /// Write code decisions read from an export: pages by key (all must be in the project, or
     /// nothing is written), codes by name (added to the codebook when unknown), provenance as given except the run, which
     /// belonged to the other project. Returns the number of decisions written.
-    pub fn import_page_codes(&mut self, rows: &[(PageIdentity, PageCode)]) -> Result<usize> {
+    pub fn import_page_codes(
+        &mut self,
+        rows: &[(PageIdentity, PageCode)],
+        descriptions: &[(String, String)],
+    ) -> Result<usize> {
         self.write(|tx| {
             let mut n = 0;
+            // A description fills a code's empty one; one the project has is not replaced.
+            for (code, description) in descriptions {
+                tx.execute(
+                    "INSERT INTO codes (name, description) VALUES (?1, ?2)
+                     ON CONFLICT (name) DO UPDATE SET description = excluded.description
+                     WHERE codes.description = ''",
+                    params![code, description],
+                )?;
+            }
             let ids = pages_by_key(tx, rows.iter().map(|(identity, _)| identity.key.as_str()))?;
             let pages: Vec<i64> = rows
                 .iter()
@@ -104,9 +117,14 @@ impl Project {
                     &format!(
                         "INSERT INTO page_codes (doc_id, code_id, applied, source, run_id,
                            cluster, applied_by, applied_at)
-                         VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6, coalesce(?7, {NOW}))
+                         VALUES (?1, ?2, ?3, ?4,
+                           (SELECT run_id FROM run_clusters
+                             WHERE run_id = ?8 AND doc_id = ?1
+                               AND coalesce(manual_cluster, cluster) = ?5),
+                           ?5, ?6, coalesce(?7, {NOW}))
                          ON CONFLICT (doc_id, code_id) DO UPDATE SET applied = excluded.applied,
-                           source = excluded.source, cluster = excluded.cluster,
+                           source = excluded.source, run_id = excluded.run_id,
+                           cluster = excluded.cluster,
                            applied_by = excluded.applied_by, applied_at = excluded.applied_at"
                     ),
                     params![
@@ -116,7 +134,8 @@ impl Project {
                         pc.source.as_str(),
                         pc.cluster,
                         pc.applied_by,
-                        pc.applied_at
+                        pc.applied_at,
+                        pc.run.map(|r| r.0)
                     ],
                 )?;
             }

@@ -168,11 +168,11 @@ impl Project {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
         }
         let conn = Connection::open_with_flags(&path, flags)
-            .map_err(|e| classify(e.into(), Some(&path), options.busy_timeout))
-            .map_err(|e| unwritable(e, &path))?;
+            .map_err(|e| unwritable(e.into(), &path))
+            .map_err(|e| classify(e, Some(&path), options.busy_timeout))?;
         Project::setup(conn, Some(path.clone()), options.busy_timeout)
-            .map_err(|e| classify(e, Some(&path), options.busy_timeout))
             .map_err(|e| unwritable(e, &path))
+            .map_err(|e| classify(e, Some(&path), options.busy_timeout))
     }
 
     /// A fresh project that lives in memory only.
@@ -227,6 +227,26 @@ impl Project {
     /// The file, none for an in-memory project.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// `Ok` when this project can be written now: the file is not read-only (SQLite opens a
+    /// write-protected file for reading without a word) and a write lock can be taken. Commands
+    /// that do work before they store it ask this first.
+    pub fn check_writable(&self) -> Result<()> {
+        let read_only = self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false);
+        let probe = || -> Result<()> {
+            self.conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;")?;
+            Ok(())
+        };
+        let result = if read_only {
+            Err(Error::Sqlite(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_READONLY),
+                None,
+            )))
+        } else {
+            probe()
+        };
+        result.map_err(|e| classify(e, self.path.as_deref(), self.busy_timeout))
     }
 
     /// What opening did to the schema (`from == to` when nothing was migrated).
@@ -308,6 +328,16 @@ fn classify(err: Error, path: Option<&Path>, waited: Duration) -> Error {
             Error::ProjectBusy {
                 path: path.map(Path::to_path_buf).unwrap_or_default(),
                 waited_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX),
+            }
+        }
+        // SQLite's "attempt to write a readonly database" does not say which file.
+        Error::Sqlite(e)
+            if path.is_some() && e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) =>
+        {
+            Error::BadProject {
+                reason: "the project file cannot be written (read-only or immutable; nothing                          was stored)"
+                    .into(),
+                path: path.map(Path::to_path_buf).unwrap_or_default(),
             }
         }
         other => other,

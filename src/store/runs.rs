@@ -277,6 +277,20 @@ impl Project {
         Ok(self.archive_places()?.into_iter().map(|a| a.path).collect())
     }
 
+    /// The files a command must not write over: this project file (with SQLite's companions)
+    /// and every archive it has opened, where it was recorded and where it is now.
+    pub fn inputs(&self) -> Result<crate::guard::Inputs> {
+        let mut inputs = crate::guard::Inputs::new();
+        if let Some(path) = self.path() {
+            inputs = inputs.project(path);
+        }
+        for place in self.archive_places()? {
+            inputs =
+                inputs.archives(std::iter::once(PathBuf::from(&place.path)).chain(place.found));
+        }
+        Ok(inputs)
+    }
+
     /// The archives opened with where they were recorded and where they are now.
     pub fn archive_places(&self) -> Result<Vec<ArchivePlace>> {
         let base = self.path().and_then(Path::parent).map(absolute);

@@ -250,7 +250,18 @@ pub fn migrate(conn: &mut Connection, path: Option<&Path>) -> Result<Migration> 
     };
     for v in from..SCHEMA_VERSION {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.execute_batch(MIGRATIONS[v as usize])?;
+        // SQLite's own word ("duplicate column name: reason") would not say what is wrong: the
+        // file's tables are not those of the version it claims.
+        tx.execute_batch(MIGRATIONS[v as usize])
+            .map_err(|e| Error::BadProject {
+                reason: format!(
+                    "the project says it is schema v{v} but its tables are not (was its \
+                     user_version changed by another program?); it was left as it was \
+                     (migrating to v{} failed: {e})",
+                    v + 1
+                ),
+                path: display.clone(),
+            })?;
         tx.pragma_update(None, "user_version", v + 1)?;
         tx.commit()?;
     }

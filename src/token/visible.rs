@@ -9,19 +9,24 @@ const HIDDEN: [&str; 4] = ["script", "style", "noscript", "template"];
 
 /// The visible text of `html`, one space between text nodes.
 pub fn visible_text(html: &str) -> String {
+    use ego_tree::iter::Edge;
     let doc = Html::parse_document(html);
     let mut out = String::with_capacity(html.len() / 4);
-    for node in doc.tree.root().descendants() {
-        let Node::Text(text) = node.value() else {
-            continue;
-        };
-        let hidden = node.ancestors().any(|a| match a.value() {
-            Node::Element(e) => HIDDEN.contains(&e.name()),
-            _ => false,
-        });
-        if !hidden {
-            out.push_str(text);
-            out.push(' ');
+    // One walk that counts the hidden elements it is inside, not a climb to the root from
+    // every text node: linear in the page however deep it nests.
+    let mut hidden = 0usize;
+    let is_hidden = |node: &Node| matches!(node, Node::Element(e) if HIDDEN.contains(&e.name()));
+    for edge in doc.tree.root().traverse() {
+        match edge {
+            Edge::Open(node) if is_hidden(node.value()) => hidden += 1,
+            Edge::Close(node) if is_hidden(node.value()) => hidden -= 1,
+            Edge::Open(node) => {
+                if let (Node::Text(text), 0) = (node.value(), hidden) {
+                    out.push_str(&text);
+                    out.push(' ');
+                }
+            }
+            Edge::Close(_) => {}
         }
     }
     out
