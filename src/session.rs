@@ -566,7 +566,9 @@ impl Session {
             docs[b.index()].published,
             cutoffs,
         );
-        let keys = (&*docs[a.index()].key, &*docs[b.index()].key);
+        // The pages' keys as every table has them: their captures.
+        let (ka, kb) = (docs[a.index()].capture(), docs[b.index()].capture());
+        let keys = (ka.as_str(), kb.as_str());
         // Two pages named by hand: no detector scored them.
         let passages = PassageRow::of_pair(keys, None, (&ca, &cb), &alignment, &derivation);
         Ok(Comparison {

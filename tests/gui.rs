@@ -1125,10 +1125,13 @@ fn a_capture_opens_inert_in_the_browser_and_in_replay() {
         .unwrap_or_else(|| panic!("{:?}", h.state().messages()));
     let path = message.trim_start_matches("Opened in the browser: ");
     let page = std::fs::read_to_string(path).unwrap();
+    // The policy first, the page inside a sandboxed frame.
     assert!(
-        page.starts_with("<meta http-equiv=\"Content-Security-Policy\""),
+        page.starts_with("<!DOCTYPE html>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\""),
         "{path}"
     );
+    assert!(page.contains("<iframe sandbox "), "{path}");
+    let _ = std::fs::remove_file(path);
     h.get_all_by_label("Open in replay").next().unwrap().click();
     h.run();
     assert!(
@@ -1711,4 +1714,62 @@ fn documents_show_a_pages_capture_history() {
         .find(|s| s.previous.is_some() && s.change != samecore::history::Change::Identical)
         .unwrap();
     assert_eq!((pair.a, pair.b), (step.previous.unwrap(), step.doc));
+}
+
+/// A folder of hostile pages (a title of terminal escapes, a formula title, a disguised refresh,
+/// scripts, frames, `javascript:` and `file:` links, remote images) opens and runs like any
+/// other; an export over one of its pages or into the folder is refused with a message and
+/// leaves the page as it was; the page opened as a capture is the inert, framed copy.
+#[test]
+fn a_hostile_folder_opens_and_no_export_replaces_its_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("pages");
+    let story = "The council voted on Tuesday to close the old bridge for repairs that will take \
+                 most of the winter, the mayor said, and drivers were told to use the ring road \
+                 while engineers replace the steel beams and the worn deck of the bridge.";
+    for (name, title) in [
+        ("story/a.html", "\u{1b}[2J\u{1b}[31mScreen cleared\u{202e}"),
+        ("story/b.html", "=HYPERLINK(\"http://evil.example/\",\"x\")"),
+    ] {
+        let page = format!(
+            "<html><head><title>{title}</title>\
+             <meta http-equiv=\"&#114;efresh\" content=\"0;url=http://evil.example/\"></head>\
+             <body><script>fetch('http://tracker.example/')</script>\
+             <iframe src=\"http://evil.example/\"></iframe><a href=\"javascript:alert(1)\">x</a>\
+             <a href=\"file:///etc/passwd\">y</a><img src=\"http://tracker.example/p.gif\">\
+             <p>{story}</p></body></html>"
+        );
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, page).unwrap();
+    }
+    let mut app = Workbench::new(true);
+    app.open(vec![root.clone()]);
+    let mut h = harness(app);
+    h.run();
+    let ws = h.state().workspace().expect("the hostile folder opens");
+    assert_eq!(ws.collection.docs.len(), 2);
+    let page = root.join("story/a.html");
+    let before = std::fs::read(&page).unwrap();
+    for target in [page.clone(), root.join("story/export.csv")] {
+        h.state_mut().export_to(
+            samecore::gui::export::ExportWhat::Cluster(0),
+            target.clone(),
+        );
+        h.run();
+        let said = h.state().messages().join("\n");
+        assert!(said.contains("Export refused"), "{said}");
+        assert!(!target.ends_with("export.csv") || !target.exists());
+    }
+    assert_eq!(std::fs::read(&page).unwrap(), before);
+    let doc = &h.state().workspace().unwrap().collection.docs[0];
+    let capture = samecore::gui::capture::write_capture(doc).unwrap();
+    let written = std::fs::read_to_string(&capture).unwrap();
+    let _ = std::fs::remove_file(&capture);
+    assert!(written.contains("<iframe sandbox "));
+    assert!(
+        !written.contains("url=http://evil.example/"),
+        "the refresh is gone"
+    );
+    assert!(written.contains("default-src 'none'"));
 }

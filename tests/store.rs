@@ -748,7 +748,7 @@ fn empty_csv_exports_still_have_a_header_and_runs_export() {
     export::write_rows(&export::code_rows(&project).unwrap(), &mut out, Format::Csv).unwrap();
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        "key,record_id,url,capture_timestamp,date,code,applied,source,run,cluster,applied_by,applied_at\n"
+        "key,record_id,url,capture_timestamp,date,code,applied,source,run,cluster,applied_by,applied_at,description\n"
     );
     let mut project = Project::in_memory().unwrap();
     fixture(&mut project);

@@ -170,7 +170,11 @@ class Comparison(dict):
 
 def _comparison(raw: Dict[str, Any]) -> Comparison:
     out = Comparison(raw)
-    out["passages"] = _frame(raw["passages"])
+    passages = _frame(raw["passages"])
+    # Two pages of a session compared by hand: no detector scored the pair.
+    if "score" in passages.columns and len(passages) and passages["score"].isna().all():
+        passages = passages.drop(columns="score")
+    out["passages"] = passages
     return out
 
 

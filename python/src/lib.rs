@@ -350,8 +350,8 @@ impl PySession {
         let c = work(py, None, |_| session.compare(da, db, &cutoffs))?;
         let out = PyDict::new(py);
         let docs = self.inner.docs();
-        out.set_item("a", &*docs[da.index()].key)?;
-        out.set_item("b", &*docs[db.index()].key)?;
+        out.set_item("a", docs[da.index()].capture())?;
+        out.set_item("b", docs[db.index()].capture())?;
         out.set_item("share_a", c.alignment.share_a())?;
         out.set_item("share_b", c.alignment.share_b())?;
         let direction = serde_json::to_value(c.derivation.direction).map_err(error)?;

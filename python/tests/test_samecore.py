@@ -147,6 +147,9 @@ def test_what_two_pages_share(sample_run: samecore.Run) -> None:
     assert c["share_a"] > 0.5 and c["share_b"] > 0.5
     assert c["derivation"] in {"wholly", "partially", "non"}
     assert len(c.passages) > 0 and c.passages.text.str.len().min() > 0
+    # Two pages named by hand: no detector scored them, so no score column of NaN.
+    assert "score" not in c.passages.columns
+    assert (c.passages.a_key == a).all() and (c.passages.b_key == b).all()
     # The same page by its reader key, and its HTML read again from the archive.
     assert sample_run.session.compare(members.doc.iloc[0], b)["share_a"] == c["share_a"]
     assert "<" in sample_run.session.text(a)
@@ -179,6 +182,9 @@ def test_errors_are_the_librarys_and_nothing_is_made(tmp_path: Path) -> None:
         session.run("nope", progress=False)
     with pytest.raises(samecore.SamecoreError, match="threshold"):
         session.run("spotsigs", threshold=1.5, progress=False)
+    # The Spark job's range, said by the same words everywhere: (0, 1].
+    with pytest.raises(samecore.SamecoreError, match=r"not in \(0, 1\]"):
+        session.run("spotsigs", threshold=0, progress=False)
     with pytest.raises(samecore.SamecoreError, match="no page"):
         session.compare("no such page", "nor this")
     missing = tmp_path / "missing.samecore"
@@ -325,3 +331,30 @@ def test_help_renders_the_docstrings() -> None:
     assert "Run a detector" in text and "threshold" in text
     assert "DataFrame" in pydoc.render_doc(samecore.run, renderer=pydoc.plaintext)
     assert samecore.__version__
+
+
+def test_hostile_pages_warn_in_python_and_keys_join(tmp_path: Path) -> None:
+    """A folder with a page over the size limit and hostile titles: the reading warning is a
+    Python warning; a run's clusters and the project's pages and codes join on one key."""
+    root = tmp_path / "pages"
+    (root / "story").mkdir(parents=True)
+    story = ("The council voted on Tuesday to close the old bridge for repairs that will take "
+             "most of the winter, and drivers were told to use the ring road instead. ") * 3
+    for name, title in [("a.html", "\x1b[2Jcleared"), ("b.html", '=HYPERLINK("http://e.example/")')]:
+        (root / "story" / name).write_text(
+            f"<html><head><title>{title}</title></head><body><p>{story}</p></body></html>"
+        )
+    with open(root / "big.html", "wb") as f:
+        f.truncate(64 * 1024 * 1024 + 1)
+    with pytest.warns(samecore.SamecoreWarning, match="larger than"):
+        session = samecore.Session(root, progress=False)
+    run = session.run("spotsigs", progress=False)
+    path = tmp_path / "p.samecore"
+    run.save(path)
+    subprocess.run([cli(), "code", "--project", str(path), "--by", "ana", "apply", "--new",
+                    "bridge", "--cluster", str(int(run.clusters.cluster.iloc[0]))], check=True)
+    project = samecore.Project(path)
+    pages, codes = project.pages(), project.codes
+    joined = run.clusters.merge(pages, on=["key", "record_id"], suffixes=("", "_p"))
+    assert len(joined) == len(run.clusters) == len(pages) == 2
+    assert set(codes.key) <= set(run.clusters.key)

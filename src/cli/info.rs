@@ -68,22 +68,21 @@ pub fn run(args: InfoArgs) -> anyhow::Result<()> {
             empty.push(report.file.display().to_string());
         }
     }
-    for e in &failed {
+    // Every input that gave nothing is named, each message ending with its file; the last is
+    // the command's error (its exit code).
+    let mut problems: Vec<String> = failed;
+    problems.extend(
+        empty
+            .iter()
+            .map(|f| format!("no page was read (its skips and warnings say why): {f}")),
+    );
+    let Some(last) = problems.pop() else {
+        return Ok(());
+    };
+    for e in &problems {
         eprintln!("error: {}", samecore::terminal::escape(e));
     }
-    if !empty.is_empty() {
-        eprintln!(
-            "error: no page was read from {} (its skips and warnings say why)",
-            samecore::terminal::escape(&empty.join(", "))
-        );
-    }
-    anyhow::ensure!(
-        failed.is_empty() && empty.is_empty(),
-        "{} of {} inputs gave no pages",
-        failed.len() + empty.len(),
-        args.archives.len().max(failed.len() + reports.len())
-    );
-    Ok(())
+    anyhow::bail!("{}", samecore::terminal::escape(&last))
 }
 
 fn write_text(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {

@@ -491,13 +491,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             export::check_output(path, None)?;
         }
     }
+    let mut args = args;
+    args.archives = checked_inputs(std::mem::take(&mut args.archives), args.keep_going)?;
     // A project that cannot be written is found before the archives are read.
     let mut project = match &args.project {
         Some(path) => Some(open_writable(path)?),
         None => None,
     };
-    let mut args = args;
-    args.archives = checked_inputs(std::mem::take(&mut args.archives), args.keep_going)?;
     let options = args.literature.options(args.spotsigs.params()?)?;
     let spotsigs = args.algo == Algo::SpotSigs;
     let session = open(

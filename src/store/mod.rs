@@ -229,14 +229,29 @@ impl Project {
         self.path.as_deref()
     }
 
-    /// `Ok` when this project can be written now: the file is not read-only (SQLite opens a
-    /// write-protected file for reading without a word) and a write lock can be taken. Commands
-    /// that do work before they store it ask this first.
+    /// `Ok` when this project can be written: the file is not read-only (SQLite opens a
+    /// write-protected file for reading without a word) and a write lock could be taken. A lock
+    /// another samecore holds now is no reason to refuse (writes wait and retry). Commands that
+    /// do work before they store it ask this first.
     pub fn check_writable(&self) -> Result<()> {
         let read_only = self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false);
         let probe = || -> Result<()> {
-            self.conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;")?;
-            Ok(())
+            self.conn.busy_timeout(Duration::ZERO)?;
+            let tried = self.conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;");
+            self.conn.busy_timeout(self.busy_timeout)?;
+            match tried {
+                Err(e)
+                    if matches!(
+                        e.sqlite_error_code(),
+                        Some(
+                            rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                        )
+                    ) =>
+                {
+                    Ok(())
+                }
+                other => Ok(other?),
+            }
         };
         let result = if read_only {
             Err(Error::Sqlite(rusqlite::Error::SqliteFailure(
