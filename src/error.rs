@@ -95,6 +95,9 @@ pub enum Error {
         /// The project file.
         path: PathBuf,
     },
+    /// Reliability data that agreement cannot be computed from.
+    #[error(transparent)]
+    Agreement(#[from] crate::agreement::TableError),
     /// JSON (de)serialisation failed.
     #[error(transparent)]
     Json(#[from] serde_json::Error),

@@ -14,6 +14,7 @@
 //! and (feature `gui`) the egui workbench over the same library. The library never depends on
 //! egui outside [`gui`].
 
+pub mod agreement;
 pub mod archive;
 pub mod calendar;
 pub mod cluster;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+pub mod agreement;
 pub mod clusters;
 pub mod code;
 pub mod eval;
@@ -73,6 +74,9 @@ pub enum Command {
     /// Code clusters and pages from the command line: codebook, apply, override, undo,
     /// reconcile with a new run.
     Code(code::CodeArgs),
+    /// Agreement between coders per variable: Krippendorff's alpha with a bootstrap interval,
+    /// percent agreement, Cohen's and Fleiss' kappa, from a long table of coded values.
+    Agreement(agreement::AgreementArgs),
     /// Tell a project where its archives are now, after they moved.
     Relocate(relocate::RelocateArgs),
     /// Sign archives for matching elsewhere: per input, Parquet shards of pages and signatures
@@ -159,6 +163,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::History(args) => history::run(args),
         Command::Passages(args) => passages::run(args),
         Command::Code(args) => code::run(args),
+        Command::Agreement(args) => agreement::run(args),
         Command::Sign(args) => sign::run(args),
         Command::ImportPairs(args) => import_pairs::run(args),
     }

@@ -170,11 +170,8 @@ pub fn import_codes(
 /// export is refused unless `column` is given: its `cluster` column is a detector's clusters,
 /// not gold, and taking it would overwrite the real gold with the detector's answer.
 pub fn read_gold(path: &Path, column: Option<&str>) -> Result<BTreeMap<String, String>> {
-    let (headers, rows) = match Format::of_path(path) {
-        Ok(f @ (Format::Jsonl | Format::Parquet)) => super::format::read_text_table(path, f)?,
-        // CSV, TSV and any other name: comma- or tab-separated, told by the header.
-        _ => read_delimited(path)?,
-    };
+    // CSV, TSV and any other name: comma- or tab-separated, told by the header.
+    let (headers, rows) = read_table(path)?;
     let first = headers.join(",");
     let told = column;
     let column = |names: &[&str]| {
@@ -230,6 +227,62 @@ pub fn read_gold(path: &Path, column: Option<&str>) -> Result<BTreeMap<String, S
 }
 
 /// A comma- or tab-separated file (tab when the header has one): headers and trimmed rows.
+/// A table of text cells from any export format (CSV or TSV told by the header, JSON Lines or
+/// Parquet by the extension): its column names and rows, a CSV cell's formula guard taken off.
+pub fn read_table(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>)> {
+    match Format::of_path(path) {
+        Ok(f @ (Format::Jsonl | Format::Parquet)) => super::format::read_text_table(path, f),
+        _ => read_delimited(path),
+    }
+}
+
+/// The long table of coded values at `path` (columns `unit`, `coder`, `variable`, `value`, in
+/// any order and case; other columns ignored; an empty value is missing), for
+/// [`crate::agreement::per_variable`].
+pub fn read_coded_values(path: &Path) -> Result<Vec<crate::agreement::CodedValue>> {
+    let (headers, rows) = read_table(path)?;
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h.trim().eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                bad_row(
+                    path,
+                    1,
+                    format!(
+                        "no `{name}` column (a long table has unit, coder, variable and value; \
+                         found {})",
+                        headers.join(", ")
+                    ),
+                )
+            })
+    };
+    let (unit, coder, variable, value) = (
+        column("unit")?,
+        column("coder")?,
+        column("variable")?,
+        column("value")?,
+    );
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let line = i as u64 + 2;
+        let cell = |c: usize| row.get(c).map(|s| s.trim()).unwrap_or_default();
+        for (c, name) in [(unit, "unit"), (coder, "coder"), (variable, "variable")] {
+            if cell(c).is_empty() {
+                return Err(bad_row(path, line, format!("the {name} is empty")));
+            }
+        }
+        out.push(crate::agreement::CodedValue {
+            unit: cell(unit).to_string(),
+            coder: cell(coder).to_string(),
+            variable: cell(variable).to_string(),
+            value: Some(cell(value).to_string()).filter(|v| !v.is_empty()),
+            line,
+        });
+    }
+    Ok(out)
+}
+
 fn read_delimited(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>)> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(e, path))?;
     let first = text.lines().next().unwrap_or_default();
