@@ -129,7 +129,8 @@ mod tests {
     fn the_writer_escapes_what_passes_and_joins_split_characters() {
         use std::io::Write;
         let mut out = Safe::new(Vec::new());
-        writeln!(out, "title: {}", "\u{1b}[2Jgone\u{202e}").unwrap();
+        let title = "\u{1b}[2Jgone\u{202e}";
+        writeln!(out, "title: {title}").unwrap();
         let override_char = "\u{202e}".as_bytes();
         out.write_all(&override_char[..1]).unwrap();
         out.write_all(&override_char[1..]).unwrap();

@@ -130,7 +130,7 @@ pub fn visible_text(html: &str) -> String {
             Edge::Close(node) if is_hidden(node.value()) => hidden -= 1,
             Edge::Open(node) => {
                 if let (Node::Text(text), 0) = (node.value(), hidden) {
-                    out.push_str(&text);
+                    out.push_str(text);
                     out.push(' ');
                 }
             }
