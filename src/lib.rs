@@ -18,6 +18,7 @@ pub mod agreement;
 pub mod archive;
 pub mod calendar;
 pub mod cluster;
+pub mod codebook;
 pub mod coding;
 pub mod dates;
 pub mod detectors;

@@ -123,7 +123,8 @@ impl std::error::Error for AgreementError {}
 
 /// A variable's level of measurement, which picks alpha's difference function δ²(c, k)
 /// (Krippendorff 2011, §D).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Level {
     /// δ² = 0 if c = k, else 1.
     Nominal,

@@ -16,8 +16,16 @@ use samecore::agreement::{BootstrapConfig, BootstrapMethod, Level, per_variable}
 pub struct AgreementArgs {
     /// A long table of coded values: columns unit, coder, variable, value (CSV, TSV, JSON Lines
     /// or Parquet); an empty value is missing.
-    #[arg(long, value_name = "FILE")]
-    pub values: PathBuf,
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "project",
+        conflicts_with = "project"
+    )]
+    pub values: Option<PathBuf>,
+    /// The project: its coders' values, each variable at the level its codebook gives.
+    #[arg(long)]
+    pub project: Option<PathBuf>,
     /// The level of measurement every variable is read at: nominal (any labels), ordinal,
     /// interval or ratio (numbers).
     #[arg(long, default_value = "nominal")]
@@ -39,12 +47,6 @@ pub struct AgreementArgs {
 
 /// Run `samecore agreement`.
 pub fn run(args: AgreementArgs) -> anyhow::Result<()> {
-    let values = samecore::export::import::read_coded_values(&args.values)?;
-    anyhow::ensure!(
-        !values.is_empty(),
-        "no coded value in {}",
-        args.values.display()
-    );
     let boot = BootstrapConfig {
         resamples: args.resamples,
         seed: args.seed,
@@ -55,8 +57,25 @@ pub fn run(args: AgreementArgs) -> anyhow::Result<()> {
         },
         ..BootstrapConfig::default()
     };
-    let table = per_variable(&values, args.level, &boot)
-        .map_err(|e| anyhow::anyhow!("{e}: {}", args.values.display()))?;
+    let table = match (&args.values, &args.project) {
+        (Some(file), _) => {
+            let values = samecore::export::import::read_coded_values(file)?;
+            anyhow::ensure!(!values.is_empty(), "no coded value in {}", file.display());
+            per_variable(&values, args.level, &boot)
+                .map_err(|e| anyhow::anyhow!("{e}: {}", file.display()))?
+        }
+        (None, Some(path)) => {
+            let project = super::open_existing(path)?;
+            let table = samecore::coding::reliability::agreement(&project, &boot)?;
+            anyhow::ensure!(
+                !table.is_empty(),
+                "no variable of {} has values of two coders yet (samecore code value …)",
+                path.display()
+            );
+            table
+        }
+        (None, None) => anyhow::bail!("give --values FILE or --project P"),
+    };
     let mut out = super::stdout_for(args.json);
     if args.json {
         // A struct, not a map: each variable's fields in their order (variable first).
@@ -107,7 +126,11 @@ pub fn run(args: AgreementArgs) -> anyhow::Result<()> {
         out,
         "({} alpha; interval and q from {} bootstrap resamples of {}, seed {}; \"-\": undefined, \
          every pairable value the same)",
-        args.level,
+        if args.project.is_some() {
+            "each variable's own level".to_string()
+        } else {
+            args.level.to_string()
+        },
         args.resamples,
         if args.by_units {
             "units"

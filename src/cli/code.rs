@@ -16,6 +16,7 @@ use clap::{Args, Subcommand};
 use samecore::coding;
 use samecore::store::codes::{Code, CodeSource};
 use samecore::store::runs::Page;
+use samecore::store::values::{Role, Unit};
 use samecore::store::{Project, RunId};
 
 /// Arguments of `samecore code`.
@@ -100,6 +101,33 @@ pub enum CodeAction {
         /// Forget the page's own decision (the cluster's applies again at the next apply).
         #[arg(long)]
         clear: bool,
+    },
+    /// Give a variable of the codebook a value on a story (`--cluster`) or a page (`--page`),
+    /// as your own (or, with --final, as the adjudicated value); no one else's is replaced.
+    Value {
+        /// The variable.
+        variable: String,
+        /// The value: a listed number (`2`), several (`1,3`), a number, a note; or the number
+        /// the variable records for "not applicable" or "cannot code".
+        value: String,
+        /// The story: its cluster number.
+        #[arg(long, conflicts_with = "page", required_unless_present = "page")]
+        cluster: Option<i64>,
+        /// The run of the cluster (default: the only one).
+        #[arg(long)]
+        run: Option<i64>,
+        /// The page: its key, WARC-Record-ID or URL.
+        #[arg(long)]
+        page: Option<String>,
+        /// The lead's final value after a disagreement.
+        #[arg(long = "final")]
+        final_value: bool,
+    },
+    /// Undo your latest value (also one given in an earlier invocation).
+    UndoValue {
+        /// Undo your latest final value instead.
+        #[arg(long = "final")]
+        final_value: bool,
     },
     /// Undo your latest code edit (also one made in an earlier invocation).
     Undo,
@@ -223,6 +251,46 @@ pub fn run(args: CodeArgs) -> anyhow::Result<()> {
             )?;
             writeln!(out, "{name:?} {verb} page {}", found.identity.key)?;
         }
+        CodeAction::Value {
+            variable,
+            value,
+            cluster,
+            run,
+            page,
+            final_value,
+        } => {
+            let unit = match (cluster, page) {
+                (Some(cluster), _) => Unit::Story {
+                    run: cluster_run(&project, run, cluster)?,
+                    cluster,
+                },
+                (None, Some(page)) => Unit::Page(find_page(&project, &page)?.id),
+                (None, None) => bail!("say which story (--cluster N) or page (--page KEY)"),
+            };
+            let role = if final_value {
+                Role::Final
+            } else {
+                Role::Coder
+            };
+            let answer = project.set_value(unit, &variable, &by, &value, role)?;
+            writeln!(
+                out,
+                "{variable} = {} ({by}{})",
+                shown(&answer),
+                if final_value { ", final" } else { "" }
+            )?;
+        }
+        CodeAction::UndoValue { final_value } => {
+            let role = if final_value {
+                Role::Final
+            } else {
+                Role::Coder
+            };
+            match project.undo_value(&by, role)? {
+                Some((variable, unit)) => writeln!(out, "undid {by}'s {variable} on {unit}")?,
+                None => writeln!(out, "no value of {by}'s to undo")?,
+            }
+        }
         CodeAction::Undo => match project.undo_code_edit(&by)? {
             Some(what) => writeln!(out, "undid: {what}")?,
             None => writeln!(out, "nothing of {by}'s to undo")?,
@@ -311,7 +379,21 @@ fn code_or_new(
 /// The run a cluster number belongs to: `--run`, else the project's only run. With several runs
 /// a bare number is ambiguous (cluster 99 of one run is another cluster of the next) and is
 /// refused, naming the runs.
-fn cluster_run(project: &Project, run: Option<i64>, cluster: i64) -> anyhow::Result<RunId> {
+/// An answer as a person reads it.
+fn shown(answer: &samecore::codebook::Answer) -> String {
+    use samecore::codebook::Answer;
+    match answer {
+        Answer::Value(v) => v.clone(),
+        Answer::NotApplicable => "not applicable".into(),
+        Answer::CannotCode => "cannot code".into(),
+    }
+}
+
+pub(super) fn cluster_run(
+    project: &Project,
+    run: Option<i64>,
+    cluster: i64,
+) -> anyhow::Result<RunId> {
     if run.is_none() {
         let runs = project.runs()?;
         if runs.len() > 1 {

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 pub mod agreement;
 pub mod clusters;
 pub mod code;
+pub mod codebook;
 pub mod eval;
 pub mod export;
 pub mod history;
@@ -74,6 +75,8 @@ pub enum Command {
     /// Code clusters and pages from the command line: codebook, apply, override, undo,
     /// reconcile with a new run.
     Code(code::CodeArgs),
+    /// The codebook of variables: show it, write it to its file, read a new version from one.
+    Codebook(codebook::CodebookArgs),
     /// Agreement between coders per variable: Krippendorff's alpha with a bootstrap interval,
     /// percent agreement, Cohen's and Fleiss' kappa, from a long table of coded values.
     Agreement(agreement::AgreementArgs),
@@ -164,6 +167,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Passages(args) => passages::run(args),
         Command::Code(args) => code::run(args),
         Command::Agreement(args) => agreement::run(args),
+        Command::Codebook(args) => codebook::run(args),
         Command::Sign(args) => sign::run(args),
         Command::ImportPairs(args) => import_pairs::run(args),
     }

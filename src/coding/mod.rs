@@ -17,6 +17,8 @@
 //! how far each code covers it, and [`propagate`] extends codes to the uncoded members of
 //! clusters where enough members already carry them.
 
+pub mod reliability;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};

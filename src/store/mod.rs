@@ -72,6 +72,7 @@ pub mod runs;
 pub mod samples;
 pub mod schema;
 pub mod settings;
+pub mod values;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

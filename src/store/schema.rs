@@ -21,6 +21,11 @@
 //!   workbench's state: annotator, run settings, antecedents, tab) that come back with the file.
 //! - v4: pages keep their title and publication date with its source ([`crate::dates`]); a
 //!   coder's derivation class of a pair ([`crate::passages::Derivation`]), with who and when.
+//! - v5: the codebook of variables, every version of it kept whole
+//!   ([`crate::codebook`]); coded values, each coder's own (unit, variable, coder,
+//!   value, codebook version, when), never overwritten by another's, with a lead's final
+//!   (adjudicated) values beside them. Nothing earlier changes: the tag codes stay in
+//!   `page_codes` and are read as the several-values variable `codes`.
 
 use std::path::{Path, PathBuf};
 
@@ -29,7 +34,7 @@ use rusqlite::Connection;
 use crate::{Error, Result};
 
 /// The schema version this samecore writes.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// `user_version` 0 -> 1: the first released schema.
 const V1: &str = r#"
@@ -208,8 +213,38 @@ CREATE TABLE derivations (
 CREATE INDEX derivations_by_pair ON derivations (min(source, derived), max(source, derived));
 "#;
 
+/// `user_version` 4 -> 5.
+const V5: &str = r#"
+CREATE TABLE codebook_versions (
+    version INTEGER PRIMARY KEY,
+    codebook TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    note TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE coded_values (
+    id INTEGER PRIMARY KEY,
+    variable TEXT NOT NULL,
+    unit_kind TEXT NOT NULL CHECK (unit_kind IN ('story', 'page')),
+    run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    cluster INTEGER,
+    doc_id INTEGER REFERENCES documents(id),
+    coder TEXT NOT NULL,
+    role TEXT NOT NULL DEFAULT 'coder' CHECK (role IN ('coder', 'final')),
+    answer TEXT NOT NULL CHECK (answer IN ('value', 'not_applicable', 'cannot_code')),
+    value TEXT,
+    version INTEGER NOT NULL REFERENCES codebook_versions(version),
+    at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    undone INTEGER NOT NULL DEFAULT 0,
+    CHECK ((unit_kind = 'story' AND run_id IS NOT NULL AND cluster IS NOT NULL AND doc_id IS NULL)
+        OR (unit_kind = 'page' AND doc_id IS NOT NULL AND run_id IS NULL AND cluster IS NULL))
+);
+CREATE INDEX coded_values_by_unit
+    ON coded_values (variable, unit_kind, run_id, cluster, doc_id, coder, role, id);
+"#;
+
 /// Migration `i` takes the file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2, V3, V4];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2, V3, V4, V5];
 
 /// What [`migrate`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,244 @@
+//! The codebook of variables and independent coders, through the command line: a project made
+//! by the previous schema (v4) opens with every code kept; a codebook file is read as a version
+//! and refused when it is wrong; two coders code the same stories, neither replacing the other;
+//! alpha per variable; a final value beside theirs; undo.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/projects")
+        .join(name)
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    common::samecore_with_input(args, "")
+}
+
+fn ok(args: &[&str]) -> String {
+    let (ok, out, err) = run(args);
+    assert!(ok, "samecore {args:?}: {err}");
+    out
+}
+
+/// A copy of the v4 project (made by the release before the codebook of variables).
+fn v4_copy(dir: &Path) -> PathBuf {
+    let path = dir.join("study.samecore");
+    std::fs::copy(fixture("v4.samecore"), &path).unwrap();
+    path
+}
+
+#[test]
+fn a_v4_project_opens_with_every_code_and_its_provenance() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = v4_copy(dir.path());
+    let p = p.to_str().unwrap();
+    {
+        let project = samecore::store::Project::open(p).unwrap();
+        assert_eq!(
+            (project.migration().from, project.migration().to),
+            (4, samecore::store::SCHEMA_VERSION)
+        );
+        assert!(project.migration().backup.as_ref().unwrap().exists());
+        assert_eq!(project.codebook().unwrap().variables.len(), 0);
+    }
+    let codes = dir.path().join("codes.csv");
+    ok(&[
+        "export",
+        "--project",
+        p,
+        "codes",
+        "-o",
+        codes.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&codes).unwrap(),
+        std::fs::read_to_string(fixture("v4-codes.csv")).unwrap(),
+        "every code with who, when, run, cluster and source, as the v4 project had them"
+    );
+    let log = ok(&["code", "--project", p, "log"]);
+    assert!(
+        log.contains("apply \"economy\" to cluster 9 of run 1"),
+        "{log}"
+    );
+}
+
+const CODEBOOK: &str = r#"{
+  "variables": [
+    {"name": "tone", "question": "The story's tone towards the government?",
+     "instructions": "Headline and first paragraph.", "level": "ordinal", "kind": "one",
+     "unit": "story",
+     "values": [{"code": 1, "label": "negative"}, {"code": 2, "label": "neutral"},
+                {"code": 3, "label": "positive"}],
+     "not_applicable": 98, "cannot_code": 99},
+    {"name": "actors", "level": "nominal", "kind": "several", "unit": "story",
+     "values": [{"code": 1, "label": "government"}, {"code": 2, "label": "opposition"}]},
+    {"name": "note", "level": "nominal", "kind": "note", "unit": "story"}
+  ]
+}"#;
+
+#[test]
+fn two_coders_code_the_same_stories_and_agreement_is_per_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = v4_copy(dir.path());
+    let p = p.to_str().unwrap();
+    // A wrong codebook changes nothing.
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, CODEBOOK.replace("\"ordinal\"", "\"cardinal\"")).unwrap();
+    let (okay, _, err) = run(&["codebook", "--project", p, "read", bad.to_str().unwrap()]);
+    assert!(!okay && err.contains("cardinal"), "{err}");
+    let twice = dir.path().join("twice.json");
+    std::fs::write(&twice, CODEBOOK.replace("\"actors\"", "\"tone\"")).unwrap();
+    let (okay, _, err) = run(&["codebook", "--project", p, "read", twice.to_str().unwrap()]);
+    assert!(!okay && err.contains("defined twice"), "{err}");
+    let file = dir.path().join("codebook.json");
+    std::fs::write(&file, CODEBOOK).unwrap();
+    let said = ok(&[
+        "codebook",
+        "--project",
+        p,
+        "--by",
+        "lead",
+        "read",
+        file.to_str().unwrap(),
+    ]);
+    assert!(said.contains("version 1"), "{said}");
+    let shown = ok(&["codebook", "--project", p, "show"]);
+    assert!(
+        shown.contains("2 = neutral") && shown.contains("98 = not applicable"),
+        "{shown}"
+    );
+    // Bad values are refused and nothing is stored.
+    for (value, why) in [
+        ("4", "not one of its values"),
+        ("positive", "not one of its"),
+    ] {
+        let (okay, _, err) = run(&[
+            "code",
+            "--project",
+            p,
+            "--by",
+            "ana",
+            "value",
+            "tone",
+            value,
+            "--cluster",
+            "9",
+        ]);
+        assert!(!okay && err.contains(why), "{value}: {err}");
+    }
+    let (okay, _, err) = run(&[
+        "code",
+        "--project",
+        p,
+        "--by",
+        "ana",
+        "value",
+        "tone",
+        "2",
+        "--cluster",
+        "12345",
+    ]);
+    assert!(!okay && err.contains("no cluster 12345"), "{err}");
+    // Two coders, the same stories; ana changes her mind once and undoes it.
+    let clusters: Vec<String> = ok(&["clusters", "--project", p, "--json"])
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["cluster"].as_i64().map(|c| c.to_string()))
+        .collect();
+    assert!(clusters.len() >= 5, "{clusters:?}");
+    let ana = ["1", "2", "3", "2", "1"];
+    let ben = ["1", "2", "3", "3", "1"];
+    for (i, c) in clusters.iter().take(5).enumerate() {
+        for (who, tone) in [("ana", ana[i]), ("ben", ben[i])] {
+            ok(&[
+                "code",
+                "--project",
+                p,
+                "--by",
+                who,
+                "value",
+                "tone",
+                tone,
+                "--cluster",
+                c,
+            ]);
+            ok(&[
+                "code",
+                "--project",
+                p,
+                "--by",
+                who,
+                "value",
+                "actors",
+                "1,2",
+                "--cluster",
+                c,
+            ]);
+        }
+    }
+    ok(&[
+        "code",
+        "--project",
+        p,
+        "--by",
+        "ana",
+        "value",
+        "tone",
+        "98",
+        "--cluster",
+        &clusters[0],
+    ]);
+    let undone = ok(&["code", "--project", p, "--by", "ana", "undo-value"]);
+    assert!(undone.contains("undid ana's tone"), "{undone}");
+    let project = samecore::store::Project::open(p).unwrap();
+    let values = project.values().unwrap();
+    assert_eq!(
+        values.iter().filter(|v| v.variable == "tone").count(),
+        10,
+        "nobody replaced"
+    );
+    assert!(values.iter().all(|v| v.version == 1));
+    drop(project);
+    let json = ok(&["agreement", "--project", p, "--json", "--resamples", "500"]);
+    let table: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let tone = table["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["variable"] == "tone")
+        .unwrap();
+    assert_eq!(tone["level"], "ordinal");
+    assert_eq!(
+        (tone["units"].as_u64(), tone["coders"].as_u64()),
+        (Some(5), Some(2))
+    );
+    assert!(tone["alpha"].as_f64().unwrap() > 0.5 && tone["alpha"].as_f64().unwrap() < 1.0);
+    // Every actors option is a 0/1 variable; all agree, both chose both: undefined, not 1.
+    let names: Vec<&str> = table["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["variable"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["actors=1", "actors=2", "tone"]);
+    // The lead settles the one disagreement; the coders' values stay.
+    ok(&[
+        "code",
+        "--project",
+        p,
+        "--by",
+        "lead",
+        "value",
+        "tone",
+        "3",
+        "--cluster",
+        &clusters[3],
+        "--final",
+    ]);
+    let project = samecore::store::Project::open(p).unwrap();
+    let values = project.values().unwrap();
+    assert_eq!(values.iter().filter(|v| v.variable == "tone").count(), 11);
+}
