@@ -300,6 +300,49 @@ impl Codebook {
         Ok(())
     }
 
+    /// The codebook as a document for a methods appendix (Markdown): each variable with its
+    /// question, instructions, level, kind, unit and numbered values.
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!("# Codebook (version {})\n", self.version);
+        for v in &self.variables {
+            out.push_str(&format!("\n## {}\n\n", v.name));
+            if !v.question.is_empty() {
+                out.push_str(&format!("**Question.** {}\n\n", v.question));
+            }
+            if !v.instructions.is_empty() {
+                out.push_str(&format!("**Instructions.** {}\n\n", v.instructions));
+            }
+            let kind = match v.kind {
+                Kind::One => "one value",
+                Kind::Several => "several values",
+                Kind::Number => "a number",
+                Kind::Note => "a note (not scored)",
+            };
+            out.push_str(&format!(
+                "Level: {}. Answer: {kind}. Coded on each {}.\n",
+                v.level,
+                v.unit.name()
+            ));
+            if !v.values.is_empty() || v.not_applicable.is_some() || v.cannot_code.is_some() {
+                out.push_str("\n| value | label |\n|---:|---|\n");
+                for value in &v.values {
+                    out.push_str(&format!(
+                        "| {} | {} |\n",
+                        value.code,
+                        value.label.replace('|', "\\|")
+                    ));
+                }
+                if let Some(n) = v.not_applicable {
+                    out.push_str(&format!("| {n} | not applicable |\n"));
+                }
+                if let Some(n) = v.cannot_code {
+                    out.push_str(&format!("| {n} | cannot code |\n"));
+                }
+            }
+        }
+        out
+    }
+
     /// The codebook written to its human-readable file (JSON, one key a line).
     pub fn to_file_text(&self) -> Result<String> {
         Ok(serde_json::to_string_pretty(self)? + "\n")
@@ -380,6 +423,12 @@ mod tests {
         };
         let text = book.to_file_text().unwrap();
         assert_eq!(Codebook::from_file_text(&text).unwrap(), book);
+        let doc = book.to_markdown();
+        assert!(
+            doc.contains("## tone") && doc.contains("| 3 | positive |"),
+            "{doc}"
+        );
+        assert!(doc.contains("| 98 | not applicable |"), "{doc}");
         let twice = Codebook {
             version: 0,
             variables: vec![tone(), tone()],

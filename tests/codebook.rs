@@ -224,6 +224,27 @@ fn two_coders_code_the_same_stories_and_agreement_is_per_variable() {
         .map(|v| v["variable"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["actors=1", "actors=2", "tone"]);
+    // The disagreement is listed for the lead, with each coder's value and label.
+    let open = ok(&["agreement", "--project", p, "--disagreements"]);
+    assert!(open.contains("1 disagreements open"), "{open}");
+    assert!(
+        open.contains("ana: 2 (neutral) | ben: 3 (positive)"),
+        "{open}"
+    );
+    let doc = dir.path().join("codebook.md");
+    ok(&[
+        "codebook",
+        "--project",
+        p,
+        "write",
+        "--markdown",
+        doc.to_str().unwrap(),
+    ]);
+    assert!(
+        std::fs::read_to_string(&doc)
+            .unwrap()
+            .contains("| 2 | neutral |")
+    );
     // The lead settles the one disagreement; the coders' values stay.
     ok(&[
         "code",
@@ -241,4 +262,70 @@ fn two_coders_code_the_same_stories_and_agreement_is_per_variable() {
     let project = samecore::store::Project::open(p).unwrap();
     let values = project.values().unwrap();
     assert_eq!(values.iter().filter(|v| v.variable == "tone").count(), 11);
+    drop(project);
+    let open = ok(&["agreement", "--project", p, "--disagreements"]);
+    assert!(open.contains("0 disagreements open"), "{open}");
+    // The long values and the wide data set, in every format.
+    let long = dir.path().join("values.csv");
+    ok(&[
+        "export",
+        "--project",
+        p,
+        "values",
+        "-o",
+        long.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&long).unwrap();
+    assert_eq!(text.lines().count(), 1 + 11 + 10, "{text}");
+    assert!(
+        text.contains(",neutral,") && text.contains("government; opposition"),
+        "{text}"
+    );
+    for ext in ["csv", "tsv", "jsonl", "parquet"] {
+        let wide = dir.path().join(format!("dataset.{ext}"));
+        let said = ok(&[
+            "export",
+            "--project",
+            p,
+            "dataset",
+            "-o",
+            wide.to_str().unwrap(),
+        ]);
+        let _ = said;
+        assert!(wide.exists());
+    }
+    let wide = std::fs::read_to_string(dir.path().join("dataset.csv")).unwrap();
+    let header = wide.lines().next().unwrap();
+    assert_eq!(
+        header,
+        "unit,unit_kind,run,cluster,tone,tone_label,actors,actors_label,note,disagreements"
+    );
+    assert_eq!(wide.lines().count(), 6);
+    // The settled disagreement takes the final value; the others the coders' shared one.
+    assert!(wide.lines().all(|l| !l.ends_with("tone")), "{wide}");
+    if std::process::Command::new("python3")
+        .args(["-c", "import pandas, pyarrow"])
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let script = r#"
+import sys, pandas as pd
+d = pd.read_parquet(sys.argv[1]); c = pd.read_csv(sys.argv[2])
+assert list(d.columns) == list(c.columns), (d.columns, c.columns)
+assert d.tone.dtype.kind == "f" and len(d) == 5
+assert (d.tone_label.notna()).all()
+print(d.tone.tolist())
+"#;
+        let out = std::process::Command::new("python3")
+            .args(["-c", script])
+            .arg(dir.path().join("dataset.parquet"))
+            .arg(dir.path().join("dataset.csv"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

@@ -525,6 +525,31 @@ class Project:
         """Coders' derivation classes of pairs (wholly, partially, non)."""
         return self._table("derivations")
 
+    @property
+    def codebook(self) -> Dict[str, Any]:
+        """The codebook of variables at its latest version: ``{"version": n, "variables":
+        [{"name", "question", "level", "kind", "unit", "values": [{"code", "label"}], ...}]}``
+        (the tag codes are the variable ``codes``, see :attr:`codes`)."""
+        return json.loads(_samecore.project_codebook(self.path))
+
+    def values(self) -> pd.DataFrame:
+        """Every coded value, long: one row per unit, variable, coder and role (``coder`` or
+        ``final``), with its label and the codebook version it was coded under."""
+        return self._table("values")
+
+    def dataset(self) -> pd.DataFrame:
+        """The data set, wide: one row per story or page, a column per variable (the final
+        value, else the one its coders agree on) and its ``_label`` column; ``disagreements``
+        names the variables still in dispute."""
+        return self._table("dataset")
+
+    def agreement(self, *, resamples: int = 10_000, seed: int = 0) -> pd.DataFrame:
+        """Krippendorff's alpha per variable at its level, with the bootstrap interval
+        (``low``, ``high``), q(alpha < 0.667 / 0.8), percent agreement and Cohen's / Fleiss'
+        kappa."""
+        rows = json.loads(_samecore.project_agreement(self.path, resamples=resamples, seed=seed))
+        return pd.DataFrame(rows)
+
     def code(self, page: str, code: str, *, by: str, applied: bool = True) -> None:
         """Apply code ``code`` to ``page`` (key, record id or URL) as coder ``by`` (a new
         code joins the codebook); ``applied=False`` withdraws it."""

@@ -571,11 +571,49 @@ fn project_table(
             ArrowTable::of(&rows)
         }
         "codes" => ArrowTable::of(&export::code_rows(&project).map_err(e)?),
+        "values" => ArrowTable::of(&export::dataset::value_rows(&project).map_err(e)?),
+        "dataset" => Ok(ArrowTable {
+            batch: export::dataset::record_batch(&export::dataset::dataset(&project).map_err(e)?)
+                .map_err(e)?,
+        }),
         "derivations" => ArrowTable::of(&export::derivation_rows(&project).map_err(e)?),
         other => Err(error(format!(
-            "no table {other:?}: runs, pages, samples, labels, codes or derivations"
+            "no table {other:?}: runs, pages, samples, labels, codes, derivations, values or \
+             dataset"
         ))),
     }
+}
+
+/// The codebook of the project at `path` as its file's JSON (with its version).
+#[pyfunction]
+fn project_codebook(path: PathBuf) -> PyResult<String> {
+    let project = existing_project(&path)?;
+    project
+        .codebook()
+        .and_then(|b| b.to_file_text())
+        .map_err(error)
+}
+
+/// Krippendorff's alpha and the rest per variable of the project at `path` (JSON rows), each
+/// variable at its codebook's level, the interval from `resamples` bootstrap resamples.
+#[pyfunction]
+#[pyo3(signature = (path, *, resamples = 10_000, seed = 0))]
+fn project_agreement(
+    py: Python<'_>,
+    path: PathBuf,
+    resamples: usize,
+    seed: u64,
+) -> PyResult<String> {
+    let project = existing_project(&path)?;
+    let boot = samecore::agreement::BootstrapConfig {
+        resamples,
+        seed,
+        ..Default::default()
+    };
+    let table = py
+        .detach(|| samecore::coding::reliability::agreement(&project, &boot))
+        .map_err(error)?;
+    serde_json::to_string(&table).map_err(error)
 }
 
 /// A sample of a project, as the samples table shows it.
@@ -760,6 +798,8 @@ fn _samecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRun>()?;
     m.add_function(wrap_pyfunction!(project_table, m)?)?;
     m.add_function(wrap_pyfunction!(project_code, m)?)?;
+    m.add_function(wrap_pyfunction!(project_codebook, m)?)?;
+    m.add_function(wrap_pyfunction!(project_agreement, m)?)?;
     m.add_function(wrap_pyfunction!(project_sample, m)?)?;
     m.add_function(wrap_pyfunction!(project_label, m)?)?;
     m.add_function(wrap_pyfunction!(compare_html, m)?)?;

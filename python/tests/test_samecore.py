@@ -358,3 +358,41 @@ def test_hostile_pages_warn_in_python_and_keys_join(tmp_path: Path) -> None:
     joined = run.clusters.merge(pages, on=["key", "record_id"], suffixes=("", "_p"))
     assert len(joined) == len(run.clusters) == len(pages) == 2
     assert set(codes.key) <= set(run.clusters.key)
+
+
+def test_codebook_values_dataset_and_agreement_from_python(tmp_path: Path) -> None:
+    """Two coders code stories through the command; Python reads the codebook, every value
+    long, the data set wide and alpha per variable, which equals the krippendorff package."""
+    path = tmp_path / "study.samecore"
+    samecore.run(SAMPLE, progress=False).save(path)
+    book = tmp_path / "codebook.json"
+    book.write_text(json.dumps({"variables": [
+        {"name": "tone", "level": "ordinal", "kind": "one", "unit": "story",
+         "values": [{"code": 1, "label": "negative"}, {"code": 2, "label": "neutral"},
+                    {"code": 3, "label": "positive"}]}]}))
+    subprocess.run([cli(), "codebook", "--project", str(path), "read", str(book)], check=True)
+    clusters = samecore.Project(path).pages().cluster.dropna().astype(int).unique()[:8]
+    ana = [1, 2, 3, 2, 1, 3, 3, 2]
+    ben = [1, 2, 3, 3, 1, 3, 2, 2]
+    for c, a, b in zip(clusters, ana, ben):
+        for who, v in (("ana", a), ("ben", b)):
+            subprocess.run([cli(), "code", "--project", str(path), "--by", who, "value", "tone",
+                            str(v), "--cluster", str(c)], check=True, capture_output=True)
+    project = samecore.Project(path)
+    assert project.codebook["version"] == 1
+    assert project.codebook["variables"][0]["name"] == "tone"
+    values = project.values()
+    assert len(values) == 16 and set(values.coder) == {"ana", "ben"}
+    assert set(values.label) <= {"negative", "neutral", "positive"}
+    data = project.dataset()
+    assert len(data) == 8 and data.disagreements.notna().sum() == 2
+    table = project.agreement(resamples=500)
+    alpha = float(table.set_index("variable").alpha["tone"])
+    try:
+        import krippendorff
+        import numpy as np
+    except ImportError:
+        return
+    reference = krippendorff.alpha(reliability_data=np.array([ana, ben], dtype=float),
+                                   level_of_measurement="ordinal")
+    assert abs(alpha - reference) < 1e-9

@@ -36,6 +36,10 @@ pub struct AgreementArgs {
     /// Seed of the bootstrap: the same seed gives the same interval.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// With --project: list the disagreements still open (unit, each coder's value), what the
+    /// lead settles with `samecore code value … --final`.
+    #[arg(long, requires = "project")]
+    pub disagreements: bool,
     /// Resample units instead of pairs of values (wider intervals; Gwet 2015).
     #[arg(long)]
     pub by_units: bool,
@@ -47,6 +51,35 @@ pub struct AgreementArgs {
 
 /// Run `samecore agreement`.
 pub fn run(args: AgreementArgs) -> anyhow::Result<()> {
+    if let (true, Some(path)) = (args.disagreements, &args.project) {
+        let project = super::open_existing(path)?;
+        let open = samecore::coding::reliability::disagreements(&project)?;
+        let mut out = super::stdout_for(args.json);
+        if args.json {
+            serde_json::to_writer_pretty(&mut out, &open)?;
+            writeln!(out)?;
+            return Ok(());
+        }
+        for d in &open {
+            let said: Vec<String> = d
+                .values
+                .iter()
+                .map(|(coder, value, label)| match label {
+                    Some(l) => format!("{coder}: {value} ({l})"),
+                    None => format!("{coder}: {value}"),
+                })
+                .collect();
+            writeln!(
+                out,
+                "{:<14} {:<28} {}",
+                d.variable,
+                d.unit,
+                said.join(" | ")
+            )?;
+        }
+        writeln!(out, "{} disagreements open", open.len())?;
+        return Ok(());
+    }
     let boot = BootstrapConfig {
         resamples: args.resamples,
         seed: args.seed,

@@ -30,10 +30,14 @@ pub struct CodebookArgs {
 pub enum CodebookAction {
     /// Every variable: question, level, kind, unit and numbered values.
     Show,
-    /// Write the current codebook to a file (JSON; default `<project>.codebook.json`).
+    /// Write the current codebook to a file (JSON; default `<project>.codebook.json`), or as a
+    /// readable document for a methods appendix (`--markdown`, a `.md` file).
     Write {
         /// The file.
         file: Option<PathBuf>,
+        /// Write Markdown (a document, not read back) instead of the codebook's file.
+        #[arg(long)]
+        markdown: bool,
     },
     /// Make the codebook in a file the project's next version.
     Read {
@@ -59,15 +63,24 @@ pub fn run(args: CodebookArgs) -> anyhow::Result<()> {
     let mut out = super::stdout_for(false);
     match args.action {
         CodebookAction::Show => show(&project.codebook()?, &mut out)?,
-        CodebookAction::Write { file } => {
+        CodebookAction::Write { file, markdown } => {
             let file = file.unwrap_or_else(|| {
                 let mut name = args.project.as_os_str().to_owned();
-                name.push(".codebook.json");
+                name.push(if markdown {
+                    ".codebook.md"
+                } else {
+                    ".codebook.json"
+                });
                 PathBuf::from(name)
             });
             project.inputs()?.check(&file, "the codebook file")?;
             let book = project.codebook()?;
-            std::fs::write(&file, book.to_file_text()?)
+            let text = if markdown {
+                book.to_markdown()
+            } else {
+                book.to_file_text()?
+            };
+            std::fs::write(&file, text)
                 .with_context(|| format!("cannot write {}", file.display()))?;
             writeln!(
                 out,

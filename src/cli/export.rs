@@ -27,6 +27,12 @@ pub enum Table {
     /// Every pair's derivation class as coders decided it (the latest decision), with who and
     /// when.
     Derivations,
+    /// Every coded value of the codebook's variables, long: unit, variable, coder, role, value,
+    /// label, codebook version, when (a coder's own and the final values).
+    Values,
+    /// The data set for the analysis, wide: a row per story or page, a column per variable and
+    /// its label; the final value, else the one its coders agree on (the rest named).
+    Dataset,
 }
 
 /// Arguments of `samecore export`.
@@ -145,6 +151,16 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         Table::Runs => write(&export::run_rows(&project)?, out, to_stdout, format)?,
         Table::Codes => write(&export::code_rows(&project)?, out, to_stdout, format)?,
         Table::Derivations => write(&export::derivation_rows(&project)?, out, to_stdout, format)?,
+        Table::Values => write(
+            &export::dataset::value_rows(&project)?,
+            out,
+            to_stdout,
+            format,
+        )?,
+        Table::Dataset => {
+            anyhow::ensure!(!to_stdout, "the data set is written to a file (--out FILE)");
+            export::dataset::write_dataset(&export::dataset::dataset(&project)?, out, Some(format))?
+        }
     };
     if !to_stdout {
         eprintln!("{n} rows written to {}", out.display());

@@ -115,3 +115,69 @@ pub fn agreement(project: &Project, boot: &BootstrapConfig) -> Result<Vec<Variab
     all.sort_by(|a, b| a.variable.cmp(&b.variable));
     Ok(all)
 }
+
+/// A unit whose coders gave a variable different answers and that has no final value yet.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Disagreement {
+    /// The variable.
+    pub variable: String,
+    /// The unit, named as in reliability data.
+    pub unit: String,
+    /// Each coder's answer (as stored: a number, codes, "not applicable") with its label.
+    pub values: Vec<(String, String, Option<String>)>,
+}
+
+/// Every disagreement still open, by variable and unit: what the lead adjudicates
+/// (`samecore code value … --final`).
+pub fn disagreements(project: &Project) -> Result<Vec<Disagreement>> {
+    let book = project.codebook()?;
+    let keys: BTreeMap<i64, String> = project
+        .pages()?
+        .into_iter()
+        .map(|p| (p.id.0, p.identity.key))
+        .collect();
+    let mut by_unit: BTreeMap<(String, Unit), Vec<crate::store::values::StoredValue>> =
+        BTreeMap::new();
+    for v in project.values()? {
+        by_unit
+            .entry((v.variable.clone(), v.unit))
+            .or_default()
+            .push(v);
+    }
+    let mut out = Vec::new();
+    for ((variable, unit), values) in by_unit {
+        if values.iter().any(|v| v.role == Role::Final) {
+            continue;
+        }
+        let first = &values[0].answer;
+        if values.iter().all(|v| &v.answer == first) {
+            continue;
+        }
+        let var = book.variable(&variable);
+        out.push(Disagreement {
+            unit: unit_name(&unit, &keys),
+            values: values
+                .iter()
+                .map(|v| {
+                    let (shown, label) = match &v.answer {
+                        Answer::Value(x) => (
+                            x.clone(),
+                            var.map(|var| {
+                                x.split(',')
+                                    .filter_map(|c| c.parse().ok().and_then(|c| var.label(c)))
+                                    .collect::<Vec<_>>()
+                                    .join("; ")
+                            })
+                            .filter(|l| !l.is_empty()),
+                        ),
+                        Answer::NotApplicable => ("not applicable".into(), None),
+                        Answer::CannotCode => ("cannot code".into(), None),
+                    };
+                    (v.coder.clone(), shown, label)
+                })
+                .collect(),
+            variable,
+        });
+    }
+    Ok(out)
+}

@@ -21,6 +21,7 @@
 //!
 //! [`import`] reads pair and code exports back and gold clusters from a `doc,cluster` file.
 
+pub mod dataset;
 pub mod format;
 pub mod import;
 pub mod shard;
