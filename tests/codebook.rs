@@ -329,3 +329,113 @@ print(d.tone.tolist())
         );
     }
 }
+
+#[test]
+fn a_reliability_round_is_drawn_by_its_seed_and_shows_each_coders_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = v4_copy(dir.path());
+    let p = p.to_str().unwrap();
+    let file = dir.path().join("codebook.json");
+    std::fs::write(&file, CODEBOOK).unwrap();
+    ok(&["codebook", "--project", p, "read", file.to_str().unwrap()]);
+    let (okay, _, err) = run(&[
+        "round",
+        "--project",
+        p,
+        "new",
+        "r0",
+        "--size",
+        "6",
+        "--coders",
+        "ana",
+    ]);
+    assert!(!okay && err.contains("two or more coders"), "{err}");
+    let drawn = ok(&[
+        "round",
+        "--project",
+        p,
+        "--by",
+        "lead",
+        "new",
+        "r1",
+        "--size",
+        "6",
+        "--coders",
+        "ana,ben",
+        "--strata",
+        "size",
+        "--seed",
+        "7",
+    ]);
+    assert!(
+        drawn.contains("6 stories of run 1 for ana, ben (blind; seed 7, size)"),
+        "{drawn}"
+    );
+    ok(&[
+        "round",
+        "--project",
+        p,
+        "new",
+        "r2",
+        "--size",
+        "6",
+        "--coders",
+        "ana,ben",
+        "--strata",
+        "size",
+        "--seed",
+        "7",
+    ]);
+    let (okay, _, err) = run(&[
+        "round",
+        "--project",
+        p,
+        "new",
+        "r2",
+        "--size",
+        "6",
+        "--coders",
+        "ana,ben",
+    ]);
+    assert!(!okay && err.contains("exists"), "{err}");
+    let project = samecore::store::Project::open(p).unwrap();
+    let (r1, r2) = (project.round("r1").unwrap(), project.round("r2").unwrap());
+    assert_eq!(r1.units, r2.units, "the same seed draws the same stories");
+    let first = r1.units[0].0.to_string();
+    drop(project);
+    for (var, value) in [("tone", "2"), ("actors", "1"), ("note", "a quote")] {
+        ok(&[
+            "code",
+            "--project",
+            p,
+            "--by",
+            "ana",
+            "value",
+            var,
+            value,
+            "--cluster",
+            &first,
+        ]);
+    }
+    ok(&[
+        "code",
+        "--project",
+        p,
+        "--by",
+        "ben",
+        "value",
+        "tone",
+        "2",
+        "--cluster",
+        &first,
+    ]);
+    let shown = ok(&["round", "--project", p, "show", "r1"]);
+    assert!(
+        shown.contains("ana                  1 of 6 done"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("ben                  0 of 6 done"),
+        "{shown}"
+    );
+}

@@ -611,7 +611,7 @@ fn project_agreement(
         ..Default::default()
     };
     let table = py
-        .detach(|| samecore::coding::reliability::agreement(&project, &boot))
+        .detach(move || samecore::coding::reliability::agreement(&project, &boot))
         .map_err(error)?;
     serde_json::to_string(&table).map_err(error)
 }

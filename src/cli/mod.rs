@@ -20,6 +20,7 @@ pub mod literature;
 pub mod passages;
 pub mod progress_bar;
 pub mod relocate;
+pub mod round;
 pub mod run;
 pub mod sample;
 pub mod sign;
@@ -77,6 +78,9 @@ pub enum Command {
     Code(code::CodeArgs),
     /// The codebook of variables: show it, write it to its file, read a new version from one.
     Codebook(codebook::CodebookArgs),
+    /// A reliability round: a run's stories drawn for double coding by named coders (seeded,
+    /// stratified by site, month or size), and each coder's progress.
+    Round(round::RoundArgs),
     /// Agreement between coders per variable: Krippendorff's alpha with a bootstrap interval,
     /// percent agreement, Cohen's and Fleiss' kappa, from a long table of coded values.
     Agreement(agreement::AgreementArgs),
@@ -168,6 +172,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Code(args) => code::run(args),
         Command::Agreement(args) => agreement::run(args),
         Command::Codebook(args) => codebook::run(args),
+        Command::Round(args) => round::run(args),
         Command::Sign(args) => sign::run(args),
         Command::ImportPairs(args) => import_pairs::run(args),
     }

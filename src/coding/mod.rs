@@ -18,6 +18,7 @@
 //! clusters where enough members already carry them.
 
 pub mod reliability;
+pub mod round;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -24,7 +24,8 @@
 //! - v5: the codebook of variables, every version of it kept whole
 //!   ([`crate::codebook`]); coded values, each coder's own (unit, variable, coder,
 //!   value, codebook version, when), never overwritten by another's, with a lead's final
-//!   (adjudicated) values beside them. Nothing earlier changes: the tag codes stay in
+//!   (adjudicated) values beside them; reliability rounds (a seeded draw of a run's stories
+//!   for double coding, its coders, blind by default). Nothing earlier changes: the tag codes stay in
 //!   `page_codes` and are read as the several-values variable `codes`.
 
 use std::path::{Path, PathBuf};
@@ -241,6 +242,24 @@ CREATE TABLE coded_values (
 );
 CREATE INDEX coded_values_by_unit
     ON coded_values (variable, unit_kind, run_id, cluster, doc_id, coder, role, id);
+CREATE TABLE rounds (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    seed INTEGER NOT NULL,
+    strata TEXT NOT NULL,
+    blind INTEGER NOT NULL DEFAULT 1,
+    coders TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE round_units (
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    cluster INTEGER NOT NULL,
+    stratum TEXT NOT NULL,
+    PRIMARY KEY (round_id, position)
+) WITHOUT ROWID;
 "#;
 
 /// Migration `i` takes the file from version `i` to `i + 1`.

@@ -1,0 +1,142 @@
+//! `samecore round --project P new NAME --size N --coders ana,ben [--strata site|month|size]`:
+//! a reliability round, stories of a run drawn for double coding by a seed; `show NAME` lists
+//! its stories and each coder's progress; `list` every round.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use samecore::coding::round::{self, Strata};
+
+/// Arguments of `samecore round`.
+#[derive(Debug, Args)]
+pub struct RoundArgs {
+    /// The project file.
+    #[arg(long)]
+    pub project: PathBuf,
+    /// Who draws it (default: $USER).
+    #[arg(long, global = true)]
+    pub by: Option<String>,
+    /// What to do.
+    #[command(subcommand)]
+    pub action: RoundAction,
+}
+
+/// The round's actions.
+#[derive(Debug, Subcommand)]
+pub enum RoundAction {
+    /// Draw a new round.
+    New {
+        /// Its name.
+        name: String,
+        /// Stories to draw (all of the run's when it has fewer).
+        #[arg(long)]
+        size: usize,
+        /// The coders, comma-separated; each codes every story.
+        #[arg(long, value_delimiter = ',', required = true)]
+        coders: Vec<String>,
+        /// none (random), site, month or size.
+        #[arg(long, default_value = "none")]
+        strata: Strata,
+        /// Seed of the draw: the same seed draws the same stories.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The run (default: the latest).
+        #[arg(long)]
+        run: Option<i64>,
+        /// Let coders see each other's values (a training round, not a reliability test).
+        #[arg(long)]
+        not_blind: bool,
+    },
+    /// A round's stories and each coder's progress.
+    Show {
+        /// Its name.
+        name: String,
+    },
+    /// Every round with its coders' progress.
+    List,
+}
+
+/// Run `samecore round`.
+pub fn run(args: RoundArgs) -> anyhow::Result<()> {
+    let mut project = super::open_existing(&args.project)?;
+    let by = args
+        .by
+        .clone()
+        .or_else(|| std::env::var("USER").ok())
+        .filter(|b| !b.trim().is_empty())
+        .unwrap_or_else(|| "lead".into());
+    let mut out = super::stdout_for(false);
+    match args.action {
+        RoundAction::New {
+            name,
+            size,
+            coders,
+            strata,
+            seed,
+            run,
+            not_blind,
+        } => {
+            let run = super::run_or_latest(&project, run)?;
+            let coders: Vec<String> = coders
+                .into_iter()
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .collect();
+            let drawn = round::draw(
+                &project, &name, run, size, strata, seed, &coders, !not_blind, &by,
+            )?;
+            project.save_round(&drawn)?;
+            let mut strata_count: std::collections::BTreeMap<&str, usize> = Default::default();
+            for (_, s) in &drawn.units {
+                *strata_count.entry(s.as_str()).or_default() += 1;
+            }
+            writeln!(
+                out,
+                "round {name:?}: {} stories of run {run} for {} ({}; seed {seed}, {})",
+                drawn.units.len(),
+                coders.join(", "),
+                if drawn.blind { "blind" } else { "not blind" },
+                strata.name()
+            )?;
+            for (s, n) in strata_count {
+                writeln!(out, "  {s:<30} {n}")?;
+            }
+        }
+        RoundAction::Show { name } => {
+            let r = project.round(&name)?;
+            report(&project, &r, &mut out)?;
+            writeln!(out, "stories (cluster, stratum):")?;
+            for (cluster, stratum) in &r.units {
+                writeln!(out, "  {cluster:>6}  {stratum}")?;
+            }
+        }
+        RoundAction::List => {
+            for r in project.rounds()? {
+                report(&project, &r, &mut out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn report(
+    project: &samecore::store::Project,
+    r: &samecore::store::rounds::Round,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "round {:?} of run {}: {} stories, {} by {}, {}",
+        r.name,
+        r.run,
+        r.units.len(),
+        r.strata,
+        r.created_by,
+        if r.blind { "blind" } else { "not blind" }
+    )?;
+    for (coder, done, of) in round::progress(project, r)? {
+        writeln!(out, "  {coder:<16} {done:>5} of {of} done")?;
+    }
+    Ok(())
+}
