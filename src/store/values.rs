@@ -253,7 +253,7 @@ impl Project {
     /// counts again. What was undone (variable and unit), none when there was nothing.
     pub fn undo_value(&mut self, coder: &str, role: Role) -> Result<Option<(String, Unit)>> {
         self.write(|tx| {
-            let row: Option<(i64, String, String, Option<i64>, Option<i64>, Option<i64>)> = tx
+            let row: Option<(i64, String, String, UnitColumns)> = tx
                 .query_row(
                     "SELECT id, variable, unit_kind, run_id, cluster, doc_id FROM coded_values
                      WHERE coder = ?1 AND role = ?2 AND undone = 0 ORDER BY id DESC LIMIT 1",
@@ -263,14 +263,12 @@ impl Project {
                             r.get(0)?,
                             r.get(1)?,
                             r.get(2)?,
-                            r.get(3)?,
-                            r.get(4)?,
-                            r.get(5)?,
+                            (r.get(3)?, r.get(4)?, r.get(5)?),
                         ))
                     },
                 )
                 .optional()?;
-            let Some((id, variable, kind, run, cluster, doc)) = row else {
+            let Some((id, variable, kind, (run, cluster, doc))) = row else {
                 return Ok(None);
             };
             tx.execute("UPDATE coded_values SET undone = 1 WHERE id = ?1", [id])?;
@@ -331,6 +329,9 @@ impl Project {
         })
     }
 }
+
+/// A unit's run, cluster and page columns as stored.
+type UnitColumns = (Option<i64>, Option<i64>, Option<i64>);
 
 fn unit_of(kind: &str, run: Option<i64>, cluster: Option<i64>, doc: Option<i64>) -> Result<Unit> {
     match (kind, run, cluster, doc) {
