@@ -149,12 +149,7 @@ pub enum CodeAction {
 /// Run `samecore code`.
 pub fn run(args: CodeArgs) -> anyhow::Result<()> {
     let mut project = super::open_existing(&args.project)?;
-    let by = args
-        .by
-        .clone()
-        .or_else(|| std::env::var("USER").ok())
-        .filter(|b| !b.trim().is_empty())
-        .unwrap_or_else(|| "annotator".into());
+    let by = super::who(&args.by, "annotator");
     let mut out = super::stdout_for(false);
     match args.action {
         CodeAction::List => list(&project, &mut out)?,

@@ -54,12 +54,7 @@ pub enum CodebookAction {
 /// Run `samecore codebook`.
 pub fn run(args: CodebookArgs) -> anyhow::Result<()> {
     let mut project = super::open_existing(&args.project)?;
-    let by = args
-        .by
-        .clone()
-        .or_else(|| std::env::var("USER").ok())
-        .filter(|b| !b.trim().is_empty())
-        .unwrap_or_else(|| "lead".into());
+    let by = super::who(&args.by, "lead");
     let mut out = super::stdout_for(false);
     match args.action {
         CodebookAction::Show => show(&project.codebook()?, &mut out)?,

@@ -129,6 +129,14 @@ pub fn threshold(text: &str) -> Result<f64, String> {
         .map_err(|e| e.to_string())
 }
 
+/// Who is working: `by` when given, else `$USER`, else `default`.
+pub fn who(by: &Option<String>, default: &str) -> String {
+    by.clone()
+        .or_else(|| std::env::var("USER").ok())
+        .filter(|b| !b.trim().is_empty())
+        .unwrap_or_else(|| default.into())
+}
+
 /// Open an existing project (a missing file is an error, not a new project).
 pub fn open_existing(path: &std::path::Path) -> anyhow::Result<samecore::store::Project> {
     use anyhow::Context;

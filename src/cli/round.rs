@@ -60,12 +60,7 @@ pub enum RoundAction {
 /// Run `samecore round`.
 pub fn run(args: RoundArgs) -> anyhow::Result<()> {
     let mut project = super::open_existing(&args.project)?;
-    let by = args
-        .by
-        .clone()
-        .or_else(|| std::env::var("USER").ok())
-        .filter(|b| !b.trim().is_empty())
-        .unwrap_or_else(|| "lead".into());
+    let by = super::who(&args.by, "lead");
     let mut out = super::stdout_for(false);
     match args.action {
         RoundAction::New {

@@ -27,14 +27,19 @@ pub fn unit_name(unit: &Unit, page_keys: &BTreeMap<i64, String>) -> String {
     }
 }
 
-/// Every coder's value as reliability data, with the level of its (sub)variable.
-pub fn coded_values(project: &Project) -> Result<Vec<(Level, CodedValue)>> {
-    let book = project.codebook()?;
-    let keys: BTreeMap<i64, String> = project
+/// Every page's key by its row, to name page units.
+pub fn page_keys(project: &Project) -> Result<BTreeMap<i64, String>> {
+    Ok(project
         .pages()?
         .into_iter()
         .map(|p| (p.id.0, p.identity.key))
-        .collect();
+        .collect())
+}
+
+/// Every coder's value as reliability data, with the level of its (sub)variable.
+pub fn coded_values(project: &Project) -> Result<Vec<(Level, CodedValue)>> {
+    let book = project.codebook()?;
+    let keys = page_keys(project)?;
     let mut out = Vec::new();
     for v in project
         .values()?
@@ -131,11 +136,7 @@ pub struct Disagreement {
 /// (`samecore code value … --final`).
 pub fn disagreements(project: &Project) -> Result<Vec<Disagreement>> {
     let book = project.codebook()?;
-    let keys: BTreeMap<i64, String> = project
-        .pages()?
-        .into_iter()
-        .map(|p| (p.id.0, p.identity.key))
-        .collect();
+    let keys = page_keys(project)?;
     let mut by_unit: BTreeMap<(String, Unit), Vec<crate::store::values::StoredValue>> =
         BTreeMap::new();
     for v in project.values()? {

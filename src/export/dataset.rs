@@ -14,7 +14,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::codebook::{Answer, Codebook, Kind, Variable};
-use crate::coding::reliability::unit_name;
+use crate::coding::reliability::{page_keys, unit_name};
 use crate::store::Project;
 use crate::store::values::{Role, StoredValue, Unit};
 use crate::{Error, Result};
@@ -74,14 +74,6 @@ fn value_of(var: Option<&Variable>, answer: &Answer) -> Option<String> {
         Answer::NotApplicable => var.and_then(|v| v.not_applicable).map(|n| n.to_string()),
         Answer::CannotCode => var.and_then(|v| v.cannot_code).map(|n| n.to_string()),
     }
-}
-
-fn page_keys(project: &Project) -> Result<BTreeMap<i64, String>> {
-    Ok(project
-        .pages()?
-        .into_iter()
-        .map(|p| (p.id.0, p.identity.key))
-        .collect())
 }
 
 /// Every value as it stands, long.
@@ -266,11 +258,6 @@ fn cell(cells: &Cells, row: usize) -> String {
 /// `format`), through a temporary file renamed into place; the number of rows.
 pub fn write_dataset(data: &Dataset, path: &Path, format: Option<Format>) -> Result<usize> {
     let format = Format::resolve(format, path)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.partial"));
     let io = |e: std::io::Error| Error::io(e, path);
     let bytes = match format {
         Format::Csv | Format::Tsv => {
@@ -304,9 +291,11 @@ pub fn write_dataset(data: &Dataset, path: &Path, format: Option<Format>) -> Res
         }
         Format::Parquet => parquet_bytes(data)?,
     };
-    std::fs::write(&tmp, bytes).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)?;
-    Ok(data.rows)
+    super::format::write_file_with(path, Some(format), |mut out, _| {
+        std::io::Write::write_all(&mut out, &bytes).map_err(io)?;
+        std::io::Write::flush(&mut out).map_err(io)?;
+        Ok(data.rows)
+    })
 }
 
 /// The data set as one Arrow record batch (numbers as float64, text as UTF-8), for Parquet and

@@ -319,7 +319,9 @@ pub fn check_output(path: &Path, format: Option<Format>) -> Result<Format> {
     Ok(format)
 }
 
-fn write_file_with(
+/// Write a file through `write`, under a temporary name renamed into place (a failed export
+/// never leaves half a file under the name asked for); what `write` returns.
+pub(crate) fn write_file_with(
     path: &Path,
     format: Option<Format>,
     write: impl FnOnce(std::io::BufWriter<std::fs::File>, Format) -> Result<usize>,
