@@ -543,6 +543,50 @@ class Project:
         names the variables still in dispute."""
         return self._table("dataset")
 
+    def write_dataset(self, path: PathLike) -> int:
+        """Write :meth:`dataset` for SPSS (``.sav``) or Stata (``.dta``) through pyreadstat
+        (ReadStat, the library R's haven uses), with each variable's question as its variable
+        label and its numbered values as value labels ("not applicable" and "cannot code"
+        among them; in SPSS they are also declared missing). The ``_label`` text columns are
+        left out: the value labels say the same. The number of rows.
+
+        CSV, TSV, JSON Lines and Parquet are written by ``samecore export dataset``."""
+        try:
+            import pyreadstat  # type: ignore[import-not-found]
+        except ImportError as e:  # pragma: no cover - said to the user
+            raise SamecoreError("writing .sav or .dta needs pyreadstat: pip install pyreadstat") from e
+        target = os.fspath(path)
+        kind = os.path.splitext(target)[1].lower()
+        if kind not in (".sav", ".dta"):
+            raise SamecoreError(f"{target}: write_dataset writes .sav or .dta")
+        data = self.dataset()
+        data = data[[c for c in data.columns if not c.endswith("_label")]]
+        labels: Dict[str, str] = {"unit": "story (run, cluster) or page key", "unit_kind":
+                                  "story or page", "run": "run", "cluster": "cluster",
+                                  "disagreements": "variables the coders disagree on"}
+        value_labels: Dict[str, Dict[float, str]] = {}
+        missing: Dict[str, List[float]] = {}
+        for var in self.codebook["variables"]:
+            name = var["name"]
+            labels[name] = (var.get("question") or name)[:80]
+            if var["kind"] != "one":
+                continue
+            codes = {float(v["code"]): v["label"] for v in var.get("values", [])}
+            for key, said in (("not_applicable", "not applicable"), ("cannot_code", "cannot code")):
+                if var.get(key) is not None:
+                    codes[float(var[key])] = said
+                    missing.setdefault(name, []).append(float(var[key]))
+            value_labels[name] = codes
+        column_labels = [labels.get(c, c) for c in data.columns]
+        if kind == ".sav":
+            pyreadstat.write_sav(data, target, column_labels=column_labels,
+                                 variable_value_labels=value_labels,
+                                 missing_ranges={k: v for k, v in missing.items()})
+        else:
+            pyreadstat.write_dta(data, target, column_labels=column_labels,
+                                 variable_value_labels=value_labels)
+        return len(data)
+
     def agreement(self, *, resamples: int = 10_000, seed: int = 0) -> pd.DataFrame:
         """Krippendorff's alpha per variable at its level, with the bootstrap interval
         (``low``, ``high``), q(alpha < 0.667 / 0.8), percent agreement and Cohen's / Fleiss'

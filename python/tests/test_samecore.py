@@ -386,6 +386,21 @@ def test_codebook_values_dataset_and_agreement_from_python(tmp_path: Path) -> No
     assert set(values.label) <= {"negative", "neutral", "positive"}
     data = project.dataset()
     assert len(data) == 8 and data.disagreements.notna().sum() == 2
+    try:
+        import pyreadstat
+    except ImportError:
+        pyreadstat = None
+    if pyreadstat is not None:
+        for ext in ("sav", "dta"):
+            target = tmp_path / f"dataset.{ext}"
+            assert project.write_dataset(target) == 8
+            back, meta = (pyreadstat.read_sav if ext == "sav" else pyreadstat.read_dta)(str(target))
+            assert len(back) == 8 and "tone_label" not in back.columns
+            assert meta.variable_value_labels["tone"][2.0] == "neutral"
+        spss = pd.read_spss(tmp_path / "dataset.sav")
+        assert set(spss.tone.dropna()) <= {"negative", "neutral", "positive"}
+        stata = pd.read_stata(tmp_path / "dataset.dta")
+        assert len(stata) == 8
     table = project.agreement(resamples=500)
     alpha = float(table.set_index("variable").alpha["tone"])
     try:
