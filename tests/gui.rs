@@ -1773,3 +1773,54 @@ fn a_hostile_folder_opens_and_no_export_replaces_its_pages() {
     );
     assert!(written.contains("default-src 'none'"));
 }
+
+/// A story coded from the keyboard: the codebook's story variables beside the clusters, key 2
+/// gives the first one-value variable its second value, "not applicable" and Undo value work,
+/// and each answer is the annotator's own value in the project, under the codebook's version.
+#[test]
+fn a_story_is_coded_with_the_keyboard_as_the_annotators_own_value() {
+    use samecore::codebook::Answer;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("study.samecore");
+    {
+        let mut project = samecore::store::Project::open(&file).unwrap();
+        let book = samecore::codebook::Codebook::from_file_text(
+            r#"{"variables": [
+              {"name": "tone", "question": "Tone towards the government?", "level": "ordinal",
+               "kind": "one", "unit": "story", "not_applicable": 98,
+               "values": [{"code": 1, "label": "negative"}, {"code": 2, "label": "neutral"},
+                          {"code": 3, "label": "positive"}]},
+              {"name": "actors", "level": "nominal", "kind": "several", "unit": "story",
+               "values": [{"code": 1, "label": "government"}, {"code": 2, "label": "opposition"}]}
+            ]}"#,
+        )
+        .unwrap();
+        project.save_codebook(&book, "lead", "pilot").unwrap();
+    }
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("ana");
+    h.key_press(Key::N);
+    h.run();
+    h.get_by_label_contains("Story variables (codebook v1)");
+    h.get_by_label("0 of 2 coded by ana");
+    h.key_press(Key::Num2);
+    h.run();
+    h.get_by_label("1 of 2 coded by ana");
+    click(&mut h, "2 opposition");
+    h.get_by_label("2 of 2 coded by ana");
+    let tone = |file: &std::path::Path| {
+        let project = samecore::store::Project::open(file).unwrap();
+        let values = project.values().unwrap();
+        let v = values.iter().find(|v| v.variable == "tone").cloned();
+        v.map(|v| (v.coder, v.answer, v.version))
+    };
+    assert_eq!(
+        tone(&file),
+        Some(("ana".into(), Answer::Value("2".into()), 1))
+    );
+    click(&mut h, "not applicable");
+    assert_eq!(tone(&file).map(|t| t.1), Some(Answer::NotApplicable));
+    click(&mut h, "Undo value");
+    assert_eq!(tone(&file).map(|t| t.1), Some(Answer::Value("2".into())));
+}

@@ -161,6 +161,17 @@ pub enum ProjectAction {
         into: CodeId,
     },
     /// Apply a code to a cluster of the active run.
+    /// Give a story variable the annotator's value on cluster `cluster` of the active run.
+    SetValue {
+        /// The cluster.
+        cluster: u32,
+        /// The variable.
+        variable: String,
+        /// The answer as typed (a listed number, several, a number, a note).
+        raw: String,
+    },
+    /// Take back the annotator's latest value.
+    UndoValue,
     CodeCluster {
         /// Cluster index in the run.
         cluster: u32,

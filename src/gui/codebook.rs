@@ -24,6 +24,7 @@ pub struct CodebookPanel {
     rename: String,
     merge_into: Option<CodeId>,
     confirm_merge: bool,
+    variables: super::variables::VariablesPanel,
 }
 
 /// One page's codes as the members table shows them: applied codes by name, removed ones
@@ -164,6 +165,7 @@ impl CodebookPanel {
         session: &ProjectSession,
         cluster: Option<u32>,
         member: Option<(DocId, String)>,
+        run: Option<crate::store::RunId>,
     ) -> Vec<ProjectAction> {
         let mut out = Vec::new();
         ui.heading("Codebook");
@@ -171,6 +173,7 @@ impl CodebookPanel {
             ui.label("Open or create a project (left) to code clusters.");
             return out;
         }
+        self.variables.ui(ui, session, run, cluster, &mut out);
         let codes = &session.codes.codes;
         self.new_code_form(ui, &mut out);
         ui.separator();

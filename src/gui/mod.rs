@@ -42,6 +42,7 @@ mod session;
 mod tabs;
 mod timeline;
 mod tuning;
+mod variables;
 mod view;
 
 pub use action::{Action, PreviousRun, ProjectAction, Tab};

@@ -130,6 +130,10 @@ pub struct CodeSnapshot {
     /// The project's latest run, what it did to the coded clusters of earlier runs, and the
     /// clusters where a code covers only some members (none before the first run).
     pub reconciliation: Option<Reconciliation>,
+    /// The codebook of variables at its latest version.
+    pub codebook: crate::codebook::Codebook,
+    /// Every coder's values as they stand (the panel shows only the annotator's own).
+    pub values: Vec<crate::store::values::StoredValue>,
 }
 
 /// Codes against the latest run (see [`crate::coding::changes`] and
@@ -446,6 +450,8 @@ pub fn code_snapshot(project: &Project) -> Result<CodeSnapshot> {
         codes,
         by_page,
         reconciliation,
+        codebook: project.codebook()?,
+        values: project.values()?,
     })
 }
 

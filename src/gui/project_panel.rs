@@ -167,6 +167,15 @@ impl Workbench {
             }
             ProjectAction::RenameCode { code, name } => self.project.rename_code(code, name),
             ProjectAction::MergeCodes { from, into } => self.project.merge_codes(from, into),
+            ProjectAction::SetValue {
+                cluster,
+                variable,
+                raw,
+            } => match active {
+                Some(d) => self.project.set_value(d, cluster, variable, raw),
+                None => self.messages.push("Run a detector first".into()),
+            },
+            ProjectAction::UndoValue => self.project.undo_value(),
             ProjectAction::CodeCluster { cluster, code } => match active {
                 Some(d) => self.project.code_cluster(d, cluster, code),
                 None => self.messages.push("Run a detector first".into()),

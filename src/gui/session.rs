@@ -480,6 +480,42 @@ impl ProjectSession {
         });
     }
 
+    /// The annotator's value of `variable` on story `cluster` of `detection`'s run.
+    pub fn set_value(
+        &mut self,
+        detection: Arc<Detection>,
+        cluster: u32,
+        variable: String,
+        raw: String,
+    ) {
+        let by = self.annotator.clone();
+        self.code_command("Coding the story", move |st| {
+            let run = st.run_of(&detection)?;
+            let unit = crate::store::values::Unit::Story {
+                run,
+                cluster: i64::from(cluster),
+            };
+            st.project.set_value(
+                unit,
+                &variable,
+                &by,
+                &raw,
+                crate::store::values::Role::Coder,
+            )?;
+            Ok(None)
+        });
+    }
+
+    /// Take back the annotator's latest value.
+    pub fn undo_value(&mut self) {
+        let by = self.annotator.clone();
+        self.code_command("Undoing the value", move |st| {
+            st.project
+                .undo_value(&by, crate::store::values::Role::Coder)?;
+            Ok(None)
+        });
+    }
+
     /// Decide `code` on one page: applied, removed, or (none) no decision of its own.
     pub fn code_page(&mut self, page: PageId, code: CodeId, applied: Option<bool>) {
         let by = self.annotator.clone();

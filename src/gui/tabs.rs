@@ -116,13 +116,24 @@ impl Workbench {
                 .to_string();
             (d, title)
         });
+        // The project's run of the active detector, where story values are kept.
+        let project_run = run.and_then(|r| {
+            (self.project.saved_runs.iter().rev())
+                .find(|(algo, _)| *algo == r.algo)
+                .map(|(_, id)| *id)
+        });
         let panel = egui::Panel::right("codebook")
             .resizable(true)
             .default_size(230.0)
             .size_range(200.0..=360.0)
             .show(ui, |ui| {
-                self.codebook
-                    .ui(ui, &self.project, selected.map(|(c, _)| c), member)
+                self.codebook.ui(
+                    ui,
+                    &self.project,
+                    selected.map(|(c, _)| c),
+                    member,
+                    project_run,
+                )
             });
         self.actions
             .extend(panel.inner.into_iter().map(Action::Project));
