@@ -594,3 +594,31 @@ fn seeded_mutations_of_pages_and_zips_never_panic() {
         }
     }
 }
+
+/// A zip member that inflates more than 200 times its compressed size past the first MiB is
+/// cut off as it inflates (what a member lying about its size meets too), and named.
+#[test]
+fn a_member_past_the_ratio_limit_is_cut_off_as_it_inflates() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ratio.zip");
+    {
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        zip.start_file("zeros.html", options).unwrap();
+        zip.write_all(b"<p>").unwrap();
+        zip.write_all(&vec![b'0'; 8 << 20]).unwrap();
+        zip.start_file("small.html", options).unwrap();
+        zip.write_all(b"<html><body><p>a small page</p></body></html>")
+            .unwrap();
+        zip.finish().unwrap();
+    }
+    let out = samecore(&[&"info", &path]);
+    let text = ok(&out);
+    assert!(
+        text.contains("too-large 1") && text.contains("documents:      1"),
+        "{text}"
+    );
+    assert!(text.contains("zip bomb"), "{text}");
+}
