@@ -294,6 +294,22 @@ fn two_coders_code_the_same_stories_and_agreement_is_per_variable() {
         let _ = said;
         assert!(wide.exists());
     }
+    let icr = dir.path().join("icr.csv");
+    ok(&[
+        "export",
+        "--project",
+        p,
+        "reliability",
+        "-o",
+        icr.to_str().unwrap(),
+    ]);
+    let icr = std::fs::read_to_string(&icr).unwrap();
+    assert_eq!(
+        icr.lines().next(),
+        Some("unit,coder,actors=1,actors=2,tone"),
+        "{icr}"
+    );
+    assert_eq!(icr.lines().count(), 1 + 5 * 2, "{icr}");
     let wide = std::fs::read_to_string(dir.path().join("dataset.csv")).unwrap();
     let header = wide.lines().next().unwrap();
     assert_eq!(

@@ -543,6 +543,12 @@ class Project:
         names the variables still in dispute."""
         return self._table("dataset")
 
+    def reliability(self) -> pd.DataFrame:
+        """The coders' values as tidycomm's ``test_icr`` takes them: one row per unit and
+        coder, a column per scored variable (each option of a several-values variable its own
+        0/1 column); pass it to ``test_icr(data, unit, coder)`` in R."""
+        return self._table("reliability")
+
     def write_dataset(self, path: PathLike) -> int:
         """Write :meth:`dataset` for SPSS (``.sav``) or Stata (``.dta``) through pyreadstat
         (ReadStat, the library R's haven uses), with each variable's question as its variable

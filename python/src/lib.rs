@@ -576,10 +576,16 @@ fn project_table(
             batch: export::dataset::record_batch(&export::dataset::dataset(&project).map_err(e)?)
                 .map_err(e)?,
         }),
+        "reliability" => Ok(ArrowTable {
+            batch: export::dataset::record_batch(
+                &export::dataset::reliability(&project).map_err(e)?,
+            )
+            .map_err(e)?,
+        }),
         "derivations" => ArrowTable::of(&export::derivation_rows(&project).map_err(e)?),
         other => Err(error(format!(
-            "no table {other:?}: runs, pages, samples, labels, codes, derivations, values or \
-             dataset"
+            "no table {other:?}: runs, pages, samples, labels, codes, derivations, values, \
+             dataset or reliability"
         ))),
     }
 }

@@ -386,6 +386,8 @@ def test_codebook_values_dataset_and_agreement_from_python(tmp_path: Path) -> No
     assert set(values.label) <= {"negative", "neutral", "positive"}
     data = project.dataset()
     assert len(data) == 8 and data.disagreements.notna().sum() == 2
+    icr = project.reliability()
+    assert list(icr.columns) == ["unit", "coder", "tone"] and len(icr) == 16
     try:
         import pyreadstat
     except ImportError:

@@ -33,6 +33,9 @@ pub enum Table {
     /// The data set for the analysis, wide: a row per story or page, a column per variable and
     /// its label; the final value, else the one its coders agree on (the rest named).
     Dataset,
+    /// The reliability data as tidycomm's test_icr takes them: a row per unit and coder, a
+    /// column per scored variable.
+    Reliability,
 }
 
 /// Arguments of `samecore export`.
@@ -157,9 +160,14 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             to_stdout,
             format,
         )?,
-        Table::Dataset => {
-            anyhow::ensure!(!to_stdout, "the data set is written to a file (--out FILE)");
-            export::dataset::write_dataset(&export::dataset::dataset(&project)?, out, Some(format))?
+        Table::Dataset | Table::Reliability => {
+            anyhow::ensure!(!to_stdout, "this table is written to a file (--out FILE)");
+            let data = if table == Table::Dataset {
+                export::dataset::dataset(&project)?
+            } else {
+                export::dataset::reliability(&project)?
+            };
+            export::dataset::write_dataset(&data, out, Some(format))?
         }
     };
     if !to_stdout {

@@ -247,6 +247,49 @@ pub fn dataset(project: &Project) -> Result<Dataset> {
     })
 }
 
+/// The reliability data in the layout tidycomm's `test_icr` takes (and, transposed per
+/// variable, `irr::kripp.alpha`): one row per unit and coder, a column per scored (sub)variable
+/// (each option of a several-values variable its own 0/1 column), an empty cell where the
+/// coder gave none (or answered "not applicable" / "cannot code"). Final values are not coders'
+/// and are left out.
+pub fn reliability(project: &Project) -> Result<Dataset> {
+    let values = crate::coding::reliability::coded_values(project)?;
+    let mut variables: Vec<String> = values.iter().map(|(_, v)| v.variable.clone()).collect();
+    variables.sort();
+    variables.dedup();
+    let mut rows: BTreeMap<(String, String), BTreeMap<String, Option<String>>> = BTreeMap::new();
+    for (_, v) in values {
+        rows.entry((v.unit, v.coder))
+            .or_default()
+            .insert(v.variable, v.value);
+    }
+    let keys: Vec<&(String, String)> = rows.keys().collect();
+    let mut columns = vec![
+        Column {
+            name: "unit".into(),
+            cells: Cells::Text(keys.iter().map(|k| Some(k.0.clone())).collect()),
+        },
+        Column {
+            name: "coder".into(),
+            cells: Cells::Text(keys.iter().map(|k| Some(k.1.clone())).collect()),
+        },
+    ];
+    for var in &variables {
+        columns.push(Column {
+            name: var.clone(),
+            cells: Cells::Text(
+                keys.iter()
+                    .map(|k| rows[*k].get(var).cloned().flatten())
+                    .collect(),
+            ),
+        });
+    }
+    Ok(Dataset {
+        rows: keys.len(),
+        columns,
+    })
+}
+
 fn cell(cells: &Cells, row: usize) -> String {
     match cells {
         Cells::Number(v) => v[row].map(|n| n.to_string()).unwrap_or_default(),
