@@ -71,6 +71,14 @@ impl<W: std::io::Write> Safe<W> {
 
 impl<W: std::io::Write> std::io::Write for Safe<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // Most writes are whole, harmless text: passed on as they are.
+        if self.pending.is_empty()
+            && let Ok(text) = std::str::from_utf8(buf)
+            && matches!(escape_lines(text), Cow::Borrowed(_))
+        {
+            self.inner.write_all(buf)?;
+            return Ok(buf.len());
+        }
         self.pending.extend_from_slice(buf);
         let bytes = std::mem::take(&mut self.pending);
         let mut out = String::new();

@@ -348,7 +348,7 @@ impl std::fmt::Display for MemberError {
             ),
             MemberError::Ratio { compressed } => write!(
                 f,
-                "inflates more than {MAX_ZIP_RATIO} times its {compressed} compressed bytes                  (a zip bomb?)"
+                "inflates more than {MAX_ZIP_RATIO} times its {compressed} compressed bytes (a zip bomb?)"
             ),
             MemberError::Unreadable(e) => write!(f, "could not be read ({e})"),
             MemberError::Io(e) => write!(f, "could not be read ({e})"),

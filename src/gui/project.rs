@@ -132,8 +132,8 @@ pub struct CodeSnapshot {
     pub reconciliation: Option<Reconciliation>,
     /// The codebook of variables at its latest version.
     pub codebook: crate::codebook::Codebook,
-    /// Every coder's values as they stand (the panel shows only the annotator's own).
-    pub values: Vec<crate::store::values::StoredValue>,
+    /// Every coder's values as they stand, by unit (the panel shows only the annotator's own).
+    pub values: BTreeMap<crate::store::values::Unit, Vec<crate::store::values::StoredValue>>,
 }
 
 /// Codes against the latest run (see [`crate::coding::changes`] and
@@ -451,7 +451,13 @@ pub fn code_snapshot(project: &Project) -> Result<CodeSnapshot> {
         by_page,
         reconciliation,
         codebook: project.codebook()?,
-        values: project.values()?,
+        values: {
+            let mut by_unit: BTreeMap<_, Vec<_>> = BTreeMap::new();
+            for v in project.values()? {
+                by_unit.entry(v.unit).or_default().push(v);
+            }
+            by_unit
+        },
     })
 }
 

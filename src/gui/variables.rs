@@ -58,8 +58,10 @@ impl VariablesPanel {
         let mine: BTreeMap<&str, &Answer> = session
             .codes
             .values
-            .iter()
-            .filter(|v| v.unit == unit && v.coder == me && v.role == Role::Coder)
+            .get(&unit)
+            .into_iter()
+            .flatten()
+            .filter(|v| v.coder == me && v.role == Role::Coder)
             .map(|v| (v.variable.as_str(), &v.answer))
             .collect();
         if me.trim().is_empty() {

@@ -352,7 +352,7 @@ fn classify(err: Error, path: Option<&Path>, waited: Duration) -> Error {
             if path.is_some() && e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) =>
         {
             Error::BadProject {
-                reason: "the project file cannot be written (read-only or immutable; nothing                          was stored)"
+                reason: "the project file cannot be written (read-only or immutable; nothing was stored)"
                     .into(),
                 path: path.map(Path::to_path_buf).unwrap_or_default(),
             }

@@ -45,6 +45,23 @@ fn tag_end(bytes: &[u8], at: usize) -> usize {
     bytes.len()
 }
 
+/// Where the end tag `</name` of a raw-text element begins, searching from `from` (ASCII case
+/// ignored, nothing copied); the end of the page when there is none.
+fn raw_end(bytes: &[u8], from: usize, name: &[u8]) -> usize {
+    let mut at = from;
+    while let Some(p) = memchr::memmem::find(&bytes[at..], b"</") {
+        let start = at + p + 2;
+        if bytes
+            .get(start..start + name.len())
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        {
+            return at + p;
+        }
+        at = start;
+    }
+    bytes.len()
+}
+
 /// The tag name after `<` or `</` at `start`, ASCII-lowercased.
 fn tag_name(bytes: &[u8], start: usize) -> String {
     bytes[start..]
@@ -87,9 +104,7 @@ pub fn flatten_deep(html: &str) -> Cow<'_, str> {
                 // Its text runs to its end tag: nothing inside is a tag.
                 // Never left out (a script's text would show); counted, as its end tag is.
                 depth += 1;
-                let close = format!("</{name}");
-                let rest = html[end..].to_ascii_lowercase();
-                i = rest.find(&close).map_or(bytes.len(), |e| end + e);
+                i = raw_end(bytes, end, name.as_bytes());
                 continue;
             }
             let opens = !VOID.contains(&name.as_str())
@@ -164,6 +179,12 @@ mod tests {
     fn a_page_nested_past_the_depth_limit_keeps_its_text_and_parses_fast() {
         let shallow = "<div><p>one<p>two</div><script>if (a<b) {}</script>";
         assert!(matches!(flatten_deep(shallow), Cow::Borrowed(_)));
+        // A script's text is never taken for tags, however its end tag is written.
+        let script = format!(
+            "<SCRIPT>{}</ScRiPt><p>after</p>",
+            "<div>".repeat(2 * MAX_DEPTH)
+        );
+        assert!(matches!(flatten_deep(&script), Cow::Borrowed(_)));
         let n = 20_000;
         let deep = format!("{}core text{}", "<div>".repeat(n), "</div>".repeat(n));
         let flat = flatten_deep(&deep);
