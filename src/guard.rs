@@ -78,6 +78,8 @@ impl Inputs {
         if out.as_os_str() == "-" {
             return Ok(());
         }
+        // The inputs first: "is the project" says more than "is an SQLite file".
+        self.check_place(out, what)?;
         if is_sqlite(out) {
             return Err(Error::InvalidParameter(format!(
                 "{what} {} is an SQLite file (a samecore project?); nothing was written: \
@@ -85,7 +87,7 @@ impl Inputs {
                 out.display()
             )));
         }
-        self.check_place(out, what)
+        Ok(())
     }
 
     /// `Ok` when `out` is none of the inputs (and not inside an input folder): the check of a
