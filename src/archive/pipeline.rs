@@ -511,6 +511,9 @@ fn finish_with<T>(page: RawPage, opts: &ReadOptions, make: &PageFn<'_, T>) -> Fi
             }
         },
     };
+    if bytes.bytes().len() > crate::engine::memory::LONG_PAGE {
+        crate::engine::memory::long_page();
+    }
     let tld = decode::tld_of(doc.url.as_deref());
     // One hash of the payload serves both the check and, without a recorded digest, the key.
     let check = crate::document::payload_hash(bytes.bytes());

@@ -108,6 +108,9 @@ pub(super) fn scan(html: &str, text: String) -> Found {
     let bytes = html.as_bytes();
     let mut text = text;
     text.clear();
+    // Room for the whole page at once (its text is shorter than its markup but for rare
+    // entities): a long page's text grown by doubling was copied at each step.
+    text.reserve(html.len());
     let mut found = Found {
         text,
         ..Found::default()

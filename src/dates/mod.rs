@@ -56,7 +56,10 @@ pub fn publication(html: &str, url: Option<&str>, capture: Option<&str>) -> Opti
     let buffer = TEXT.with(|t| std::mem::take(&mut *t.borrow_mut()));
     let found = markup::scan(html, buffer);
     let published = from_found(&found, url, bound);
-    TEXT.with(|t| *t.borrow_mut() = found.text);
+    // A long page's text is not kept for the next page (a 60 MB page's held 100 MB).
+    if found.text.capacity() <= crate::archive::kept::KEEP {
+        TEXT.with(|t| *t.borrow_mut() = found.text);
+    }
     published
 }
 

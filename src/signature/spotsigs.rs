@@ -197,6 +197,172 @@ pub struct SignedPage {
     pub terms: usize,
 }
 
+/// What [`Signer::sign_page`] keeps of a page's terms while they go by: the hash of every
+/// non-stopword, and for every antecedent its index and how many non-stopwords came up to and
+/// including it (its spot words then follow at the antecedent's distances among them).
+struct SpotFinder<'t> {
+    table: &'t Table,
+    content: Chunks,
+    found: Vec<(u32, u32)>,
+}
+
+impl<'t> SpotFinder<'t> {
+    /// A finder for a page of `len` bytes.
+    fn new(table: &'t Table, len: usize) -> SpotFinder<'t> {
+        SpotFinder {
+            table,
+            content: Chunks::with_capacity(len / 8),
+            found: Vec::new(),
+        }
+    }
+
+    /// A finder that has seen `terms` (every term hash so far, in page order): the buffer is
+    /// compacted in place to the non-stopwords.
+    fn from_waiting(table: &'t Table, mut terms: Chunks) -> SpotFinder<'t> {
+        let mut found = Vec::new();
+        let mut w = 0;
+        for i in 0..terms.len() {
+            let h = terms.get(i);
+            let role = table.role.get(&h).copied().unwrap_or(0);
+            if role & 1 == 0 {
+                terms.set(w, h);
+                w += 1;
+            }
+            if role > 1 {
+                found.push(((role >> 1) - 1, count(w)));
+            }
+        }
+        terms.truncate(w);
+        SpotFinder {
+            table,
+            content: terms,
+            found,
+        }
+    }
+
+    /// The next term's hash.
+    fn push(&mut self, h: u64) {
+        let role = self.table.role.get(&h).copied().unwrap_or(0);
+        if role & 1 == 0 {
+            self.content.push(h);
+        }
+        if role > 1 {
+            self.found
+                .push(((role >> 1) - 1, count(self.content.len())));
+        }
+    }
+
+    /// The signature hashes of the page, in the order of their antecedents.
+    fn hashes(self, signer: &Signer) -> Vec<u64> {
+        let t = self.table;
+        let mut out = Vec::with_capacity(self.found.len());
+        for &(k, next) in &self.found {
+            if next == u32::MAX {
+                continue;
+            }
+            let distances = &t.antecedents[k as usize].distances;
+            let last = distances.iter().map(|&d| d as usize).sum::<usize>() + next as usize;
+            if last == 0 || last > self.content.len() {
+                continue;
+            }
+            let mut at = next as usize;
+            let words = distances.iter().map(|&d| {
+                at += d as usize;
+                self.content.get(at.max(1) - 1)
+            });
+            out.push(signer.hash_spot_words(t, k as usize, words));
+        }
+        out
+    }
+}
+
+/// A sequence of term hashes: a first vector, then chunks of [`Chunks::CHUNK`], so that a long
+/// page's are never copied to grow (the allocator copies a large block that doubles, and a
+/// 60 MB page's non-stopwords peaked at twice their size).
+struct Chunks {
+    first: Vec<u64>,
+    rest: Vec<Vec<u64>>,
+}
+
+impl Chunks {
+    /// Hashes a chunk holds (1 MiB).
+    const CHUNK: usize = 1 << 17;
+
+    /// Room for `n` hashes (at most a chunk's) in the first vector.
+    fn with_capacity(n: usize) -> Chunks {
+        Chunks::of(Vec::with_capacity(n.min(Self::CHUNK)))
+    }
+
+    /// The hashes of `v`, as the first vector.
+    fn of(v: Vec<u64>) -> Chunks {
+        Chunks {
+            first: v,
+            rest: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        let rest = self.rest.len().saturating_sub(1) * Self::CHUNK;
+        self.first.len() + rest + self.rest.last().map_or(0, Vec::len)
+    }
+
+    fn push(&mut self, h: u64) {
+        if self.rest.is_empty()
+            && (self.first.len() < Self::CHUNK || self.first.len() < self.first.capacity())
+        {
+            self.first.push(h);
+            return;
+        }
+        match self.rest.last_mut() {
+            Some(last) if last.len() < Self::CHUNK => last.push(h),
+            _ => {
+                let mut chunk = Vec::with_capacity(Self::CHUNK);
+                chunk.push(h);
+                self.rest.push(chunk);
+            }
+        }
+    }
+
+    fn get(&self, i: usize) -> u64 {
+        match i.checked_sub(self.first.len()) {
+            None => self.first[i],
+            Some(j) => self.rest[j / Self::CHUNK][j % Self::CHUNK],
+        }
+    }
+
+    fn set(&mut self, i: usize, h: u64) {
+        match i.checked_sub(self.first.len()) {
+            None => self.first[i] = h,
+            Some(j) => self.rest[j / Self::CHUNK][j % Self::CHUNK] = h,
+        }
+    }
+
+    /// Keep the first `n` hashes (the chunks past them are freed).
+    fn truncate(&mut self, n: usize) {
+        match n.checked_sub(self.first.len()) {
+            None => {
+                self.first.truncate(n);
+                self.rest.clear();
+            }
+            Some(j) => {
+                self.rest.truncate(j.div_ceil(Self::CHUNK));
+                if let Some(last) = self.rest.last_mut()
+                    && j % Self::CHUNK != 0
+                {
+                    last.truncate(j % Self::CHUNK);
+                }
+            }
+        }
+    }
+}
+
+/// A count of non-stopwords as the finder keeps it (a page is at most
+/// [`crate::archive::MAX_PAGE`] bytes, far fewer terms than `u32::MAX`): `u32::MAX` past that,
+/// and then the antecedent finds no spot rather than a wrong one.
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// One language's lookup tables.
 #[derive(Debug, Clone)]
 struct Table {
@@ -359,34 +525,17 @@ impl Signer {
         h
     }
 
-    /// The page's term hashes with this signer's tokenizer, and its language when the signer
-    /// has per-language sets (identified from those terms, else declared by the page).
-    pub fn term_hashes(&self, html: &str, url: Option<&str>) -> (Vec<u64>, Option<&'static str>) {
-        let mut terms = Vec::with_capacity(html.len() / 6);
-        if self.table_of.is_empty() {
-            self.params
-                .tokens
-                .for_each_term(html, url, |t| terms.push(term_hash(t)));
-            return (terms, None);
-        }
-        let mut sample = Sample::default();
-        if self.params.tokens == TokenSource::Content {
-            self.params.tokens.for_each_term(html, url, |t| {
-                let hash = term_hash(t);
-                terms.push(hash);
-                sample.push_hashed(t, || hash);
-            });
+    /// The signature of antecedent `k` whose spot words are the non-stopwords of `spot`.
+    fn hash_spot_words(&self, t: &Table, k: usize, spot: impl Iterator<Item = u64>) -> u64 {
+        let mut h = if self.params.include_antecedent {
+            t.antecedent_hash[k]
         } else {
-            // A page's language is its core text's: the start of a whole page's text is its
-            // navigation, whose words say little (on goldset-dev, 62 English pages read as
-            // French from the start of their tag-stripped text, none from their core text).
-            self.params
-                .tokens
-                .for_each_term(html, url, |t| terms.push(term_hash(t)));
-            TokenSource::Content.for_each_term(html, url, |t| sample.push(t));
+            0x9e37_79b9_7f4a_7c15
+        };
+        for w in spot {
+            h = mix64(h.rotate_left(23) ^ w);
         }
-        let lang = sample.language(Some(html), &self.known);
-        (terms, lang)
+        h
     }
 
     /// The multiset of signature hashes of a page, in page order.
@@ -395,19 +544,69 @@ impl Signer {
     }
 
     /// [`Self::hashes`] with the page's language and its number of terms.
+    ///
+    /// The page's terms are not all held: once the signer knows which set the page takes (at
+    /// once without per-language sets, else when the language sample is full or, for other
+    /// tokenizers than `content`, from the core text before the terms), each term is only
+    /// looked up, and what stays is the hash of each non-stopword and where each antecedent
+    /// stands among them ([`SpotFinder`]). Until then the terms' hashes wait in the same
+    /// buffer, which is then compacted in place to the non-stopwords. A 60 MB one-line page
+    /// held its 6.3 M terms' hashes and each non-stopword's position beside them (8 + 8 bytes
+    /// a term); now 8 bytes a non-stopword. The signatures are those of [`Self::spots_with`]
+    /// on the same terms, in the same order.
     pub fn sign_page(&self, html: &str, url: Option<&str>) -> SignedPage {
-        let (terms, language) = self.term_hashes(html, url);
-        let t = self.table(language);
-        // An eighth of the terms holds about as many spots as most pages have (goldset-dev),
-        // so the vector is not grown by doubling from nothing.
-        let mut hashes = Vec::with_capacity(terms.len() / 8);
-        self.for_each_spot(t, &terms, |k, _, spot| {
-            hashes.push(self.hash_spot(t, k, &terms, spot))
-        });
+        let tokens = self.params.tokens;
+        let mut terms = 0usize;
+        let (finder, language) = if self.table_of.is_empty() {
+            let mut f = SpotFinder::new(self.table(None), html.len());
+            tokens.for_each_term(html, url, |t| {
+                terms += 1;
+                f.push(term_hash(t));
+            });
+            (f, None)
+        } else if tokens == TokenSource::Content {
+            // The set is known once the sample is full; the terms before wait.
+            let mut sample = Sample::default();
+            let mut waiting = Chunks::with_capacity(html.len() / 6);
+            let mut finder: Option<SpotFinder> = None;
+            tokens.for_each_term(html, url, |t| {
+                terms += 1;
+                let hash = term_hash(t);
+                if let Some(f) = finder.as_mut() {
+                    f.push(hash);
+                    return;
+                }
+                waiting.push(hash);
+                sample.push_hashed(t, || hash);
+                if sample.is_full() {
+                    let lang = sample.language(Some(html), &self.known);
+                    let table = self.table(lang);
+                    let terms = std::mem::replace(&mut waiting, Chunks::with_capacity(0));
+                    finder = Some(SpotFinder::from_waiting(table, terms));
+                }
+            });
+            let language = sample.language(Some(html), &self.known);
+            let finder =
+                finder.unwrap_or_else(|| SpotFinder::from_waiting(self.table(language), waiting));
+            (finder, language)
+        } else {
+            // A page's language is its core text's: the start of a whole page's text is its
+            // navigation, whose words say little (on goldset-dev, 62 English pages read as
+            // French from the start of their tag-stripped text, none from their core text).
+            let mut sample = Sample::default();
+            TokenSource::Content.for_each_term(html, url, |t| sample.push(t));
+            let language = sample.language(Some(html), &self.known);
+            let mut f = SpotFinder::new(self.table(language), html.len());
+            tokens.for_each_term(html, url, |t| {
+                terms += 1;
+                f.push(term_hash(t));
+            });
+            (f, language)
+        };
         SignedPage {
-            hashes,
+            hashes: finder.hashes(self),
             language,
-            terms: terms.len(),
+            terms,
         }
     }
 
@@ -523,6 +722,94 @@ mod tests {
         assert_ne!(without[0], spots[0]);
         // Without the antecedent, the(cat)… and is(here)… stay distinct only by their words.
         assert_eq!(without.len(), spots.len());
+    }
+
+    #[test]
+    fn a_page_signed_as_its_terms_go_by_is_signed_as_from_all_its_terms() {
+        use rand::{Rng, SeedableRng};
+        // Pages of English, German and French function words and others, short (the language
+        // sample never full) and long (full after a few hundred terms), every tokenizer, with
+        // and without per-language sets: the hashes and language of `sign_page` are those of
+        // the terms taken whole.
+        let pool: Vec<&str> = "the a of is was to in and der die das ist war und le la les \
+            est était et un une de cat Hund chat maison Haus house 42 x1 story Geschichte \
+            histoire"
+            .split_whitespace()
+            .collect();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for tokens in [TokenSource::Content, TokenSource::Text, TokenSource::Markup] {
+            for languages in [false, true] {
+                let mut p = SpotSigsParams::default();
+                p.tokens = tokens;
+                if !languages {
+                    p.languages = None;
+                }
+                let signer = Signer::new(&p).unwrap();
+                for n in [0, 3, 40, 400, 3000] {
+                    let mut html = String::from("<html><body>");
+                    for b in 0..=n / 60 {
+                        html.push_str(if b % 3 == 0 { "<div><a href=x>" } else { "<p>" });
+                        for _ in 0..60.min(n) {
+                            html.push_str(pool[rng.random_range(0..pool.len())]);
+                            html.push(' ');
+                        }
+                        html.push_str(if b % 3 == 0 { "</a></div>" } else { "</p>" });
+                    }
+                    let words = tokens.terms(&html, None);
+                    let lang = signer.language_of(&words, Some(&html));
+                    let whole: Vec<u64> = (signer.spots_with(&words, lang).iter())
+                        .map(|x| x.hash)
+                        .collect();
+                    let signed = signer.sign_page(&html, None);
+                    assert_eq!(signed.hashes, whole, "{tokens:?} {languages} {n}");
+                    assert_eq!(signed.language, lang, "{tokens:?} {languages} {n}");
+                    assert_eq!(signed.terms, words.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn chunked_hashes_read_back_in_order_however_they_began() {
+        for start in [0, 5, Chunks::CHUNK + 3] {
+            let mut c = Chunks::of((0..start as u64).collect());
+            for h in start as u64..(3 * Chunks::CHUNK as u64 + 17) {
+                c.push(h);
+            }
+            assert_eq!(c.len(), 3 * Chunks::CHUNK + 17);
+            for i in [
+                0,
+                4,
+                start,
+                Chunks::CHUNK,
+                2 * Chunks::CHUNK + 1,
+                c.len() - 1,
+            ] {
+                if i < c.len() {
+                    assert_eq!(c.get(i), i as u64, "start {start}, at {i}");
+                }
+            }
+            assert!(c.rest.iter().all(|r| r.len() <= Chunks::CHUNK));
+            for n in [
+                c.len(),
+                2 * Chunks::CHUNK + start,
+                Chunks::CHUNK + 1,
+                start,
+                1,
+                0,
+            ] {
+                let mut t = Chunks::of((0..start as u64).collect());
+                for h in start as u64..(3 * Chunks::CHUNK as u64 + 17) {
+                    t.push(h);
+                }
+                t.set(n / 2, 7);
+                t.truncate(n);
+                assert_eq!(t.len(), n, "start {start}, truncated to {n}");
+                if n > 0 {
+                    assert_eq!(t.get(n - 1), if n - 1 == n / 2 { 7 } else { n as u64 - 1 });
+                }
+            }
+        }
     }
 
     #[test]

@@ -59,27 +59,38 @@ impl Block {
 pub fn content_text(html: &str) -> String {
     let (mut text, blocks) = blocks(html);
     let keep = classify(&blocks);
-    // The kept blocks moved to the front of the text they were cut from, each with its line
-    // end, when every block starts at or after where the one before ends with its line end (a
-    // byte between them): no second buffer of the page's text (a 40 MB one-line page held its
-    // text twice).
-    let kept: Vec<&Block> = (blocks.iter().zip(&keep))
+    // Each block's text, without the space its closing tag left at its end (the line end
+    // takes its place).
+    let line = |b: &Block, text: &[u8]| {
+        let r = b.text.clone();
+        if r.end > r.start && text[r.end - 1] == b' ' {
+            r.start..r.end - 1
+        } else {
+            r
+        }
+    };
+    let mut kept: Vec<std::ops::Range<usize>> = (blocks.iter().zip(&keep))
         .filter(|(_, k)| **k)
-        .map(|(b, _)| b)
+        .map(|(b, _)| line(b, &text))
         .collect();
+    if kept.is_empty() {
+        kept = blocks.iter().map(|b| line(b, &text)).collect();
+    }
+    // The kept blocks moved to the front of the text they were cut from, each with its line
+    // end, when every block starts at or after where the one before ends with its line end
+    // (as it does when blocks end with a tag's space): no second buffer of the page's text
+    // (a 40 MB one-line page held its text twice).
     let mut end = 0;
-    let in_place = !kept.is_empty()
-        && kept.iter().all(|b| {
-            let fits = b.text.start >= end;
-            end += b.text.len() + 1;
-            fits
-        })
-        && end <= text.len() + 1;
+    let in_place = kept.iter().all(|r| {
+        let fits = r.start >= end;
+        end += r.len() + 1;
+        fits
+    });
     if in_place {
         let mut w = 0;
-        for b in &kept {
-            text.copy_within(b.text.clone(), w);
-            w += b.text.len();
+        for r in &kept {
+            text.copy_within(r.clone(), w);
+            w += r.len();
             if w < text.len() {
                 text[w] = b'\n';
             } else {
@@ -92,20 +103,10 @@ pub fn content_text(html: &str) -> String {
         return String::from_utf8(text)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     }
-    let kept_len: usize = (blocks.iter().zip(&keep))
-        .filter(|(_, k)| **k)
-        .map(|(b, _)| b.text.len() + 1)
-        .sum();
-    let mut out = Vec::with_capacity(kept_len);
-    for (b, _) in blocks.iter().zip(&keep).filter(|(_, k)| **k) {
-        out.extend_from_slice(&text[b.text.clone()]);
+    let mut out = Vec::with_capacity(kept.iter().map(|r| r.len() + 1).sum());
+    for r in kept {
+        out.extend_from_slice(&text[r]);
         out.push(b'\n');
-    }
-    if out.is_empty() {
-        for b in &blocks {
-            out.extend_from_slice(&text[b.text.clone()]);
-            out.push(b'\n');
-        }
     }
     // Blocks begin and end at characters' boundaries: this never fails.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -273,8 +274,15 @@ fn count_words_by_word(text: &str) -> u32 {
 fn blocks(html: &str) -> (Vec<u8>, Vec<Block>) {
     let bytes = html.as_bytes();
     // Sized once for the text of most pages (what lies between tags is about a quarter of
-    // goldset-dev's bytes), not grown by doubling from nothing.
-    let mut text = Vec::with_capacity(html.len() / 3);
+    // goldset-dev's bytes), not grown by doubling from nothing. A long page gets room for all
+    // its bytes at once: the allocator hands so large a block straight from the system, whose
+    // pages cost memory only when written, while each doubling copied what was there (a 60 MB
+    // one-line page's text peaked at twice its size).
+    let mut text = Vec::with_capacity(if html.len() > LONG_PAGE {
+        html.len() + html.len() / 8
+    } else {
+        html.len() / 3
+    });
     let mut blocks = Vec::new();
     let mut cur = Block::default();
     // The text since the last tag (a run) is written into the block at once, from `run`; its
@@ -359,6 +367,9 @@ fn blocks(html: &str) -> (Vec<u8>, Vec<Block>) {
     }
     (text, blocks)
 }
+
+/// Past this many bytes a page's text buffer is sized for the whole page ([`blocks`]).
+const LONG_PAGE: usize = 1 << 20;
 
 /// What an element is to [`blocks`] (bits of [`kind`]): its content is not visible text.
 const HIDDEN: u8 = 1;

@@ -280,6 +280,11 @@ impl Sample {
         }
     }
 
+    /// Whether the sample takes no more terms (then its language is final).
+    pub fn is_full(&self) -> bool {
+        self.text.len() >= SAMPLE_BYTES
+    }
+
     /// The sample so far.
     pub fn as_str(&self) -> &str {
         &self.text
