@@ -1824,3 +1824,217 @@ fn a_story_is_coded_with_the_keyboard_as_the_annotators_own_value() {
     click(&mut h, "Undo value");
     assert_eq!(tone(&file).map(|t| t.1), Some(Answer::Value("2".into())));
 }
+
+/// The reliability round of the target: 50 stories, two coders, five variables (one value,
+/// ordinal, several values, a number, one value with "cannot code"), coded in the workbench
+/// from the keyboard only — ↑ ↓ and digits answer, a number is typed and saved with Enter, `]`
+/// moves to the round's next story —, then the Reliability tab (Alt+7) shows alpha as the
+/// library computes it, and a disagreement is adjudicated by a key and the adjudication undone.
+#[test]
+fn a_reliability_round_is_coded_from_the_keyboard_and_a_disagreement_adjudicated() {
+    use samecore::store::values::{Role, Unit};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("round.samecore");
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    // The codebook and the round, written by the lead's command line beside the workbench.
+    let run = {
+        let mut project = samecore::store::Project::open(&file).unwrap();
+        let run = project.runs().unwrap().last().unwrap().id;
+        let book = samecore::codebook::Codebook::from_file_text(
+            r#"{"variables": [
+              {"name": "topic", "level": "nominal", "kind": "one", "unit": "story",
+               "values": [{"code": 1, "label": "politics"}, {"code": 2, "label": "economy"},
+                          {"code": 3, "label": "sport"}, {"code": 4, "label": "culture"}]},
+              {"name": "tone", "level": "ordinal", "kind": "one", "unit": "story",
+               "not_applicable": 98,
+               "values": [{"code": 1, "label": "very negative"}, {"code": 2, "label": "negative"},
+                          {"code": 3, "label": "neutral"}, {"code": 4, "label": "positive"},
+                          {"code": 5, "label": "very positive"}]},
+              {"name": "actors", "level": "nominal", "kind": "several", "unit": "story",
+               "values": [{"code": 1, "label": "government"}, {"code": 2, "label": "opposition"},
+                          {"code": 3, "label": "experts"}]},
+              {"name": "sources", "level": "ratio", "kind": "number", "unit": "story"},
+              {"name": "frame", "level": "nominal", "kind": "one", "unit": "story",
+               "cannot_code": 99,
+               "values": [{"code": 1, "label": "conflict"}, {"code": 2, "label": "human interest"},
+                          {"code": 3, "label": "responsibility"}]}
+            ]}"#,
+        )
+        .unwrap();
+        project.save_codebook(&book, "lead", "round 1").unwrap();
+        let coders = ["ana".to_string(), "ben".to_string()];
+        let round = samecore::coding::round::draw(
+            &project,
+            "r1",
+            run,
+            50,
+            samecore::coding::round::Strata::None,
+            7,
+            &coders,
+            true,
+            "lead",
+        )
+        .unwrap();
+        project.save_round(&round).unwrap();
+        run
+    };
+    // The workbench sees the other samecore's commit and reads the codebook and round.
+    for _ in 0..20 {
+        h.run();
+        if h.query_by_label_contains("Round r1").is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let units: Vec<i64> = samecore::store::Project::open(&file)
+        .unwrap()
+        .round("r1")
+        .unwrap()
+        .units
+        .iter()
+        .map(|(c, _)| *c)
+        .collect();
+    assert_eq!(units.len(), 50);
+    // Each coder's answers for the i-th story: ben differs on topic every fifth story and on
+    // the number of sources every seventh.
+    let answers = |coder: &str, i: usize| {
+        let ben = coder == "ben";
+        let topic = if ben && i.is_multiple_of(5) {
+            (i + 1) % 4 + 1
+        } else {
+            i % 4 + 1
+        };
+        let tone = i % 5 + 1;
+        let actor = i % 3 + 1;
+        let sources = if ben && i.is_multiple_of(7) { i + 1 } else { i % 6 };
+        let frame = if i.is_multiple_of(11) { None } else { Some(i % 3 + 1) };
+        (topic, tone, actor, sources, frame)
+    };
+    let digit = |d: usize| {
+        [
+            Key::Num1,
+            Key::Num2,
+            Key::Num3,
+            Key::Num4,
+            Key::Num5,
+            Key::Num6,
+        ][d - 1]
+    };
+    for coder in ["ana", "ben"] {
+        h.set_annotator_for_test(coder);
+        h.get_by_label("Round r1");
+        // U: the first story of the round the coder has not coded.
+        h.key_press(Key::U);
+        h.run();
+        for (i, &unit) in units.iter().enumerate() {
+            h.get_by_label(&format!("story {} of 50", i + 1));
+            assert_eq!(h.state().selected_cluster(), Some(unit as u32), "story {i}");
+            let (topic, tone, actor, sources, frame) = answers(coder, i);
+            for key in [digit(topic), digit(tone), digit(actor), Key::ArrowDown] {
+                h.key_press(key);
+                h.run();
+            }
+            // The number field has the keyboard now.
+            h.event(egui::Event::Text(sources.to_string()));
+            h.run();
+            h.key_press(Key::Enter);
+            h.run();
+            h.key_press(match frame {
+                Some(f) => digit(f),
+                None => Key::Backspace,
+            });
+            h.run();
+            h.get_by_label(&format!("5 of 5 coded by {coder}"));
+            h.key_press(Key::CloseBracket);
+            h.run();
+        }
+        h.get_by_label(&format!("· 50 coded by {coder}"));
+    }
+    let project = samecore::store::Project::open(&file).unwrap();
+    let values = project.values().unwrap();
+    assert_eq!(
+        values.len(),
+        2 * 50 * 5,
+        "every value kept as its coder's own"
+    );
+    for (i, &unit) in units.iter().enumerate() {
+        let unit = Unit::Story { run, cluster: unit };
+        for coder in ["ana", "ben"] {
+            let (topic, _, actor, sources, frame) = answers(coder, i);
+            let of = |var: &str| {
+                values
+                    .iter()
+                    .find(|v| v.unit == unit && v.coder == coder && v.variable == var)
+                    .map(|v| v.answer.clone())
+                    .unwrap()
+            };
+            use samecore::codebook::Answer;
+            assert_eq!(of("topic"), Answer::Value(topic.to_string()));
+            assert_eq!(of("actors"), Answer::Value(actor.to_string()));
+            assert_eq!(of("sources"), Answer::Value(sources.to_string()));
+            assert_eq!(
+                of("frame"),
+                frame.map_or(Answer::CannotCode, |f| Answer::Value(f.to_string()))
+            );
+        }
+    }
+    // Alpha as the library computes it, shown in the Reliability tab.
+    let expected = samecore::coding::reliability::agreement(
+        &project,
+        &samecore::agreement::BootstrapConfig {
+            resamples: 100,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let topic = expected.iter().find(|a| a.variable == "topic").unwrap();
+    let alpha = topic.alpha.unwrap();
+    assert!(alpha > 0.5 && alpha < 1.0, "{alpha}");
+    h.key_press_modifiers(egui::Modifiers::ALT, Key::Num7);
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Reliability);
+    h.get_by_label("Agreement of the coders");
+    h.get_by_label(&format!("{alpha:.3}"));
+    let sources = expected.iter().find(|a| a.variable == "sources").unwrap();
+    h.get_by_label(&format!("{:.3}", sources.alpha.unwrap()));
+    let open = samecore::coding::reliability::disagreements(&project).unwrap();
+    h.get_by_label_contains(&format!("{} unit(s) still in disagreement", open.len()));
+    // The first disagreement on topic, picked from the list; key 3 sets the codebook's third
+    // value as final.
+    let first = open.iter().find(|d| d.variable == "topic").unwrap().clone();
+    h.get_all_by_label_contains(&format!("topic · {} · ", first.unit))
+        .next()
+        .unwrap()
+        .click();
+    h.run();
+    h.get_by_label_contains(&format!("topic on {}", first.unit));
+    h.key_press(Key::Num3);
+    h.run();
+    h.get_by_label_contains(&format!(
+        "{} unit(s) still in disagreement · 1 final value(s) set",
+        open.len() - 1
+    ));
+    let finals: Vec<_> = samecore::store::Project::open(&file)
+        .unwrap()
+        .values()
+        .unwrap()
+        .into_iter()
+        .filter(|v| v.role == Role::Final)
+        .collect();
+    assert_eq!(finals.len(), 1);
+    assert_eq!(finals[0].unit, first.key);
+    assert_eq!(finals[0].variable, "topic");
+    assert_eq!(
+        finals[0].answer,
+        samecore::codebook::Answer::Value("3".into())
+    );
+    assert_eq!(finals[0].coder, "ben");
+    click(&mut h, "Undo final value");
+    h.get_by_label_contains(&format!(
+        "{} unit(s) still in disagreement · 0 final value(s) set",
+        open.len()
+    ));
+    let said = h.state().messages().join("\n");
+    assert!(said.contains("Undone: ben's final value of"), "{said}");
+}

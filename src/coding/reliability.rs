@@ -128,6 +128,9 @@ pub struct Disagreement {
     pub variable: String,
     /// The unit, named as in reliability data.
     pub unit: String,
+    /// The unit itself (what a final value is set on).
+    #[serde(skip)]
+    pub key: Unit,
     /// Each coder's answer (as stored: a number, codes, "not applicable") with its label.
     pub values: Vec<(String, String, Option<String>)>,
 }
@@ -157,6 +160,7 @@ pub fn disagreements(project: &Project) -> Result<Vec<Disagreement>> {
         let var = book.variable(&variable);
         out.push(Disagreement {
             unit: unit_name(&unit, &keys),
+            key: unit,
             values: values
                 .iter()
                 .map(|v| {

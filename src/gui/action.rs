@@ -26,17 +26,20 @@ pub enum Tab {
     Antecedents,
     /// Samples of pairs, labels, precision and agreement.
     Labels,
+    /// Agreement of the coders per variable, and adjudication of their disagreements.
+    Reliability,
 }
 
 impl Tab {
-    /// Every tab, in the order of the tab bar and of the keys 1–6.
-    pub const ALL: [Tab; 6] = [
+    /// Every tab, in the order of the tab bar and of the keys 1–7.
+    pub const ALL: [Tab; 7] = [
         Tab::Documents,
         Tab::Clusters,
         Tab::Pair,
         Tab::Plots,
         Tab::Antecedents,
         Tab::Labels,
+        Tab::Reliability,
     ];
 
     /// The tab's label.
@@ -48,6 +51,7 @@ impl Tab {
             Tab::Plots => "Plots",
             Tab::Antecedents => "Antecedents",
             Tab::Labels => "Labels",
+            Tab::Reliability => "Reliability",
         }
     }
 }
@@ -73,6 +77,8 @@ pub enum Action {
     ClusterShares(Vec<DocId>),
     /// Switch tab.
     Show(Tab),
+    /// Select the cluster numbered this in the active run's list (and show the Clusters tab).
+    SelectCluster(u32),
     /// Something for the project file (labels, codes).
     Project(ProjectAction),
     /// Open a page's capture, inert, in the system browser.
@@ -160,7 +166,6 @@ pub enum ProjectAction {
         /// Stays.
         into: CodeId,
     },
-    /// Apply a code to a cluster of the active run.
     /// Give a story variable the annotator's value on cluster `cluster` of the active run.
     SetValue {
         /// The cluster.
@@ -172,6 +177,20 @@ pub enum ProjectAction {
     },
     /// Take back the annotator's latest value.
     UndoValue,
+    /// Set the final (adjudicated) value of a variable on a unit, as the annotator.
+    SetFinal {
+        /// The unit.
+        unit: crate::store::values::Unit,
+        /// The variable.
+        variable: String,
+        /// The answer as typed.
+        raw: String,
+    },
+    /// Take back the annotator's latest final value.
+    UndoFinal,
+    /// Compute the agreement of the coders and their open disagreements again.
+    Reliability,
+    /// Apply a code to a cluster of the active run.
     CodeCluster {
         /// Cluster index in the run.
         cluster: u32,

@@ -102,6 +102,7 @@ pub struct Workbench {
     pub(super) project: ProjectSession,
     /// The Labels tab and the labelling bar.
     pub(super) labels: LabelsView,
+    pub(super) reliability: super::reliability::ReliabilityView,
     pub(super) codebook: CodebookPanel,
     /// SpotSigs' parameters a reopened project brought, applied when its archives are loaded.
     pub(super) restored_params: Option<crate::signature::SpotSigsParams>,
@@ -147,6 +148,7 @@ impl Workbench {
             previous: BTreeMap::new(),
             project: ProjectSession::new(sync_jobs),
             labels: LabelsView::default(),
+            reliability: Default::default(),
             codebook: CodebookPanel::default(),
             restored_params: None,
             absolute_inputs: Vec::new(),
@@ -697,6 +699,10 @@ impl Workbench {
                 }
             }
             Action::Show(tab) => self.tab = tab,
+            Action::SelectCluster(id) => {
+                self.clusters.select_when_shown(id);
+                self.tab = Tab::Clusters;
+            }
             Action::Project(a) => self.apply_project(a),
             Action::Export(what) => self.start_export_dialog(what),
             Action::OpenCapture(doc) => self.open_capture(doc, false),

@@ -270,7 +270,7 @@ impl Workbench {
                         ui.label(what);
                         ui.end_row();
                     }
-                    ui.monospace("Alt+1 ... Alt+6");
+                    ui.monospace("Alt+1 ... Alt+7");
                     ui.label("Documents, Clusters, Pair, Plots, Antecedents, Labels");
                     ui.end_row();
                     for (key, what) in super::documents::KEYS

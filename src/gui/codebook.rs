@@ -25,6 +25,8 @@ pub struct CodebookPanel {
     merge_into: Option<CodeId>,
     confirm_merge: bool,
     variables: super::variables::VariablesPanel,
+    /// The cluster a step through a round asked for in the last frame.
+    pub goto: Option<u32>,
 }
 
 /// One page's codes as the members table shows them: applied codes by name, removed ones
@@ -173,7 +175,7 @@ impl CodebookPanel {
             ui.label("Open or create a project (left) to code clusters.");
             return out;
         }
-        self.variables.ui(ui, session, run, cluster, &mut out);
+        self.goto = self.variables.ui(ui, session, run, cluster, &mut out);
         let codes = &session.codes.codes;
         self.new_code_form(ui, &mut out);
         ui.separator();

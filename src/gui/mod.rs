@@ -37,6 +37,7 @@ mod plots;
 mod project;
 mod project_panel;
 mod recent;
+mod reliability;
 mod run_panel;
 mod session;
 mod tabs;

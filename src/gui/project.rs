@@ -134,6 +134,44 @@ pub struct CodeSnapshot {
     pub codebook: crate::codebook::Codebook,
     /// Every coder's values as they stand, by unit (the panel shows only the annotator's own).
     pub values: BTreeMap<crate::store::values::Unit, Vec<crate::store::values::StoredValue>>,
+    /// The reliability rounds.
+    pub rounds: Vec<crate::store::rounds::Round>,
+}
+
+/// The coders' agreement per variable and the disagreements still open, as the Reliability
+/// tab shows them ([`crate::coding::reliability`]).
+#[derive(Debug, Clone, Default)]
+pub struct ReliabilityReport {
+    /// Alpha and the rest, per scored variable (each option of a several-values variable).
+    pub agreement: Vec<crate::agreement::VariableAgreement>,
+    /// Units whose coders differ on a variable and that have no final value yet.
+    pub disagreements: Vec<crate::coding::reliability::Disagreement>,
+    /// Final values set.
+    pub finals: usize,
+    /// The bootstrap's resamples.
+    pub resamples: usize,
+}
+
+/// Resamples of the workbench's bootstrap intervals (the command line's default is 10,000).
+pub const GUI_RESAMPLES: usize = 2_000;
+
+/// The report for `project`.
+pub fn reliability_report(project: &Project) -> Result<ReliabilityReport> {
+    let boot = crate::agreement::BootstrapConfig {
+        resamples: GUI_RESAMPLES,
+        ..Default::default()
+    };
+    let finals = project
+        .values()?
+        .iter()
+        .filter(|v| v.role == crate::store::values::Role::Final)
+        .count();
+    Ok(ReliabilityReport {
+        agreement: crate::coding::reliability::agreement(project, &boot)?,
+        disagreements: crate::coding::reliability::disagreements(project)?,
+        finals,
+        resamples: GUI_RESAMPLES,
+    })
 }
 
 /// Codes against the latest run (see [`crate::coding::changes`] and
@@ -182,6 +220,8 @@ pub enum Reply {
     Sample(Arc<SampleSnapshot>),
     /// The codebook after a change.
     Codes(Arc<CodeSnapshot>),
+    /// The coders' agreement, computed for the codes snapshot of this generation.
+    Reliability(Arc<ReliabilityReport>, u64),
     /// The coders' derivation classes of pairs (the latest of each).
     Derivations(Arc<Vec<crate::store::derivations::DerivationRow>>),
     /// An edit of codes that can be undone.
@@ -458,6 +498,7 @@ pub fn code_snapshot(project: &Project) -> Result<CodeSnapshot> {
             }
             by_unit
         },
+        rounds: project.rounds()?,
     })
 }
 

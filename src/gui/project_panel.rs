@@ -176,6 +176,13 @@ impl Workbench {
                 None => self.messages.push("Run a detector first".into()),
             },
             ProjectAction::UndoValue => self.project.undo_value(),
+            ProjectAction::SetFinal {
+                unit,
+                variable,
+                raw,
+            } => self.project.set_final(unit, variable, raw),
+            ProjectAction::UndoFinal => self.project.undo_final(),
+            ProjectAction::Reliability => self.project.compute_reliability(true),
             ProjectAction::CodeCluster { cluster, code } => match active {
                 Some(d) => self.project.code_cluster(d, cluster, code),
                 None => self.messages.push("Run a detector first".into()),

@@ -82,6 +82,14 @@ pub struct ProjectSession {
     generation: u64,
     /// The run and generation the curves were last asked for.
     curves_asked: Option<(Arc<Detection>, u64)>,
+    /// The coders' agreement and open disagreements, for the codes of `reliability_of`.
+    pub reliability: Option<Arc<project::ReliabilityReport>>,
+    /// Bumped by every new codes snapshot.
+    codes_generation: u64,
+    /// The codes generation the report was computed for.
+    reliability_of: Option<u64>,
+    /// The generation a report was last asked for.
+    reliability_asked: Option<u64>,
 }
 
 impl ProjectSession {
@@ -114,7 +122,19 @@ impl ProjectSession {
             curves: None,
             generation: 0,
             curves_asked: None,
+            reliability: None,
+            codes_generation: 0,
+            reliability_of: None,
+            reliability_asked: None,
         }
+    }
+
+    /// The project's run of detector `algo` stored last (where the story values of the shown
+    /// clusters are kept).
+    pub fn project_run(&self, algo: Algo) -> Option<RunId> {
+        (self.saved_runs.iter().rev())
+            .find(|(a, _)| *a == algo)
+            .map(|(_, id)| *id)
     }
 
     /// Whether a project file is open (or being opened).
@@ -508,11 +528,90 @@ impl ProjectSession {
 
     /// Take back the annotator's latest value.
     pub fn undo_value(&mut self) {
+        self.undo_role(crate::store::values::Role::Coder);
+    }
+
+    /// Take back the annotator's latest value of `role`, saying which it was.
+    fn undo_role(&mut self, role: crate::store::values::Role) {
         let by = self.annotator.clone();
-        self.code_command("Undoing the value", move |st| {
-            st.project
-                .undo_value(&by, crate::store::values::Role::Coder)?;
-            Ok(None)
+        let what = match role {
+            crate::store::values::Role::Coder => "value",
+            crate::store::values::Role::Final => "final value",
+        };
+        self.send(move |st| {
+            replies(
+                "Undoing the value",
+                (|| {
+                    let undone = st.project.undo_value(&by, role)?;
+                    let notice = match undone {
+                        Some((variable, unit)) => {
+                            format!("Undone: {by}'s {what} of {variable} on {unit}")
+                        }
+                        None => format!("Nothing to undo: {by} has no {what} left"),
+                    };
+                    Ok(vec![
+                        Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
+                        Reply::Notice(notice),
+                    ])
+                })(),
+            )
+        });
+    }
+
+    /// Set the final (adjudicated) value of `variable` on `unit`, decided by the annotator.
+    pub fn set_final(&mut self, unit: crate::store::values::Unit, variable: String, raw: String) {
+        let by = self.annotator.clone();
+        self.send(move |st| {
+            replies(
+                "Setting the final value",
+                (|| {
+                    let answer = st.project.set_value(
+                        unit,
+                        &variable,
+                        &by,
+                        &raw,
+                        crate::store::values::Role::Final,
+                    )?;
+                    let shown = match &answer {
+                        crate::codebook::Answer::Value(v) => v.clone(),
+                        crate::codebook::Answer::NotApplicable => "not applicable".into(),
+                        crate::codebook::Answer::CannotCode => "cannot code".into(),
+                    };
+                    Ok(vec![
+                        Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
+                        Reply::Notice(format!(
+                            "Final value of {variable} on {unit}: {shown} (by {by})"
+                        )),
+                    ])
+                })(),
+            )
+        });
+    }
+
+    /// Take back the annotator's latest final value.
+    pub fn undo_final(&mut self) {
+        self.undo_role(crate::store::values::Role::Final);
+    }
+
+    /// Whether the reliability report is for the codes as they stand now.
+    pub fn reliability_current(&self) -> bool {
+        self.reliability_of == Some(self.codes_generation)
+    }
+
+    /// Ask for the reliability report of the codes as they stand, unless it was asked for
+    /// them already (`force`: again anyway).
+    pub fn compute_reliability(&mut self, force: bool) {
+        let of = self.codes_generation;
+        if !force && self.reliability_asked == Some(of) {
+            return;
+        }
+        self.reliability_asked = Some(of);
+        self.send(move |st| {
+            replies(
+                "Computing the agreement",
+                project::reliability_report(&st.project)
+                    .map(|r| vec![Reply::Reliability(Arc::new(r), of)]),
+            )
         });
     }
 
@@ -676,7 +775,14 @@ impl ProjectSession {
                     self.sample = Some(s);
                 }
                 Reply::Curves(c) => self.curves = Some(c),
-                Reply::Codes(c) => self.codes = c,
+                Reply::Codes(c) => {
+                    self.codes = c;
+                    self.codes_generation += 1;
+                }
+                Reply::Reliability(r, of) => {
+                    self.reliability = Some(r);
+                    self.reliability_of = Some(of);
+                }
                 Reply::Derivations(d) => self.derivations = d,
                 Reply::CodeEdited(u) => self.code_undo.push(u),
                 Reply::LabelUndone(p) => {

@@ -37,6 +37,7 @@ impl Workbench {
             plots,
             tuning,
             labels,
+            reliability,
             project,
             runs,
             active,
@@ -70,13 +71,14 @@ impl Workbench {
             Tab::Plots => plots,
             Tab::Antecedents => tuning,
             Tab::Labels => labels,
+            Tab::Reliability => reliability,
         };
         view.ui(ui, &mut cx);
         let asked = cx.actions;
         self.actions.extend(asked);
     }
 
-    /// The tabs, with Alt+1…6 on hover.
+    /// The tabs, with Alt+1…7 on hover.
     fn tab_bar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             for (i, tab) in Tab::ALL.into_iter().enumerate() {
@@ -117,11 +119,7 @@ impl Workbench {
             (d, title)
         });
         // The project's run of the active detector, where story values are kept.
-        let project_run = run.and_then(|r| {
-            (self.project.saved_runs.iter().rev())
-                .find(|(algo, _)| *algo == r.algo)
-                .map(|(_, id)| *id)
-        });
+        let project_run = run.and_then(|r| self.project.project_run(r.algo));
         let panel = egui::Panel::right("codebook")
             .resizable(true)
             .default_size(230.0)
@@ -137,6 +135,9 @@ impl Workbench {
             });
         self.actions
             .extend(panel.inner.into_iter().map(Action::Project));
+        if let Some(id) = self.codebook.goto.take() {
+            self.actions.push(Action::SelectCluster(id));
+        }
         // Tables wider than what the codebook leaves are cut here, so they can neither cover
         // nor catch the clicks of the codebook's buttons.
         ui.shrink_clip_rect(ui.available_rect_before_wrap());

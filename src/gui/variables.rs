@@ -1,28 +1,41 @@
 //! The story's variables in the codebook panel: every story variable of the project's codebook
 //! as the field that fits it (radio buttons for one value, check boxes for several, a number
-//! field, a note), "not applicable" and "cannot code" where the codebook offers them, and keys
-//! 1–9 for the values of the first one-value variable. Each answer is the annotator's own
-//! value ([`crate::store::Project::set_value`]): only the annotator's own values are shown
-//! (coding is blind), and Undo value takes back their latest.
+//! field, a note), "not applicable" and "cannot code" where the codebook offers them. The keys
+//! answer one variable at a time (marked », the arrow keys Up and Down choose it): 1–9 its values, 0 not applicable,
+//! Backspace cannot code, and an answer moves on to the next variable, whose number or note
+//! field then takes the typing (Enter saves). A reliability round the annotator is assigned to
+//! is walked story by story (`]` next, `[` previous, U the first not coded yet) with the
+//! coder's progress.
+//! Each answer is the annotator's own value ([`crate::store::Project::set_value`]): only the
+//! annotator's own values are shown (coding is blind), and Undo value takes back their latest.
 
 use std::collections::BTreeMap;
 
 use crate::codebook::{Answer, Kind, UnitKind, Variable};
 use crate::store::RunId;
+use crate::store::rounds::Round;
 use crate::store::values::{Role, Unit};
 
 use super::action::ProjectAction;
 use super::session::ProjectSession;
 
-/// What the person is typing into number and note fields, by variable.
+/// What the person is typing into number and note fields, by variable; which variable the
+/// keys answer; the round being coded.
 #[derive(Debug, Default)]
 pub struct VariablesPanel {
     typed: BTreeMap<String, String>,
     typed_for: Option<(RunId, u32)>,
+    /// The variable keys 1–9 answer (an index into the story variables).
+    focus: usize,
+    /// Give the focused variable's text field the keyboard in the next frame.
+    focus_field: bool,
+    /// The round whose stories Next and Previous walk (by name).
+    round: Option<String>,
 }
 
 impl VariablesPanel {
-    /// Draw the variables of story `cluster` of project run `run`; the actions to apply.
+    /// Draw the variables of story `cluster` of project run `run`; the actions to apply, and
+    /// the cluster to select (a step through the round).
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
@@ -30,7 +43,7 @@ impl VariablesPanel {
         run: Option<RunId>,
         cluster: Option<u32>,
         out: &mut Vec<ProjectAction>,
-    ) {
+    ) -> Option<u32> {
         let book = &session.codes.codebook;
         let variables: Vec<&Variable> = book
             .variables
@@ -38,32 +51,30 @@ impl VariablesPanel {
             .filter(|v| v.unit == UnitKind::Story)
             .collect();
         if variables.is_empty() {
-            return;
+            return None;
         }
         ui.strong(format!("Story variables (codebook v{})", book.version));
+        let me = session.annotator.as_str();
+        let goto = run.and_then(|run| self.round_bar(ui, session, run, cluster, &variables));
         let (Some(run), Some(cluster)) = (run, cluster) else {
             ui.weak("Select a cluster of a run saved in the project to code its story.");
             ui.separator();
-            return;
+            return goto;
         };
         if self.typed_for != Some((run, cluster)) {
             self.typed.clear();
             self.typed_for = Some((run, cluster));
+            self.focus = 0;
+            self.focus_field = variables
+                .first()
+                .is_some_and(|v| matches!(v.kind, Kind::Number | Kind::Note));
         }
+        self.focus = self.focus.min(variables.len() - 1);
         let unit = Unit::Story {
             run,
             cluster: i64::from(cluster),
         };
-        let me = session.annotator.as_str();
-        let mine: BTreeMap<&str, &Answer> = session
-            .codes
-            .values
-            .get(&unit)
-            .into_iter()
-            .flatten()
-            .filter(|v| v.coder == me && v.role == Role::Coder)
-            .map(|v| (v.variable.as_str(), &v.answer))
-            .collect();
+        let mine = mine(session, &unit, me);
         if me.trim().is_empty() {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
@@ -74,7 +85,31 @@ impl VariablesPanel {
             .iter()
             .filter(|v| mine.contains_key(v.name.as_str()))
             .count();
-        ui.label(format!("{done} of {} coded by {me}", variables.len()));
+        ui.label(format!("{done} of {} coded by {me}", variables.len()))
+            .on_hover_text(
+                "Keys: Up and Down choose the variable (»), 1–9 its value, 0 not applicable, \
+                 Backspace cannot code; Enter saves a number or note; ] and [ the next and \
+                 previous story of the round, U the first you have not coded",
+            );
+        let mut answered: Option<usize> = None;
+        let keys_free = !ui.ctx().egui_wants_keyboard_input();
+        let (up, down) = ui.input(|i| {
+            (
+                i.key_pressed(egui::Key::ArrowUp),
+                i.key_pressed(egui::Key::ArrowDown),
+            )
+        });
+        let arrow = up || down;
+        if keys_free {
+            if down && self.focus + 1 < variables.len() {
+                self.focus += 1;
+                self.focus_field = matches!(variables[self.focus].kind, Kind::Number | Kind::Note);
+            }
+            if up && self.focus > 0 {
+                self.focus -= 1;
+                self.focus_field = matches!(variables[self.focus].kind, Kind::Number | Kind::Note);
+            }
+        }
         let mut set = |variable: &str, raw: String| {
             out.push(ProjectAction::SetValue {
                 cluster,
@@ -84,14 +119,64 @@ impl VariablesPanel {
         };
         for (i, var) in variables.iter().enumerate() {
             let current = mine.get(var.name.as_str()).copied();
+            let focused = i == self.focus;
             ui.add_space(4.0);
-            let heading = ui.label(egui::RichText::new(&var.name).strong());
+            let name = if focused {
+                egui::RichText::new(format!("» {}", var.name))
+                    .strong()
+                    .color(ui.visuals().selection.stroke.color)
+            } else {
+                egui::RichText::new(&var.name).strong()
+            };
+            let heading = ui.label(name);
+            let heading_id = heading.id;
             if !var.question.is_empty() {
                 heading.on_hover_text(format!("{}\n\n{}", var.question, var.instructions));
             }
+            let keyed = (focused && keys_free)
+                .then(|| {
+                    ui.input(|i| {
+                        if !i.modifiers.is_none() {
+                            return None;
+                        }
+                        (1..=9)
+                            .find(|d| i.key_pressed(digit_key(*d)))
+                            .map(Key::Digit)
+                            .or_else(|| {
+                                i.key_pressed(egui::Key::Num0).then_some(Key::NotApplicable)
+                            })
+                            .or_else(|| {
+                                i.key_pressed(egui::Key::Backspace)
+                                    .then_some(Key::CannotCode)
+                            })
+                    })
+                })
+                .flatten();
             match var.kind {
-                Kind::One => one_value(ui, var, current, i == first_one(&variables), &mut set),
-                Kind::Several => several_values(ui, var, current, &mut set),
+                Kind::One => {
+                    one_value(ui, var, current, focused, &mut set);
+                    if let Some(Key::Digit(d)) = keyed
+                        && let Some(value) = var.values.get(d - 1)
+                    {
+                        set(&var.name, value.code.to_string());
+                        answered = Some(i);
+                    }
+                }
+                Kind::Several => {
+                    several_values(ui, var, current, &mut set);
+                    if let Some(Key::Digit(d)) = keyed
+                        && let Some(value) = var.values.get(d - 1)
+                    {
+                        let mut chosen = chosen_codes(current);
+                        if chosen.contains(&value.code) {
+                            chosen.retain(|c| *c != value.code);
+                        } else {
+                            chosen.push(value.code);
+                        }
+                        let list: Vec<String> = chosen.iter().map(i64::to_string).collect();
+                        set(&var.name, list.join(","));
+                    }
+                }
                 Kind::Number | Kind::Note => {
                     let typed =
                         self.typed
@@ -101,24 +186,60 @@ impl VariablesPanel {
                                 _ => String::new(),
                             });
                     ui.horizontal(|ui| {
-                        let field = ui.add(
-                            egui::TextEdit::singleline(typed)
-                                .desired_width(120.0)
-                                .hint_text(if var.kind == Kind::Number {
-                                    "a number"
-                                } else {
-                                    "a note"
-                                }),
-                        );
+                        let field = ui
+                            .add(
+                                egui::TextEdit::singleline(typed)
+                                    .desired_width(120.0)
+                                    .hint_text(if var.kind == Kind::Number {
+                                        "a number"
+                                    } else {
+                                        "a note"
+                                    }),
+                            )
+                            .labelled_by(heading_id);
+                        // Not in the frame of an arrow key: egui moves the keyboard focus
+                        // along an arrow at the end of that frame, away from the field.
+                        if focused && self.focus_field {
+                            if arrow {
+                                ui.ctx().request_repaint();
+                            } else {
+                                field.request_focus();
+                                self.focus_field = false;
+                            }
+                        }
+                        if field.gained_focus() {
+                            self.focus = i;
+                        }
                         let enter =
                             field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                         if ui.button("Save").clicked() || enter {
                             set(&var.name, typed.clone());
+                            if enter {
+                                answered = Some(i);
+                            }
                         }
                     });
                 }
             }
+            if let Some(k @ (Key::NotApplicable | Key::CannotCode)) = keyed {
+                let code = if k == Key::NotApplicable {
+                    var.not_applicable
+                } else {
+                    var.cannot_code
+                };
+                if let Some(code) = code {
+                    set(&var.name, code.to_string());
+                    answered = Some(i);
+                }
+            }
             missing_buttons(ui, var, current, &mut set);
+        }
+        // An answer moves the keys on to the next variable.
+        if let Some(i) = answered
+            && i + 1 < variables.len()
+        {
+            self.focus = i + 1;
+            self.focus_field = matches!(variables[i + 1].kind, Kind::Number | Kind::Note);
         }
         if ui
             .button("Undo value")
@@ -128,15 +249,136 @@ impl VariablesPanel {
             out.push(ProjectAction::UndoValue);
         }
         ui.separator();
+        goto
+    }
+
+    /// The round bar: which round, where this story is in it, how far the coder is, and the
+    /// steps to the next and previous story (`]` and `[`); the cluster to go to.
+    fn round_bar(
+        &mut self,
+        ui: &mut egui::Ui,
+        session: &ProjectSession,
+        run: RunId,
+        cluster: Option<u32>,
+        variables: &[&Variable],
+    ) -> Option<u32> {
+        let me = session.annotator.as_str();
+        let rounds: Vec<&Round> = (session.codes.rounds.iter())
+            .filter(|r| r.run == run && r.coders.iter().any(|c| c == me))
+            .collect();
+        if rounds.is_empty() {
+            return None;
+        }
+        if self
+            .round
+            .as_ref()
+            .is_none_or(|n| !rounds.iter().any(|r| r.name == *n))
+        {
+            self.round = Some(rounds[0].name.clone());
+        }
+        let round = rounds
+            .iter()
+            .find(|r| Some(&r.name) == self.round.as_ref())?;
+        let scored: Vec<&&Variable> = variables.iter().filter(|v| v.kind != Kind::Note).collect();
+        let coded = |c: i64| {
+            let unit = Unit::Story { run, cluster: c };
+            let mine = mine(session, &unit, me);
+            scored.iter().all(|v| mine.contains_key(v.name.as_str()))
+        };
+        let done = round.units.iter().filter(|(c, _)| coded(*c)).count();
+        let at = cluster.and_then(|c| round.units.iter().position(|(u, _)| *u == i64::from(c)));
+        let mut goto = None;
+        ui.horizontal_wrapped(|ui| {
+            if rounds.len() > 1 {
+                let label = ui.label("Round");
+                egui::ComboBox::from_id_salt("round")
+                    .selected_text(round.name.as_str())
+                    .show_ui(ui, |ui| {
+                        for r in &rounds {
+                            ui.selectable_value(&mut self.round, Some(r.name.clone()), &r.name);
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            } else {
+                ui.label(format!("Round {}", round.name));
+            }
+            ui.label(match at {
+                Some(i) => format!("story {} of {}", i + 1, round.units.len()),
+                None => format!("{} stories (this one is not in it)", round.units.len()),
+            });
+            ui.label(format!("· {done} coded by {me}"));
+        });
+        if round.blind {
+            ui.weak("Blind: you see only your own values.");
+        }
+        let unit_at = |i: usize| round.units.get(i).and_then(|(c, _)| u32::try_from(*c).ok());
+        let keys = !ui.ctx().egui_wants_keyboard_input();
+        let (next_key, prev_key, open_key) = ui.input(|i| {
+            (
+                keys && i.key_pressed(egui::Key::CloseBracket),
+                keys && i.key_pressed(egui::Key::OpenBracket),
+                keys && i.key_pressed(egui::Key::U) && i.modifiers.is_none(),
+            )
+        });
+        ui.horizontal(|ui| {
+            let prev = ui
+                .add_enabled(at.is_some_and(|i| i > 0), egui::Button::new("‹ Previous"))
+                .on_hover_text("The previous story of the round ([)");
+            if prev.clicked() || (prev_key && at.is_some_and(|i| i > 0)) {
+                goto = at.and_then(|i| unit_at(i - 1));
+            }
+            let last = at.is_some_and(|i| i + 1 >= round.units.len());
+            let next = ui
+                .add_enabled(!last, egui::Button::new("Next ›"))
+                .on_hover_text("The next story of the round (])");
+            if next.clicked() || (next_key && !last) {
+                goto = unit_at(at.map_or(0, |i| i + 1));
+            }
+            let open = (round.units.iter())
+                .map(|(c, _)| *c)
+                .enumerate()
+                .find(|(i, c)| Some(*i) != at && !coded(*c));
+            if ui
+                .add_enabled(open.is_some(), egui::Button::new("Next uncoded"))
+                .on_hover_text("The first story of the round you have not coded yet (U)")
+                .clicked()
+                || open_key
+            {
+                goto = open.and_then(|(i, _)| unit_at(i));
+            }
+        });
+        goto
     }
 }
 
-/// The index of the first one-value variable: keys 1–9 give its values.
-fn first_one(variables: &[&Variable]) -> usize {
-    variables
-        .iter()
-        .position(|v| v.kind == Kind::One)
-        .unwrap_or(usize::MAX)
+/// A key the focused variable answers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Digit(usize),
+    NotApplicable,
+    CannotCode,
+}
+
+/// `me`'s own values on `unit`, by variable.
+fn mine<'a>(session: &'a ProjectSession, unit: &Unit, me: &str) -> BTreeMap<&'a str, &'a Answer> {
+    session
+        .codes
+        .values
+        .get(unit)
+        .into_iter()
+        .flatten()
+        .filter(|v| v.coder == me && v.role == Role::Coder)
+        .map(|v| (v.variable.as_str(), &v.answer))
+        .collect()
+}
+
+/// The options of a several-values answer.
+fn chosen_codes(current: Option<&Answer>) -> Vec<i64> {
+    match current {
+        Some(Answer::Value(v)) => v.split(',').filter_map(|c| c.parse().ok()).collect(),
+        _ => Vec::new(),
+    }
 }
 
 fn one_value(
@@ -162,19 +404,9 @@ fn one_value(
             }
         }
     });
-    if keys {
-        // Keys 1–9 answer this variable (while no text field has the keyboard).
-        let typing = ui.ctx().egui_wants_keyboard_input();
-        let digit = ui.input(|i| (1..=9).find(|d| i.key_pressed(digit_key(*d))));
-        if let (false, Some(d)) = (typing, digit)
-            && let Some(value) = var.values.get(d - 1)
-        {
-            set(&var.name, value.code.to_string());
-        }
-    }
 }
 
-fn digit_key(d: usize) -> egui::Key {
+pub(super) fn digit_key(d: usize) -> egui::Key {
     use egui::Key::*;
     [Num1, Num2, Num3, Num4, Num5, Num6, Num7, Num8, Num9][d - 1]
 }
@@ -185,10 +417,7 @@ fn several_values(
     current: Option<&Answer>,
     set: &mut impl FnMut(&str, String),
 ) {
-    let mut chosen: Vec<i64> = match current {
-        Some(Answer::Value(v)) => v.split(',').filter_map(|c| c.parse().ok()).collect(),
-        _ => Vec::new(),
-    };
+    let mut chosen = chosen_codes(current);
     ui.horizontal_wrapped(|ui| {
         for value in &var.values {
             let mut on = chosen.contains(&value.code);

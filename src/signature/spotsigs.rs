@@ -739,8 +739,10 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         for tokens in [TokenSource::Content, TokenSource::Text, TokenSource::Markup] {
             for languages in [false, true] {
-                let mut p = SpotSigsParams::default();
-                p.tokens = tokens;
+                let mut p = SpotSigsParams {
+                    tokens,
+                    ..Default::default()
+                };
                 if !languages {
                     p.languages = None;
                 }
