@@ -28,7 +28,8 @@ pub mod synth;
 
 /// samecore finds same-core near-duplicate pages in web archives.
 ///
-/// With no subcommand it opens the workbench (on ARCHIVE… when given).
+/// With no subcommand it opens the workbench (on ARCHIVE… when given; a project file among
+/// them is opened with its archives).
 #[derive(Debug, Parser)]
 #[command(
     name = "samecore",
@@ -40,7 +41,8 @@ pub struct Cli {
     /// What to do; none opens the workbench.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Archives (WARC, ARC, WACZ, folder or zip of pages) to open in the workbench.
+    /// Archives (WARC, ARC, WACZ, folder or zip of pages) to open in the workbench, or a
+    /// project file (`.samecore`), opened with its archives.
     pub archives: Vec<PathBuf>,
 }
 

@@ -387,6 +387,11 @@ impl Workbench {
         &mut self.tuning.params
     }
 
+    /// Show `message` in the messages bar.
+    pub fn note(&mut self, message: String) {
+        self.messages.push(message);
+    }
+
     /// Messages shown to the person (errors, notices), oldest first.
     pub fn messages(&self) -> &[String] {
         &self.messages

@@ -271,13 +271,15 @@ impl Workbench {
                         ui.end_row();
                     }
                     ui.monospace("Alt+1 ... Alt+7");
-                    ui.label("Documents, Clusters, Pair, Plots, Antecedents, Labels");
+                    ui.label("Documents, Clusters, Pair, Plots, Antecedents, Labels, Reliability");
                     ui.end_row();
                     for (key, what) in super::documents::KEYS
                         .iter()
                         .chain(super::clusters::KEYS)
                         .chain(super::pair_view::KEYS)
                         .chain(super::labelling::KEYS)
+                        .chain(super::variables::KEYS)
+                        .chain(super::reliability::KEYS)
                     {
                         ui.monospace(*key);
                         ui.label(*what);

@@ -60,7 +60,20 @@ pub fn style(ctx: &egui::Context) {
     });
 }
 
-/// Open the workbench window on `archives` (possibly none) and block until it is closed.
+/// Whether `path` names a samecore project rather than an archive: a file ending in
+/// `.samecore`, or an SQLite database (no archive format samecore reads is one).
+pub fn is_project_file(path: &std::path::Path) -> bool {
+    if path.extension().is_some_and(|e| e == session::EXTENSION) {
+        return true;
+    }
+    let mut head = [0u8; 16];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok_and(|()| &head == b"SQLite format 3\0")
+}
+
+/// Open the workbench window on `archives` (possibly none; a project among them is opened
+/// with its own archives) and block until it is closed.
 pub fn run(archives: Vec<PathBuf>) -> Result<(), eframe::Error> {
     crate::engine::job::init_background_pool();
     let options = eframe::NativeOptions {
@@ -79,8 +92,23 @@ pub fn run(archives: Vec<PathBuf>) -> Result<(), eframe::Error> {
             style(&cc.egui_ctx);
             let ctx = cc.egui_ctx.clone();
             app.set_waker(move || ctx.request_repaint());
+            // A project among the paths is opened with its archives (`samecore study.samecore`).
+            let (projects, archives): (Vec<PathBuf>, Vec<PathBuf>) =
+                archives.into_iter().partition(|p| is_project_file(p));
             if !archives.is_empty() {
                 app.open(archives);
+            }
+            if let Some(project) = projects.first() {
+                app.open_project(project.clone());
+            }
+            if projects.len() > 1 {
+                app.note(format!(
+                    "One project at a time: {} opened, not {}",
+                    projects[0].display(),
+                    (projects[1..].iter().map(|p| p.display().to_string()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
             }
             Ok(Box::new(app))
         }),

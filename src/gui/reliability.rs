@@ -18,6 +18,12 @@ use super::action::{Action, ProjectAction};
 use super::project::ReliabilityReport;
 use super::view::{View, ViewContext};
 
+/// The keys of the Reliability tab.
+pub const KEYS: &[(&str, &str)] = &[
+    ("J / K", "Next / previous disagreement (Reliability tab)"),
+    ("1 ... 9", "Set the listed value as final (Reliability tab)"),
+];
+
 /// How much of a story's core text the tab shows.
 const CORE_CHARS: usize = 4_000;
 

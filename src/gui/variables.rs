@@ -19,6 +19,15 @@ use crate::store::values::{Role, Unit};
 use super::action::ProjectAction;
 use super::session::ProjectSession;
 
+/// The keys of the story variables (Clusters tab, with a project whose codebook has them).
+pub const KEYS: &[(&str, &str)] = &[
+    ("Up / Down", "The story variable the keys answer (marked »)"),
+    ("1 ... 9", "Its value (several values: tick or untick one)"),
+    ("0 / Backspace", "Not applicable / cannot code"),
+    ("Enter", "Save the number or note typed"),
+    ("] / [ / U", "Next / previous story of the round, first one not coded"),
+];
+
 /// What the person is typing into number and note fields, by variable; which variable the
 /// keys answer; the round being coded.
 #[derive(Debug, Default)]
