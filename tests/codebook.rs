@@ -179,6 +179,21 @@ fn two_coders_code_the_same_stories_and_agreement_is_per_variable() {
             ]);
         }
     }
+    // A coder's later value counts, the earlier stays in the log: 3 then 2 again.
+    for tone in ["3", "2"] {
+        ok(&[
+            "code",
+            "--project",
+            p,
+            "--by",
+            "ana",
+            "value",
+            "tone",
+            tone,
+            "--cluster",
+            &clusters[1],
+        ]);
+    }
     ok(&[
         "code",
         "--project",
@@ -201,6 +216,35 @@ fn two_coders_code_the_same_stories_and_agreement_is_per_variable() {
         "nobody replaced"
     );
     assert!(values.iter().all(|v| v.version == 1));
+    let ana_tone = |c: &str| {
+        values
+            .iter()
+            .find(|v| {
+                v.variable == "tone"
+                    && v.coder == "ana"
+                    && v.unit.to_string().starts_with(&format!("cluster {c} "))
+            })
+            .map(|v| v.answer.clone())
+    };
+    use samecore::codebook::Answer;
+    assert_eq!(
+        ana_tone(&clusters[0]),
+        Some(Answer::Value("1".into())),
+        "undone: the one before"
+    );
+    assert_eq!(
+        ana_tone(&clusters[1]),
+        Some(Answer::Value("2".into())),
+        "the latest counts"
+    );
+    // In order of variable, unit, role and coder.
+    let order: Vec<_> = values
+        .iter()
+        .map(|v| (v.variable.clone(), v.unit, v.role, v.coder.clone()))
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted);
     drop(project);
     let json = ok(&["agreement", "--project", p, "--json", "--resamples", "500"]);
     let table: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -1907,8 +1907,16 @@ fn a_reliability_round_is_coded_from_the_keyboard_and_a_disagreement_adjudicated
         };
         let tone = i % 5 + 1;
         let actor = i % 3 + 1;
-        let sources = if ben && i.is_multiple_of(7) { i + 1 } else { i % 6 };
-        let frame = if i.is_multiple_of(11) { None } else { Some(i % 3 + 1) };
+        let sources = if ben && i.is_multiple_of(7) {
+            i + 1
+        } else {
+            i % 6
+        };
+        let frame = if i.is_multiple_of(11) {
+            None
+        } else {
+            Some(i % 3 + 1)
+        };
         (topic, tone, actor, sources, frame)
     };
     let digit = |d: usize| {

@@ -25,7 +25,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("1 ... 9", "Its value (several values: tick or untick one)"),
     ("0 / Backspace", "Not applicable / cannot code"),
     ("Enter", "Save the number or note typed"),
-    ("] / [ / U", "Next / previous story of the round, first one not coded"),
+    (
+        "] / [ / U",
+        "Next / previous story of the round, first one not coded",
+    ),
 ];
 
 /// What the person is typing into number and note fields, by variable; which variable the

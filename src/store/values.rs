@@ -281,15 +281,14 @@ impl Project {
     pub fn values(&self) -> Result<Vec<StoredValue>> {
         self.read(|tx| {
             let mut stmt = tx.prepare(
-                "SELECT v.variable, v.unit_kind, v.run_id, v.cluster, v.doc_id, v.coder, v.role,
-                   v.answer, v.value, v.version, v.at
-                 FROM coded_values v
-                 WHERE v.undone = 0 AND v.id = (
-                   SELECT max(w.id) FROM coded_values w
-                   WHERE w.undone = 0 AND w.variable = v.variable AND w.unit_kind = v.unit_kind
-                     AND w.run_id IS v.run_id AND w.cluster IS v.cluster AND w.doc_id IS v.doc_id
-                     AND w.coder = v.coder AND w.role = v.role)
-                 ORDER BY v.variable, v.unit_kind, v.run_id, v.cluster, v.doc_id, v.role, v.coder",
+                // One walk of the index in its order, the latest row of each (unit,
+                // variable, coder, role) kept below: a correlated `max(id)` per row took
+                // 1.7 s of 300,000 values.
+                "SELECT variable, unit_kind, run_id, cluster, doc_id, coder, role,
+                   answer, value, version, at
+                 FROM coded_values
+                 WHERE undone = 0
+                 ORDER BY variable, unit_kind, run_id, cluster, doc_id, coder, role, id",
             )?;
             let rows = stmt.query_map([], |r| {
                 let kind: String = r.get(1)?;
@@ -308,9 +307,27 @@ impl Project {
                     r.get::<_, String>(10)?,
                 ))
             })?;
-            let mut out = Vec::new();
+            let mut latest = Vec::new();
             for row in rows {
-                let (variable, kind, run, cluster, doc, coder, role, answer, version, at) = row?;
+                let row = row?;
+                let same = |a: &ValueRow| {
+                    (&a.0, &a.1, a.2, a.3, a.4, &a.5, &a.6)
+                        == (&row.0, &row.1, row.2, row.3, row.4, &row.5, &row.6)
+                };
+                match latest.last_mut() {
+                    Some(last) if same(last) => *last = row,
+                    _ => latest.push(row),
+                }
+            }
+            // Ordered by variable, unit, role and coder (SQLite puts NULL first, as `None`
+            // sorts before `Some`).
+            latest.sort_by(|a, b| {
+                (&a.0, &a.1, a.2, a.3, a.4, &a.6, &a.5)
+                    .cmp(&(&b.0, &b.1, b.2, b.3, b.4, &b.6, &b.5))
+            });
+            let mut out = Vec::with_capacity(latest.len());
+            for row in latest {
+                let (variable, kind, run, cluster, doc, coder, role, answer, version, at) = row;
                 out.push(StoredValue {
                     variable,
                     unit: unit_of(&kind, run, cluster, doc)?,
@@ -329,6 +346,20 @@ impl Project {
         })
     }
 }
+
+/// A `coded_values` row as [`Project::values`] reads it.
+type ValueRow = (
+    String,
+    String,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    String,
+    String,
+    Answer,
+    i64,
+    String,
+);
 
 /// A unit's run, cluster and page columns as stored.
 type UnitColumns = (Option<i64>, Option<i64>, Option<i64>);
