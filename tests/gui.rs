@@ -1919,16 +1919,7 @@ fn a_reliability_round_is_coded_from_the_keyboard_and_a_disagreement_adjudicated
         };
         (topic, tone, actor, sources, frame)
     };
-    let digit = |d: usize| {
-        [
-            Key::Num1,
-            Key::Num2,
-            Key::Num3,
-            Key::Num4,
-            Key::Num5,
-            Key::Num6,
-        ][d - 1]
-    };
+    let digit = |d: usize| Key::from_name(&d.to_string()).expect("a digit key");
     for coder in ["ana", "ben"] {
         h.set_annotator_for_test(coder);
         h.get_by_label("Round r1");

@@ -11,7 +11,7 @@ pub(crate) type Slot = RefCell<Vec<u8>>;
 
 /// The largest buffer a thread keeps: three times a large page (a byte of a single-byte
 /// charset takes up to three in UTF-8). A larger one is freed.
-pub(crate) const KEEP: usize = 4 << 20;
+const KEEP: usize = 4 << 20;
 
 /// The buffer `slot` keeps, emptied (a new one when it keeps none, or while the thread is
 /// being torn down). Taken out of the slot while in use, so that a page handled inside the

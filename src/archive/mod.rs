@@ -29,7 +29,7 @@ mod arc;
 mod block;
 pub mod decode;
 mod folder;
-pub(crate) mod kept;
+mod kept;
 mod pipeline;
 mod raw;
 mod record;

@@ -44,6 +44,10 @@ pub fn parse_date(s: &str) -> Option<Instant> {
         .or_else(|| text::first_date(s, false).map(|(i, _)| i))
 }
 
+/// The largest visible-text buffer a thread keeps for its next page (as the readers keep
+/// theirs).
+const KEEP_TEXT: usize = 4 << 20;
+
 /// The publication date of a page: see the module doc for the order of the sources. `capture`
 /// is the capture date as [`crate::document::Document::date`] holds it (ISO 8601); without one,
 /// no date is rejected for being late and there is no fallback.
@@ -57,7 +61,7 @@ pub fn publication(html: &str, url: Option<&str>, capture: Option<&str>) -> Opti
     let found = markup::scan(html, buffer);
     let published = from_found(&found, url, bound);
     // A long page's text is not kept for the next page (a 60 MB page's held 100 MB).
-    if found.text.capacity() <= crate::archive::kept::KEEP {
+    if found.text.capacity() <= KEEP_TEXT {
         TEXT.with(|t| *t.borrow_mut() = found.text);
     }
     published

@@ -514,15 +514,7 @@ impl Signer {
     }
 
     fn hash_spot(&self, t: &Table, k: usize, terms: &[u64], spot: &[usize]) -> u64 {
-        let mut h = if self.params.include_antecedent {
-            t.antecedent_hash[k]
-        } else {
-            0x9e37_79b9_7f4a_7c15
-        };
-        for &p in spot {
-            h = mix64(h.rotate_left(23) ^ terms[p]);
-        }
-        h
+        self.hash_spot_words(t, k, spot.iter().map(|&p| terms[p]))
     }
 
     /// The signature of antecedent `k` whose spot words are the non-stopwords of `spot`.
@@ -556,52 +548,46 @@ impl Signer {
     /// on the same terms, in the same order.
     pub fn sign_page(&self, html: &str, url: Option<&str>) -> SignedPage {
         let tokens = self.params.tokens;
-        let mut terms = 0usize;
-        let (finder, language) = if self.table_of.is_empty() {
-            let mut f = SpotFinder::new(self.table(None), html.len());
-            tokens.for_each_term(html, url, |t| {
-                terms += 1;
-                f.push(term_hash(t));
-            });
-            (f, None)
-        } else if tokens == TokenSource::Content {
-            // The set is known once the sample is full; the terms before wait.
-            let mut sample = Sample::default();
-            let mut waiting = Chunks::with_capacity(html.len() / 6);
-            let mut finder: Option<SpotFinder> = None;
-            tokens.for_each_term(html, url, |t| {
-                terms += 1;
-                let hash = term_hash(t);
-                if let Some(f) = finder.as_mut() {
-                    f.push(hash);
-                    return;
-                }
-                waiting.push(hash);
-                sample.push_hashed(t, || hash);
-                if sample.is_full() {
-                    let lang = sample.language(Some(html), &self.known);
-                    let table = self.table(lang);
-                    let terms = std::mem::replace(&mut waiting, Chunks::with_capacity(0));
-                    finder = Some(SpotFinder::from_waiting(table, terms));
-                }
-            });
-            let language = sample.language(Some(html), &self.known);
-            let finder =
-                finder.unwrap_or_else(|| SpotFinder::from_waiting(self.table(language), waiting));
-            (finder, language)
-        } else {
+        // The set the page takes, when known before its terms go by.
+        let known = if self.table_of.is_empty() {
+            Some(None)
+        } else if tokens != TokenSource::Content {
             // A page's language is its core text's: the start of a whole page's text is its
             // navigation, whose words say little (on goldset-dev, 62 English pages read as
             // French from the start of their tag-stripped text, none from their core text).
             let mut sample = Sample::default();
             TokenSource::Content.for_each_term(html, url, |t| sample.push(t));
-            let language = sample.language(Some(html), &self.known);
-            let mut f = SpotFinder::new(self.table(language), html.len());
-            tokens.for_each_term(html, url, |t| {
-                terms += 1;
-                f.push(term_hash(t));
-            });
-            (f, language)
+            Some(sample.language(Some(html), &self.known))
+        } else {
+            None
+        };
+        let mut language = known.flatten();
+        let mut finder = known.map(|lang| SpotFinder::new(self.table(lang), html.len()));
+        // Otherwise the set is known once the sample is full; the terms before wait.
+        let mut sample = Sample::default();
+        let mut waiting = Chunks::with_capacity(if finder.is_some() { 0 } else { html.len() / 6 });
+        let mut terms = 0usize;
+        tokens.for_each_term(html, url, |t| {
+            terms += 1;
+            let hash = term_hash(t);
+            if let Some(f) = finder.as_mut() {
+                f.push(hash);
+                return;
+            }
+            waiting.push(hash);
+            sample.push_hashed(t, || hash);
+            if sample.is_full() {
+                language = sample.language(Some(html), &self.known);
+                let terms = std::mem::replace(&mut waiting, Chunks::with_capacity(0));
+                finder = Some(SpotFinder::from_waiting(self.table(language), terms));
+            }
+        });
+        let finder = match finder {
+            Some(f) => f,
+            None => {
+                language = sample.language(Some(html), &self.known);
+                SpotFinder::from_waiting(self.table(language), waiting)
+            }
         };
         SignedPage {
             hashes: finder.hashes(self),
