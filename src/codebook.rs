@@ -38,6 +38,18 @@ pub enum Kind {
     Note,
 }
 
+impl Kind {
+    /// Its name in messages: `one-value`, `several-values`, `number`, `note`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::One => "one-value",
+            Kind::Several => "several-values",
+            Kind::Number => "number",
+            Kind::Note => "note",
+        }
+    }
+}
+
 /// What a variable is coded on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -148,14 +160,14 @@ impl Variable {
         let listed = matches!(self.kind, Kind::One | Kind::Several);
         if listed && self.values.is_empty() {
             return Err(bad(format!(
-                "variable {name}: a {:?} variable needs values",
-                self.kind
+                "variable {name}: a {} variable needs its numbered values",
+                self.kind.describe()
             )));
         }
         if !listed && !self.values.is_empty() {
             return Err(bad(format!(
-                "variable {name}: a {:?} variable has no list of values",
-                self.kind
+                "variable {name}: a {} variable has no list of values",
+                self.kind.describe()
             )));
         }
         let mut seen = std::collections::BTreeSet::new();
@@ -195,8 +207,9 @@ impl Variable {
         };
         if !fits {
             return Err(bad(format!(
-                "variable {name}: a {:?} variable cannot be {}",
-                self.kind, self.level
+                "variable {name}: a {} variable cannot be {}",
+                self.kind.describe(),
+                self.level
             )));
         }
         Ok(())

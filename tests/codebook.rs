@@ -499,3 +499,41 @@ fn a_reliability_round_is_drawn_by_its_seed_and_shows_each_coders_progress() {
         "{shown}"
     );
 }
+
+/// Every version is kept whole, with who saved it, when and why: the history gives back each
+/// version's variables as they were saved, and saving the same variables again makes no
+/// version.
+#[test]
+fn every_version_of_the_codebook_is_kept_whole() {
+    use samecore::codebook::Codebook;
+    let dir = tempfile::tempdir().unwrap();
+    let mut project = samecore::store::Project::open(dir.path().join("h.samecore")).unwrap();
+    let first = Codebook::from_file_text(
+        r#"{"variables": [{"name": "tone", "level": "nominal", "kind": "one",
+            "values": [{"code": 1, "label": "negative"}, {"code": 2, "label": "positive"}]}]}"#,
+    )
+    .unwrap();
+    let mut second = first.clone();
+    second.variables[0].values[1].label = "favourable".into();
+    assert_eq!(project.save_codebook(&first, "lead", "pilot").unwrap(), 1);
+    assert_eq!(
+        project
+            .save_codebook(&second, "ana", "after training")
+            .unwrap(),
+        2
+    );
+    assert_eq!(project.save_codebook(&second, "ana", "again").unwrap(), 2);
+    let history = project.codebook_history().unwrap();
+    assert_eq!(history.len(), 2);
+    assert_eq!(
+        (
+            history[0].book.version,
+            history[0].by.as_str(),
+            history[0].note.as_str()
+        ),
+        (1, "lead", "pilot")
+    );
+    assert_eq!(history[0].book.variables, first.variables);
+    assert_eq!(history[1].book.variables, second.variables);
+    assert_eq!(history[1].book, project.codebook().unwrap());
+}

@@ -1238,7 +1238,7 @@ fn every_tab_fits_a_1024_by_700_window() {
     h.get_by_label("Clusters").click();
     h.run();
     inside(&h, "Run detectors (F5)");
-    let codebook = inside(&h, "Codebook");
+    let codebook = inside(&h, "Coding");
     // Columns give way by priority, and say so; those shown are all left of the codebook.
     let hidden = h
         .query_by_label_contains("Hidden for width: ")
@@ -1823,6 +1823,198 @@ fn a_story_is_coded_with_the_keyboard_as_the_annotators_own_value() {
     assert_eq!(tone(&file).map(|t| t.1), Some(Answer::NotApplicable));
     click(&mut h, "Undo value");
     assert_eq!(tone(&file).map(|t| t.1), Some(Answer::Value("2".into())));
+}
+
+/// Select all of the focused text field and type `text` over it.
+fn retype(h: &mut Harness<'_, Workbench>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_label(label).type_text(text);
+    h.run();
+}
+
+/// The codebook written in the Codebook tab (Alt+8): a variable added, named, asked, given an
+/// ordinal level, three labelled values and "not applicable", saved with Ctrl+S as version 1;
+/// a second variable whose name is taken is named as the mistake and cannot be saved until it
+/// is fixed; Remove and Undo; the saved version written to its file and read back the same; a
+/// file with an unknown level is refused and the editor unchanged.
+#[test]
+fn the_codebook_is_written_in_its_tab_checked_saved_undone_and_filed() {
+    use samecore::agreement::Level;
+    use samecore::codebook::{Codebook, Kind, UnitKind};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("book.samecore");
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("lead");
+    h.key_press_modifiers(egui::Modifiers::ALT, Key::Num8);
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Codebook);
+    h.get_by_label("no version saved yet");
+    click(&mut h, "Add variable");
+    retype(&mut h, "Name", "tone");
+    h.get_by_label("Question").focus();
+    h.run();
+    h.get_by_label("Question")
+        .type_text("Tone towards the government?");
+    h.run();
+    click(&mut h, "Level");
+    click(&mut h, "ordinal");
+    h.get_by_label_contains("needs its numbered values");
+    for label in ["negative", "neutral", "positive"] {
+        click(&mut h, "Add value");
+        h.get_all_by_label("Label").last().unwrap().type_text(label);
+        h.run();
+    }
+    click(&mut h, "Not applicable");
+    h.get_by_label_contains("Changed, and well made");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::S);
+    h.run();
+    let saved = || {
+        samecore::store::Project::open(&file)
+            .unwrap()
+            .codebook()
+            .unwrap()
+    };
+    let book = saved();
+    assert_eq!(book.version, 1);
+    let tone = &book.variables[0];
+    assert_eq!(tone.name, "tone");
+    assert_eq!(tone.question, "Tone towards the government?");
+    assert_eq!(
+        (tone.level, tone.kind, tone.unit),
+        (Level::Ordinal, Kind::One, UnitKind::Story)
+    );
+    assert_eq!(tone.list(), "1 = negative, 2 = neutral, 3 = positive");
+    assert_eq!(tone.not_applicable, Some(98));
+    h.get_by_label_contains("version 1 saved by lead");
+
+    // A second variable named like the first: the mistake is named, Save stays off.
+    click(&mut h, "Add variable");
+    click(&mut h, "Answer");
+    click(&mut h, "a number");
+    retype(&mut h, "Name", "Tone");
+    h.get_by_label_contains("\"Tone\" is defined twice");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::S);
+    h.run();
+    assert_eq!(
+        saved().version,
+        1,
+        "a codebook with a mistake is not stored"
+    );
+    retype(&mut h, "Name", "sources");
+    h.get_by_label_contains("Changed, and well made");
+    click(&mut h, "Save as version 2");
+    let book = saved();
+    assert_eq!(book.version, 2);
+    assert_eq!(book.variables[1].name, "sources");
+    assert_eq!(book.variables[1].level, Level::Interval);
+
+    // Remove, then Undo brings it back (clicks outside a text field first).
+    click(&mut h, "Remove");
+    h.get_by_label("Variables (1)");
+    click(&mut h, "Undo");
+    h.get_by_label("Variables (2)");
+    h.get_by_label_contains("nothing changed");
+
+    // The saved version to its file beside the project, and back.
+    click(&mut h, "Write version 2");
+    let written = dir.path().join("book.samecore.codebook.json");
+    let text = std::fs::read_to_string(&written).expect("the codebook file");
+    assert_eq!(
+        Codebook::from_file_text(&text).unwrap().variables,
+        book.variables
+    );
+    click(&mut h, "Write appendix (.md)");
+    let md = std::fs::read_to_string(dir.path().join("book.samecore.codebook.md")).unwrap();
+    assert!(
+        md.contains("## tone") && md.contains("| 98 | not applicable |"),
+        "{md}"
+    );
+
+    // A file with an unknown level is refused; the editor keeps what it had.
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"variables": [{"name": "x", "level": "nominalish", "kind": "note"}]}"#,
+    )
+    .unwrap();
+    retype(&mut h, "File", bad.to_str().unwrap());
+    click(&mut h, "Read into the editor");
+    h.get_by_label_contains("the editor is unchanged");
+    h.get_by_label("Variables (2)");
+    // The project's own file is never written over.
+    retype(&mut h, "File", file.to_str().unwrap());
+    let before = std::fs::read(&file).unwrap();
+    click(&mut h, "Write version 2");
+    let said = h.state().messages().join("\n");
+    assert!(said.contains("is the project"), "{said}");
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+/// A page variable beside the story's: with a member selected (J), the panel shows the page's
+/// variables under its title; keys walk from the story's variable to the page's, 2 answers it,
+/// and the value is the annotator's own on that page.
+#[test]
+fn a_page_variable_is_coded_on_the_selected_member() {
+    use samecore::codebook::Answer;
+    use samecore::store::values::Unit;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pages.samecore");
+    {
+        let mut project = samecore::store::Project::open(&file).unwrap();
+        let book = samecore::codebook::Codebook::from_file_text(
+            r#"{"variables": [
+              {"name": "tone", "level": "nominal", "kind": "one", "unit": "story",
+               "values": [{"code": 1, "label": "negative"}, {"code": 2, "label": "positive"}]},
+              {"name": "genre", "level": "nominal", "kind": "one", "unit": "page",
+               "cannot_code": 99,
+               "values": [{"code": 1, "label": "news"}, {"code": 2, "label": "opinion"}]}
+            ]}"#,
+        )
+        .unwrap();
+        project.save_codebook(&book, "lead", "pilot").unwrap();
+    }
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("ana");
+    h.key_press(Key::N);
+    h.run();
+    h.key_press(Key::J);
+    h.run();
+    h.get_by_label("Page variables");
+    assert_eq!(h.get_all_by_label("0 of 1 coded by ana").count(), 2);
+    // The story's variable first, then Down to the page's, and its second value.
+    h.key_press(Key::ArrowDown);
+    h.run();
+    h.key_press(Key::Num2);
+    h.run();
+    let values = samecore::store::Project::open(&file)
+        .unwrap()
+        .values()
+        .unwrap();
+    let genre: Vec<_> = values.iter().filter(|v| v.variable == "genre").collect();
+    assert_eq!(genre.len(), 1, "{values:?}");
+    assert!(matches!(genre[0].unit, Unit::Page(_)));
+    assert_eq!(
+        (genre[0].coder.as_str(), &genre[0].answer),
+        ("ana", &Answer::Value("2".into()))
+    );
+    assert!(
+        values.iter().all(|v| v.variable != "tone"),
+        "the story is not coded"
+    );
+    // Backspace: "cannot code" on the page.
+    h.key_press(Key::Backspace);
+    h.run();
+    let values = samecore::store::Project::open(&file)
+        .unwrap()
+        .values()
+        .unwrap();
+    let genre = values.iter().find(|v| v.variable == "genre").unwrap();
+    assert_eq!(genre.answer, Answer::CannotCode);
 }
 
 /// The reliability round of the target: 50 stories, two coders, five variables (one value,

@@ -28,11 +28,13 @@ pub enum Tab {
     Labels,
     /// Agreement of the coders per variable, and adjudication of their disagreements.
     Reliability,
+    /// The codebook of variables, edited.
+    Codebook,
 }
 
 impl Tab {
-    /// Every tab, in the order of the tab bar and of the keys 1–7.
-    pub const ALL: [Tab; 7] = [
+    /// Every tab, in the order of the tab bar and of the keys 1–8.
+    pub const ALL: [Tab; 8] = [
         Tab::Documents,
         Tab::Clusters,
         Tab::Pair,
@@ -40,6 +42,7 @@ impl Tab {
         Tab::Antecedents,
         Tab::Labels,
         Tab::Reliability,
+        Tab::Codebook,
     ];
 
     /// The tab's label.
@@ -52,6 +55,7 @@ impl Tab {
             Tab::Antecedents => "Antecedents",
             Tab::Labels => "Labels",
             Tab::Reliability => "Reliability",
+            Tab::Codebook => "Codebook",
         }
     }
 }
@@ -166,10 +170,10 @@ pub enum ProjectAction {
         /// Stays.
         into: CodeId,
     },
-    /// Give a story variable the annotator's value on cluster `cluster` of the active run.
+    /// Give a variable the annotator's value on a story or a page.
     SetValue {
-        /// The cluster.
-        cluster: u32,
+        /// The story or page.
+        unit: crate::store::values::Unit,
         /// The variable.
         variable: String,
         /// The answer as typed (a listed number, several, a number, a note).
@@ -177,6 +181,22 @@ pub enum ProjectAction {
     },
     /// Take back the annotator's latest value.
     UndoValue,
+    /// Save the edited codebook of variables as the project's next version.
+    SaveCodebook {
+        /// The codebook (checked before it is stored).
+        book: crate::codebook::Codebook,
+        /// Why it changed.
+        note: String,
+    },
+    /// Write a codebook to its file (JSON) or as a document for a methods appendix (Markdown).
+    WriteCodebook {
+        /// The codebook.
+        book: crate::codebook::Codebook,
+        /// Where.
+        path: std::path::PathBuf,
+        /// Markdown instead of the codebook's file.
+        markdown: bool,
+    },
     /// Set the final (adjudicated) value of a variable on a unit, as the annotator.
     SetFinal {
         /// The unit.

@@ -103,6 +103,7 @@ pub struct Workbench {
     /// The Labels tab and the labelling bar.
     pub(super) labels: LabelsView,
     pub(super) reliability: super::reliability::ReliabilityView,
+    pub(super) codebook_editor: super::codebook_editor::CodebookEditor,
     pub(super) codebook: CodebookPanel,
     /// SpotSigs' parameters a reopened project brought, applied when its archives are loaded.
     pub(super) restored_params: Option<crate::signature::SpotSigsParams>,
@@ -149,6 +150,7 @@ impl Workbench {
             project: ProjectSession::new(sync_jobs),
             labels: LabelsView::default(),
             reliability: Default::default(),
+            codebook_editor: Default::default(),
             codebook: CodebookPanel::default(),
             restored_params: None,
             absolute_inputs: Vec::new(),

@@ -270,8 +270,11 @@ impl Workbench {
                         ui.label(what);
                         ui.end_row();
                     }
-                    ui.monospace("Alt+1 ... Alt+7");
-                    ui.label("Documents, Clusters, Pair, Plots, Antecedents, Labels, Reliability");
+                    ui.monospace("Alt+1 ... Alt+8");
+                    ui.label(
+                        "Documents, Clusters, Pair, Plots, Antecedents, Labels, Reliability, \
+                         Codebook",
+                    );
                     ui.end_row();
                     for (key, what) in super::documents::KEYS
                         .iter()
@@ -280,6 +283,7 @@ impl Workbench {
                         .chain(super::labelling::KEYS)
                         .chain(super::variables::KEYS)
                         .chain(super::reliability::KEYS)
+                        .chain(super::codebook_editor::KEYS)
                     {
                         ui.monospace(*key);
                         ui.label(*what);

@@ -170,12 +170,14 @@ impl CodebookPanel {
         run: Option<crate::store::RunId>,
     ) -> Vec<ProjectAction> {
         let mut out = Vec::new();
-        ui.heading("Codebook");
+        ui.heading("Coding");
         if !session.is_open() {
             ui.label("Open or create a project (left) to code clusters.");
             return out;
         }
-        self.goto = self.variables.ui(ui, session, run, cluster, &mut out);
+        self.goto = self
+            .variables
+            .ui(ui, session, run, cluster, member.clone(), &mut out);
         let codes = &session.codes.codes;
         self.new_code_form(ui, &mut out);
         ui.separator();

@@ -24,6 +24,7 @@ pub mod capture;
 mod chrome;
 mod clusters;
 mod codebook;
+mod codebook_editor;
 mod documents;
 pub mod export;
 mod filter;

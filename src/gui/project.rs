@@ -136,6 +136,8 @@ pub struct CodeSnapshot {
     pub values: BTreeMap<crate::store::values::Unit, Vec<crate::store::values::StoredValue>>,
     /// The reliability rounds.
     pub rounds: Vec<crate::store::rounds::Round>,
+    /// Every version of the codebook of variables, oldest first.
+    pub codebook_history: Vec<crate::store::values::CodebookVersion>,
 }
 
 /// The coders' agreement per variable and the disagreements still open, as the Reliability
@@ -499,6 +501,7 @@ pub fn code_snapshot(project: &Project) -> Result<CodeSnapshot> {
             by_unit
         },
         rounds: project.rounds()?,
+        codebook_history: project.codebook_history()?,
     })
 }
 

@@ -168,14 +168,17 @@ impl Workbench {
             ProjectAction::RenameCode { code, name } => self.project.rename_code(code, name),
             ProjectAction::MergeCodes { from, into } => self.project.merge_codes(from, into),
             ProjectAction::SetValue {
-                cluster,
+                unit,
                 variable,
                 raw,
-            } => match active {
-                Some(d) => self.project.set_value(d, cluster, variable, raw),
-                None => self.messages.push("Run a detector first".into()),
-            },
+            } => self.project.set_value(unit, variable, raw),
             ProjectAction::UndoValue => self.project.undo_value(),
+            ProjectAction::SaveCodebook { book, note } => self.project.save_codebook(book, note),
+            ProjectAction::WriteCodebook {
+                book,
+                path,
+                markdown,
+            } => self.project.write_codebook(book, path, markdown),
             ProjectAction::SetFinal {
                 unit,
                 variable,

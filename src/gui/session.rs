@@ -500,21 +500,15 @@ impl ProjectSession {
         });
     }
 
-    /// The annotator's value of `variable` on story `cluster` of `detection`'s run.
-    pub fn set_value(
-        &mut self,
-        detection: Arc<Detection>,
-        cluster: u32,
-        variable: String,
-        raw: String,
-    ) {
+    /// The annotator's value of `variable` on `unit` (a story of a run saved in the project,
+    /// or a page).
+    pub fn set_value(&mut self, unit: crate::store::values::Unit, variable: String, raw: String) {
         let by = self.annotator.clone();
-        self.code_command("Coding the story", move |st| {
-            let run = st.run_of(&detection)?;
-            let unit = crate::store::values::Unit::Story {
-                run,
-                cluster: i64::from(cluster),
-            };
+        let what = match unit {
+            crate::store::values::Unit::Story { .. } => "Coding the story",
+            crate::store::values::Unit::Page(_) => "Coding the page",
+        };
+        self.code_command(what, move |st| {
             st.project.set_value(
                 unit,
                 &variable,
@@ -523,6 +517,67 @@ impl ProjectSession {
                 crate::store::values::Role::Coder,
             )?;
             Ok(None)
+        });
+    }
+
+    /// Store `book` as the codebook's next version (checked first: nothing changes when it is
+    /// not well made), saved by the annotator with `note`.
+    pub fn save_codebook(&mut self, book: crate::codebook::Codebook, note: String) {
+        let by = if self.annotator.trim().is_empty() {
+            "lead".to_string()
+        } else {
+            self.annotator.clone()
+        };
+        self.send(move |st| {
+            replies(
+                "Saving the codebook",
+                (|| {
+                    let before = st.project.codebook()?.version;
+                    let version = st.project.save_codebook(&book, &by, note.trim())?;
+                    let notice = if version == before {
+                        format!("The codebook is already this one (version {version})")
+                    } else {
+                        format!(
+                            "Codebook saved as version {version} ({} variables, by {by})",
+                            book.variables.len()
+                        )
+                    };
+                    Ok(vec![
+                        Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
+                        Reply::Notice(notice),
+                    ])
+                })(),
+            )
+        });
+    }
+
+    /// Write `book` to `path`: the codebook's file (JSON, read back by `samecore codebook
+    /// read`) or, `markdown`, a document for a methods appendix. Refused when `path` is the
+    /// project or one of its archives.
+    pub fn write_codebook(
+        &mut self,
+        book: crate::codebook::Codebook,
+        path: PathBuf,
+        markdown: bool,
+    ) {
+        self.send(move |st| {
+            replies(
+                "Writing the codebook",
+                (|| {
+                    st.project.inputs()?.check(&path, "the codebook file")?;
+                    let text = if markdown {
+                        book.to_markdown()
+                    } else {
+                        book.to_file_text()?
+                    };
+                    std::fs::write(&path, text).map_err(|e| crate::Error::io(e, &path))?;
+                    Ok(vec![Reply::Notice(format!(
+                        "Codebook ({} variables) written to {}",
+                        book.variables.len(),
+                        path.display()
+                    ))])
+                })(),
+            )
         });
     }
 

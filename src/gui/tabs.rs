@@ -38,6 +38,7 @@ impl Workbench {
             tuning,
             labels,
             reliability,
+            codebook_editor,
             project,
             runs,
             active,
@@ -72,13 +73,14 @@ impl Workbench {
             Tab::Antecedents => tuning,
             Tab::Labels => labels,
             Tab::Reliability => reliability,
+            Tab::Codebook => codebook_editor,
         };
         view.ui(ui, &mut cx);
         let asked = cx.actions;
         self.actions.extend(asked);
     }
 
-    /// The tabs, with Alt+1…7 on hover.
+    /// The tabs, with Alt+1…8 on hover.
     fn tab_bar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             for (i, tab) in Tab::ALL.into_iter().enumerate() {

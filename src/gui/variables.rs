@@ -1,16 +1,18 @@
-//! The story's variables in the codebook panel: every story variable of the project's codebook
-//! as the field that fits it (radio buttons for one value, check boxes for several, a number
-//! field, a note), "not applicable" and "cannot code" where the codebook offers them. The keys
-//! answer one variable at a time (marked », the arrow keys Up and Down choose it): 1–9 its values, 0 not applicable,
-//! Backspace cannot code, and an answer moves on to the next variable, whose number or note
-//! field then takes the typing (Enter saves). A reliability round the annotator is assigned to
-//! is walked story by story (`]` next, `[` previous, U the first not coded yet) with the
-//! coder's progress.
+//! The variables in the codebook panel: every story variable of the project's codebook for
+//! the selected cluster, then every page variable for the page selected in the members table,
+//! each as the field that fits it (radio buttons for one value, check boxes for several, a
+//! number field, a note), "not applicable" and "cannot code" where the codebook offers them.
+//! The keys answer one variable at a time (marked », the arrow keys Up and Down choose it, from
+//! the story's variables on to the page's): 1–9 its values, 0 not applicable, Backspace cannot
+//! code, and an answer moves on to the next variable, whose number or note field then takes
+//! the typing (Enter saves). A reliability round the annotator is assigned to is walked story
+//! by story (`]` next, `[` previous, U the first not coded yet) with the coder's progress.
 //! Each answer is the annotator's own value ([`crate::store::Project::set_value`]): only the
 //! annotator's own values are shown (coding is blind), and Undo value takes back their latest.
 
 use std::collections::BTreeMap;
 
+use crate::DocId;
 use crate::codebook::{Answer, Kind, UnitKind, Variable};
 use crate::store::RunId;
 use crate::store::rounds::Round;
@@ -36,7 +38,7 @@ pub const KEYS: &[(&str, &str)] = &[
 #[derive(Debug, Default)]
 pub struct VariablesPanel {
     typed: BTreeMap<String, String>,
-    typed_for: Option<(RunId, u32)>,
+    typed_for: Option<(Option<Unit>, Option<Unit>)>,
     /// The variable keys 1–9 answer (an index into the story variables).
     focus: usize,
     /// Give the focused variable's text field the keyboard in the next frame.
@@ -46,64 +48,60 @@ pub struct VariablesPanel {
 }
 
 impl VariablesPanel {
-    /// Draw the variables of story `cluster` of project run `run`; the actions to apply, and
-    /// the cluster to select (a step through the round).
+    /// Draw the variables of story `cluster` of project run `run`, then the page variables of
+    /// the selected `member`; the actions to apply, and the cluster to select (a step through
+    /// the round).
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         session: &ProjectSession,
         run: Option<RunId>,
         cluster: Option<u32>,
+        member: Option<(DocId, String)>,
         out: &mut Vec<ProjectAction>,
     ) -> Option<u32> {
         let book = &session.codes.codebook;
-        let variables: Vec<&Variable> = book
-            .variables
-            .iter()
-            .filter(|v| v.unit == UnitKind::Story)
-            .collect();
-        if variables.is_empty() {
+        let of = |unit: UnitKind| -> Vec<&Variable> {
+            book.variables.iter().filter(|v| v.unit == unit).collect()
+        };
+        let (stories, pages) = (of(UnitKind::Story), of(UnitKind::Page));
+        if stories.is_empty() && pages.is_empty() {
             return None;
         }
-        ui.strong(format!("Story variables (codebook v{})", book.version));
         let me = session.annotator.as_str();
-        let goto = run.and_then(|run| self.round_bar(ui, session, run, cluster, &variables));
-        let (Some(run), Some(cluster)) = (run, cluster) else {
-            ui.weak("Select a cluster of a run saved in the project to code its story.");
-            ui.separator();
-            return goto;
-        };
-        if self.typed_for != Some((run, cluster)) {
-            self.typed.clear();
-            self.typed_for = Some((run, cluster));
-            self.focus = 0;
-            self.focus_field = variables
-                .first()
-                .is_some_and(|v| matches!(v.kind, Kind::Number | Kind::Note));
-        }
-        self.focus = self.focus.min(variables.len() - 1);
-        let unit = Unit::Story {
-            run,
-            cluster: i64::from(cluster),
-        };
-        let mine = mine(session, &unit, me);
+        let goto = run.and_then(|run| self.round_bar(ui, session, run, cluster, &stories));
         if me.trim().is_empty() {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
                 "Say who is coding (Annotator, on the left) to give values.",
             );
         }
-        let done = variables
-            .iter()
-            .filter(|v| mine.contains_key(v.name.as_str()))
-            .count();
-        ui.label(format!("{done} of {} coded by {me}", variables.len()))
-            .on_hover_text(
-                "Keys: Up and Down choose the variable (»), 1–9 its value, 0 not applicable, \
-                 Backspace cannot code; Enter saves a number or note; ] and [ the next and \
-                 previous story of the round, U the first you have not coded",
-            );
-        let mut answered: Option<usize> = None;
+        let story = run.zip(cluster).map(|(run, cluster)| Unit::Story {
+            run,
+            cluster: i64::from(cluster),
+        });
+        let page = member.as_ref().and_then(|(doc, title)| {
+            let page = session.pages.as_ref()?.get(doc.index())?;
+            Some((Unit::Page(*page), title.as_str()))
+        });
+        // The fields the keys walk: the story's variables, then the page's.
+        let mut fields: Vec<(Unit, &Variable)> = Vec::new();
+        if let Some(unit) = story {
+            fields.extend(stories.iter().map(|v| (unit, *v)));
+        }
+        if let Some((unit, _)) = page {
+            fields.extend(pages.iter().map(|v| (unit, *v)));
+        }
+        let at = (story, page.map(|p| p.0));
+        if self.typed_for != Some(at) {
+            self.typed.clear();
+            self.typed_for = Some(at);
+            self.focus = 0;
+            self.focus_field = fields
+                .first()
+                .is_some_and(|(_, v)| matches!(v.kind, Kind::Number | Kind::Note));
+        }
+        self.focus = self.focus.min(fields.len().saturating_sub(1));
         let keys_free = !ui.ctx().egui_wants_keyboard_input();
         let (up, down) = ui.input(|i| {
             (
@@ -112,156 +110,238 @@ impl VariablesPanel {
             )
         });
         let arrow = up || down;
-        if keys_free {
-            if down && self.focus + 1 < variables.len() {
+        if keys_free && !fields.is_empty() {
+            if down && self.focus + 1 < fields.len() {
                 self.focus += 1;
-                self.focus_field = matches!(variables[self.focus].kind, Kind::Number | Kind::Note);
+                self.focus_field = matches!(fields[self.focus].1.kind, Kind::Number | Kind::Note);
             }
             if up && self.focus > 0 {
                 self.focus -= 1;
-                self.focus_field = matches!(variables[self.focus].kind, Kind::Number | Kind::Note);
+                self.focus_field = matches!(fields[self.focus].1.kind, Kind::Number | Kind::Note);
             }
         }
-        let mut set = |variable: &str, raw: String| {
-            out.push(ProjectAction::SetValue {
-                cluster,
-                variable: variable.to_string(),
-                raw,
-            });
+        let keys = Keys {
+            free: keys_free,
+            arrow,
         };
-        for (i, var) in variables.iter().enumerate() {
-            let current = mine.get(var.name.as_str()).copied();
-            let focused = i == self.focus;
-            ui.add_space(4.0);
-            let name = if focused {
-                egui::RichText::new(format!("» {}", var.name))
-                    .strong()
-                    .color(ui.visuals().selection.stroke.color)
-            } else {
-                egui::RichText::new(&var.name).strong()
-            };
-            let heading = ui.label(name);
-            let heading_id = heading.id;
-            if !var.question.is_empty() {
-                heading.on_hover_text(format!("{}\n\n{}", var.question, var.instructions));
-            }
-            let keyed = (focused && keys_free)
-                .then(|| {
-                    ui.input(|i| {
-                        if !i.modifiers.is_none() {
-                            return None;
-                        }
-                        (1..=9)
-                            .find(|d| i.key_pressed(digit_key(*d)))
-                            .map(Key::Digit)
-                            .or_else(|| {
-                                i.key_pressed(egui::Key::Num0).then_some(Key::NotApplicable)
-                            })
-                            .or_else(|| {
-                                i.key_pressed(egui::Key::Backspace)
-                                    .then_some(Key::CannotCode)
-                            })
-                    })
-                })
-                .flatten();
-            match var.kind {
-                Kind::One => {
-                    one_value(ui, var, current, focused, &mut set);
-                    if let Some(Key::Digit(d)) = keyed
-                        && let Some(value) = var.values.get(d - 1)
-                    {
-                        set(&var.name, value.code.to_string());
-                        answered = Some(i);
-                    }
+        let mut answered: Option<usize> = None;
+        if !stories.is_empty() {
+            ui.strong(format!("Story variables (codebook v{})", book.version));
+            match story {
+                None => {
+                    ui.weak("Select a cluster of a run saved in the project to code its story.");
                 }
-                Kind::Several => {
-                    several_values(ui, var, current, &mut set);
-                    if let Some(Key::Digit(d)) = keyed
-                        && let Some(value) = var.values.get(d - 1)
-                    {
-                        let mut chosen = chosen_codes(current);
-                        if chosen.contains(&value.code) {
-                            chosen.retain(|c| *c != value.code);
-                        } else {
-                            chosen.push(value.code);
-                        }
-                        let list: Vec<String> = chosen.iter().map(i64::to_string).collect();
-                        set(&var.name, list.join(","));
-                    }
-                }
-                Kind::Number | Kind::Note => {
-                    let typed =
-                        self.typed
-                            .entry(var.name.clone())
-                            .or_insert_with(|| match current {
-                                Some(Answer::Value(v)) => v.clone(),
-                                _ => String::new(),
-                            });
-                    ui.horizontal(|ui| {
-                        let field = ui
-                            .add(
-                                egui::TextEdit::singleline(typed)
-                                    .desired_width(120.0)
-                                    .hint_text(if var.kind == Kind::Number {
-                                        "a number"
-                                    } else {
-                                        "a note"
-                                    }),
-                            )
-                            .labelled_by(heading_id);
-                        // Not in the frame of an arrow key: egui moves the keyboard focus
-                        // along an arrow at the end of that frame, away from the field.
-                        if focused && self.focus_field {
-                            if arrow {
-                                ui.ctx().request_repaint();
-                            } else {
-                                field.request_focus();
-                                self.focus_field = false;
-                            }
-                        }
-                        if field.gained_focus() {
-                            self.focus = i;
-                        }
-                        let enter =
-                            field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                        if ui.button("Save").clicked() || enter {
-                            set(&var.name, typed.clone());
-                            if enter {
-                                answered = Some(i);
-                            }
-                        }
-                    });
+                Some(unit) => {
+                    answered = self
+                        .unit_fields(ui, session, unit, &fields, keys, out)
+                        .or(answered);
                 }
             }
-            if let Some(k @ (Key::NotApplicable | Key::CannotCode)) = keyed {
-                let code = if k == Key::NotApplicable {
-                    var.not_applicable
-                } else {
-                    var.cannot_code
-                };
-                if let Some(code) = code {
-                    set(&var.name, code.to_string());
-                    answered = Some(i);
+        }
+        if !pages.is_empty() {
+            ui.add_space(6.0);
+            match page {
+                None => {
+                    ui.strong(format!("Page variables (codebook v{})", book.version));
+                    ui.weak(
+                        "Select a page in the members table to code its page variables \
+                         (a page of a run saved in the project).",
+                    );
+                }
+                Some((unit, title)) => {
+                    ui.strong("Page variables")
+                        .on_hover_text(format!("codebook v{}", book.version));
+                    ui.label(egui::RichText::new(title).italics())
+                        .on_hover_text("The page selected in the members table");
+                    answered = self
+                        .unit_fields(ui, session, unit, &fields, keys, out)
+                        .or(answered);
                 }
             }
-            missing_buttons(ui, var, current, &mut set);
         }
         // An answer moves the keys on to the next variable.
         if let Some(i) = answered
-            && i + 1 < variables.len()
+            && i + 1 < fields.len()
         {
             self.focus = i + 1;
-            self.focus_field = matches!(variables[i + 1].kind, Kind::Number | Kind::Note);
+            self.focus_field = matches!(fields[i + 1].1.kind, Kind::Number | Kind::Note);
         }
-        if ui
-            .button("Undo value")
-            .on_hover_text("Take back your latest value (the one before counts again)")
-            .clicked()
+        if !fields.is_empty()
+            && ui
+                .button("Undo value")
+                .on_hover_text("Take back your latest value (the one before counts again)")
+                .clicked()
         {
             out.push(ProjectAction::UndoValue);
         }
         ui.separator();
         goto
+    }
+
+    /// The coder's progress on `unit` and the fields of its variables (those of `fields` on
+    /// it); the field answered by a key, if one was.
+    fn unit_fields(
+        &mut self,
+        ui: &mut egui::Ui,
+        session: &ProjectSession,
+        unit: Unit,
+        fields: &[(Unit, &Variable)],
+        keys: Keys,
+        out: &mut Vec<ProjectAction>,
+    ) -> Option<usize> {
+        let me = session.annotator.as_str();
+        let mine = mine(session, &unit, me);
+        let on: Vec<(usize, &Variable)> = (fields.iter().enumerate())
+            .filter(|(_, f)| f.0 == unit)
+            .map(|(i, f)| (i, f.1))
+            .collect();
+        let done = on
+            .iter()
+            .filter(|(_, v)| mine.contains_key(v.name.as_str()))
+            .count();
+        ui.label(format!("{done} of {} coded by {me}", on.len()))
+            .on_hover_text(KEYS_TIP);
+        let mut answered = None;
+        for (i, var) in on {
+            let current = mine.get(var.name.as_str()).copied();
+            if self.field(ui, unit, var, current, i, keys, out) {
+                answered = Some(i);
+            }
+        }
+        answered
+    }
+
+    /// One variable's field on `unit`, the `i`th the keys walk; whether the person answered
+    /// it by a key (the keys then move on).
+    #[allow(clippy::too_many_arguments)]
+    fn field(
+        &mut self,
+        ui: &mut egui::Ui,
+        unit: Unit,
+        var: &Variable,
+        current: Option<&Answer>,
+        i: usize,
+        keys: Keys,
+        out: &mut Vec<ProjectAction>,
+    ) -> bool {
+        let mut set = |variable: &str, raw: String| {
+            out.push(ProjectAction::SetValue {
+                unit,
+                variable: variable.to_string(),
+                raw,
+            });
+        };
+        let mut answered = false;
+        let focused = i == self.focus;
+        ui.add_space(4.0);
+        let name = if focused {
+            egui::RichText::new(format!("» {}", var.name))
+                .strong()
+                .color(ui.visuals().selection.stroke.color)
+        } else {
+            egui::RichText::new(&var.name).strong()
+        };
+        let heading = ui.label(name);
+        let heading_id = heading.id;
+        if !var.question.is_empty() {
+            heading.on_hover_text(format!("{}\n\n{}", var.question, var.instructions));
+        }
+        let keyed = (focused && keys.free)
+            .then(|| {
+                ui.input(|i| {
+                    if !i.modifiers.is_none() {
+                        return None;
+                    }
+                    (1..=9)
+                        .find(|d| i.key_pressed(digit_key(*d)))
+                        .map(Key::Digit)
+                        .or_else(|| i.key_pressed(egui::Key::Num0).then_some(Key::NotApplicable))
+                        .or_else(|| {
+                            i.key_pressed(egui::Key::Backspace)
+                                .then_some(Key::CannotCode)
+                        })
+                })
+            })
+            .flatten();
+        match var.kind {
+            Kind::One => {
+                one_value(ui, var, current, focused, &mut set);
+                if let Some(Key::Digit(d)) = keyed
+                    && let Some(value) = var.values.get(d - 1)
+                {
+                    set(&var.name, value.code.to_string());
+                    answered = true;
+                }
+            }
+            Kind::Several => {
+                several_values(ui, var, current, &mut set);
+                if let Some(Key::Digit(d)) = keyed
+                    && let Some(value) = var.values.get(d - 1)
+                {
+                    let mut chosen = chosen_codes(current);
+                    if chosen.contains(&value.code) {
+                        chosen.retain(|c| *c != value.code);
+                    } else {
+                        chosen.push(value.code);
+                    }
+                    let list: Vec<String> = chosen.iter().map(i64::to_string).collect();
+                    set(&var.name, list.join(","));
+                }
+            }
+            Kind::Number | Kind::Note => {
+                let typed = self
+                    .typed
+                    .entry(var.name.clone())
+                    .or_insert_with(|| match current {
+                        Some(Answer::Value(v)) => v.clone(),
+                        _ => String::new(),
+                    });
+                ui.horizontal(|ui| {
+                    let field = ui
+                        .add(
+                            egui::TextEdit::singleline(typed)
+                                .desired_width(120.0)
+                                .hint_text(if var.kind == Kind::Number {
+                                    "a number"
+                                } else {
+                                    "a note"
+                                }),
+                        )
+                        .labelled_by(heading_id);
+                    // Not in the frame of an arrow key: egui moves the keyboard focus
+                    // along an arrow at the end of that frame, away from the field.
+                    if focused && self.focus_field {
+                        if keys.arrow {
+                            ui.ctx().request_repaint();
+                        } else {
+                            field.request_focus();
+                            self.focus_field = false;
+                        }
+                    }
+                    if field.gained_focus() {
+                        self.focus = i;
+                    }
+                    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    if ui.button("Save").clicked() || enter {
+                        set(&var.name, typed.clone());
+                        answered |= enter;
+                    }
+                });
+            }
+        }
+        if let Some(k @ (Key::NotApplicable | Key::CannotCode)) = keyed {
+            let code = if k == Key::NotApplicable {
+                var.not_applicable
+            } else {
+                var.cannot_code
+            };
+            if let Some(code) = code {
+                set(&var.name, code.to_string());
+                answered = true;
+            }
+        }
+        missing_buttons(ui, var, current, &mut set);
+        answered
     }
 
     /// The round bar: which round, where this story is in it, how far the coder is, and the
@@ -363,6 +443,19 @@ impl VariablesPanel {
         goto
     }
 }
+
+/// The keys' state in this frame: free for the panel (no text field has them), an arrow key
+/// pressed.
+#[derive(Debug, Clone, Copy)]
+struct Keys {
+    free: bool,
+    arrow: bool,
+}
+
+/// The tooltip of the progress line.
+const KEYS_TIP: &str = "Keys: Up and Down choose the variable (»), 1–9 its value, 0 not \
+                        applicable, Backspace cannot code; Enter saves a number or note; ] and \
+                        [ the next and previous story of the round, U the first you have not coded";
 
 /// A key the focused variable answers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -86,6 +86,19 @@ pub struct StoredValue {
     pub at: String,
 }
 
+/// One stored version of the codebook.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CodebookVersion {
+    /// Who saved it.
+    pub by: String,
+    /// When.
+    pub at: String,
+    /// Why it changed.
+    pub note: String,
+    /// The codebook (its `version` is this version's number).
+    pub book: Codebook,
+}
+
 fn answer_of(kind: &str, value: Option<String>) -> rusqlite::Result<Answer> {
     match kind {
         "value" => Ok(Answer::Value(value.unwrap_or_default())),
@@ -125,6 +138,26 @@ impl Project {
                 tx.prepare("SELECT version, by, at, note FROM codebook_versions ORDER BY version")?;
             let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// Every version of the codebook whole, oldest first, with who made it, when and why.
+    pub fn codebook_history(&self) -> Result<Vec<CodebookVersion>> {
+        self.read(|tx| {
+            let mut stmt = tx.prepare(
+                "SELECT version, by, at, note, codebook FROM codebook_versions ORDER BY version",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (version, by, at, note, text): (i64, String, String, String, String) = row?;
+                let mut book: Codebook = serde_json::from_str(&text)?;
+                book.version = version;
+                out.push(CodebookVersion { by, at, note, book });
+            }
+            Ok(out)
         })
     }
 
