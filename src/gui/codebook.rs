@@ -1,4 +1,4 @@
-//! The codebook panel of the Clusters tab: add, rename and merge codes; apply a code to the
+//! The Coding panel of the Clusters tab (tag codes and, above them, the variables): add, rename and merge codes; apply a code to the
 //! selected cluster (it lands on every member, with the run, cluster, annotator and time as
 //! provenance); decide a code on one page (an override no later cluster operation touches);
 //! undo the latest code edit (merging too; it asks for confirmation first).
@@ -15,7 +15,7 @@ use super::action::ProjectAction;
 use super::project::CodeSnapshot;
 use super::session::ProjectSession;
 
-/// State of the codebook panel.
+/// State of the Coding panel.
 #[derive(Default)]
 pub struct CodebookPanel {
     new_name: String,

@@ -237,7 +237,7 @@ impl CodebookEditor {
         }
         ui.weak(format!(
             "The project's tag codes ({} codes) are the several-values variable `{CODES}`: add, \
-             rename and merge them in the Clusters tab's codebook panel.",
+             rename and merge them in the Clusters tab's Coding panel.",
             codes.codes.len()
         ));
         ui.separator();

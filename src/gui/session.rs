@@ -3,7 +3,7 @@
 //! method per thing a person can ask of the project. Each method only queues a command for
 //! the actor; results come back through [`ProjectSession::poll`] at the top of a frame.
 //!
-//! In: requests from the labels tab, the labelling bar and the codebook panel, plus the
+//! In: requests from the labels tab, the labelling bar and the Coding panel, plus the
 //! workspace's detector runs (stored as soon as a project is open). Out: snapshots to draw
 //! and messages for the person.
 

@@ -1,4 +1,4 @@
-//! The variables in the codebook panel: every story variable of the project's codebook for
+//! The variables in the Coding panel: every story variable of the project's codebook for
 //! the selected cluster, then every page variable for the page selected in the members table,
 //! each as the field that fits it (radio buttons for one value, check boxes for several, a
 //! number field, a note), "not applicable" and "cannot code" where the codebook offers them.
