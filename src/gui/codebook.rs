@@ -1,7 +1,8 @@
 //! The Coding panel of the Clusters tab (tag codes and, above them, the variables): add,
-//! rename and merge codes; apply a code to the selected cluster (it lands on every member, with the run, cluster, annotator and time as
-//! provenance); decide a code on one page (an override no later cluster operation touches);
-//! undo the latest code edit (merging too; it asks for confirmation first).
+//! rename and merge codes; apply a code to the selected cluster (it lands on every member,
+//! with the run, cluster, annotator and time as provenance); decide a code on one page (an
+//! override no later cluster operation touches); undo the latest code edit (merging too; it
+//! asks for confirmation first).
 //!
 //! In: the session's [`CodeSnapshot`], the selected cluster and member. Out:
 //! [`ProjectAction`]s, and the text of each member's codes for the members table.
