@@ -128,9 +128,14 @@ impl Inputs {
     }
 }
 
-/// Whether `path` is an existing SQLite database: a project, never an export's place.
+/// Whether `path` is an existing SQLite database: a project, never an export's place. Only a
+/// regular file is read: opening a pipe (`-o /dev/stdout` into `| head`) to read would wait
+/// for a writer that never comes.
 fn is_sqlite(path: &Path) -> bool {
     use std::io::Read;
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let mut head = [0u8; 16];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))

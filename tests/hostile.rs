@@ -663,3 +663,75 @@ fn a_member_past_the_ratio_limit_is_cut_off_as_it_inflates() {
     );
     assert!(text.contains("zip bomb"), "{text}");
 }
+
+/// `-o /dev/stdout` into a pipe writes the export there: the check that an output is not a
+/// project never opens a pipe to read it (that waited for ever).
+#[cfg(unix)]
+#[test]
+fn an_export_to_standard_output_through_a_pipe_is_written_not_waited_on() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let (project, _) = project_with_run(dir.path());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_samecore"))
+        .args([
+            "export",
+            "pages",
+            "--format",
+            "csv",
+            "-o",
+            "/dev/stdout",
+            "--project",
+        ])
+        .arg(&project)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).map(|_| text)
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("samecore export -o /dev/stdout did not finish in 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.success());
+    let text = reader.join().unwrap().unwrap();
+    assert!(text.starts_with("key,"), "{text:.200}");
+    assert!(text.lines().count() > 1);
+}
+
+/// An export through a symlink writes the file it points to and leaves the link a link.
+#[cfg(unix)]
+#[test]
+fn an_export_through_a_symlink_writes_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, _) = project_with_run(dir.path());
+    let target = dir.path().join("real.csv");
+    std::fs::write(&target, "old\n").unwrap();
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    ok(&samecore(&[
+        &"export",
+        &"pages",
+        &"-o",
+        &link,
+        &"--project",
+        &project,
+    ]));
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    assert!(
+        std::fs::read_to_string(&target)
+            .unwrap()
+            .starts_with("key,")
+    );
+}

@@ -319,25 +319,60 @@ pub fn check_output(path: &Path, format: Option<Format>) -> Result<Format> {
     Ok(format)
 }
 
+/// Where an export is written.
+enum Place {
+    /// Straight into what is there: a pipe, a terminal, a device (`-o /dev/stdout`), which a
+    /// rename would replace by a plain file.
+    Stream,
+    /// Under a temporary name beside this file, renamed onto it: the file asked for, or the
+    /// file a symlink points to (the link stays a link).
+    Replace(std::path::PathBuf),
+}
+
+fn place(path: &Path) -> Place {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => Place::Stream,
+        Ok(_)
+            if path
+                .symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink()) =>
+        {
+            Place::Replace(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+        }
+        _ => Place::Replace(path.to_path_buf()),
+    }
+}
+
 /// Write a file through `write`, under a temporary name renamed into place (a failed export
-/// never leaves half a file under the name asked for); what `write` returns.
+/// never leaves half a file under the name asked for); into a pipe or device as it is
+/// written. What `write` returns.
 pub(crate) fn write_file_with(
     path: &Path,
     format: Option<Format>,
     write: impl FnOnce(std::io::BufWriter<std::fs::File>, Format) -> Result<usize>,
 ) -> Result<usize> {
     let format = Format::resolve(format, path)?;
-    let name = path
+    let target = match place(path) {
+        Place::Stream => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| Error::io(e, path))?;
+            return write(std::io::BufWriter::new(file), format);
+        }
+        Place::Replace(target) => target,
+    };
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.partial"));
+    let tmp = target.with_file_name(format!(".{name}.partial"));
     // Named by the file asked for: the temporary name means nothing to the user.
     let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, path))?;
     let n = write(std::io::BufWriter::new(file), format).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(e, path))?;
+    std::fs::rename(&tmp, &target).map_err(|e| Error::io(e, path))?;
     Ok(n)
 }
 

@@ -152,19 +152,13 @@ pub fn write_minhash(path: &Path, pages: &[i64], values: &[Vec<u32>]) -> Result<
 }
 
 /// Write rows of three integer columns (the second and third typed by `schema`) in batches,
-/// through a temporary file renamed into place.
+/// through a temporary file renamed into place ([`super::format::write_file_with`]).
 fn write_triples(
     path: &Path,
     schema: Arc<Schema>,
     rows: impl Iterator<Item = (i64, i64, i64)>,
 ) -> Result<usize> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.partial"));
-    let result = (|| {
-        let file = std::fs::File::create(&tmp).map_err(|e| Error::io(e, path))?;
+    super::format::write_file_with(path, Some(super::Format::Parquet), |file, _| {
         let props = parquet::file::properties::WriterProperties::builder()
             .set_compression(parquet::basic::Compression::SNAPPY)
             .set_max_row_group_row_count(Some(BATCH_ROWS))
@@ -198,17 +192,7 @@ fn write_triples(
         }
         writer.close().map_err(|e| shard_error(path, e))?;
         Ok(total)
-    })();
-    match result {
-        Ok(total) => {
-            std::fs::rename(&tmp, path).map_err(|e| Error::io(e, path))?;
-            Ok(total)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
+    })
 }
 
 /// A scored pair of the Spark job (`pairs.parquet`).
