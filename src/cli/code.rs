@@ -23,8 +23,12 @@ use samecore::store::{Project, RunId};
 #[derive(Debug, Args)]
 pub struct CodeArgs {
     /// The project file.
+    #[arg(long, required_unless_present = "package", conflicts_with = "package")]
+    pub project: Option<PathBuf>,
+    /// A coder's package (from `samecore assign`) instead of the project: `value`,
+    /// `undo-value` and `list` (its stories with your values) work in it, without the archive.
     #[arg(long)]
-    pub project: PathBuf,
+    pub package: Option<PathBuf>,
     /// Who is coding (recorded with every decision; default: $USER).
     #[arg(long, global = true)]
     pub by: Option<String>,
@@ -148,7 +152,12 @@ pub enum CodeAction {
 
 /// Run `samecore code`.
 pub fn run(args: CodeArgs) -> anyhow::Result<()> {
-    let mut project = super::open_existing(&args.project)?;
+    let project = match (&args.project, &args.package) {
+        (_, Some(package)) => return in_package(package, &args.by, args.action),
+        (Some(project), None) => project,
+        (None, None) => bail!("say which project (--project P) or package (--package F)"),
+    };
+    let mut project = super::open_existing(project)?;
     let by = super::who(&args.by, "annotator");
     let mut out = super::stdout_for(false);
     match args.action {
@@ -488,6 +497,100 @@ fn reconcile(project: &Project, run: RunId, out: &mut impl Write) -> anyhow::Res
                 )?;
             }
         }
+    }
+    Ok(())
+}
+
+/// `samecore code --package F ...`: coding in a coder's package.
+fn in_package(
+    path: &std::path::Path,
+    by: &Option<String>,
+    action: CodeAction,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut package = samecore::package::Package::open(path)
+        .with_context(|| format!("cannot open package {}", path.display()))?;
+    let coder = package.info.coder.clone();
+    if let Some(by) = by
+        && *by != coder
+    {
+        bail!("this package is {coder}'s, not {by}'s");
+    }
+    let mut out = super::stdout_for(false);
+    match action {
+        CodeAction::List => {
+            let (done, total) = package.progress()?;
+            writeln!(
+                out,
+                "package of round {:?} for {coder}: {done} of {total} stories coded (codebook v{}{})",
+                package.info.round,
+                package.info.codebook.version,
+                if package.info.blind { ", blind" } else { "" }
+            )?;
+            let values = package.values()?;
+            for u in package.units()? {
+                let mine: Vec<String> = values
+                    .iter()
+                    .filter(|v| v.position == u.position)
+                    .map(|v| format!("{}={}", v.variable, shown(&v.answer)))
+                    .collect();
+                writeln!(
+                    out,
+                    "{:>6}  {:>3} pages  {}  {}",
+                    u.cluster,
+                    u.pages,
+                    u.title.as_deref().unwrap_or("(untitled)"),
+                    mine.join(" ")
+                )?;
+            }
+        }
+        CodeAction::Value {
+            variable,
+            value,
+            cluster,
+            run,
+            page,
+            final_value,
+        } => {
+            if final_value {
+                bail!("final values are set in the project, not in a coder's package");
+            }
+            if page.is_some() {
+                bail!("a package holds stories: say which one with --cluster N");
+            }
+            if let Some(run) = run
+                && run != package.info.run.0
+            {
+                bail!("the package holds stories of run {}", package.info.run);
+            }
+            let cluster = cluster.context("say which story (--cluster N)")?;
+            let position = package.position_of(cluster)?;
+            let answer = package.set_value(position, &variable, &value)?;
+            writeln!(
+                out,
+                "{variable} = {} ({coder}, in the package)",
+                shown(&answer)
+            )?;
+        }
+        CodeAction::UndoValue { final_value } => {
+            if final_value {
+                bail!("final values are set in the project, not in a coder's package");
+            }
+            match package.undo_value()? {
+                Some((variable, position)) => {
+                    let cluster = package
+                        .units()?
+                        .into_iter()
+                        .find(|u| u.position == position)
+                        .map_or(position, |u| u.cluster);
+                    writeln!(out, "undid {coder}'s {variable} on cluster {cluster}")?
+                }
+                None => writeln!(out, "no value of {coder}'s to undo in the package")?,
+            }
+        }
+        _ => bail!(
+            "a package takes `value`, `undo-value` and `list`; the rest needs the project (--project)"
+        ),
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 pub mod agreement;
+pub mod assign;
 pub mod clusters;
 pub mod code;
 pub mod codebook;
@@ -17,6 +18,7 @@ pub mod import_pairs;
 pub mod info;
 pub mod label;
 pub mod literature;
+pub mod merge;
 pub mod passages;
 pub mod progress_bar;
 pub mod relocate;
@@ -83,6 +85,12 @@ pub enum Command {
     /// A reliability round: a run's stories drawn for double coding by named coders (seeded,
     /// stratified by site, month or size), and each coder's progress.
     Round(round::RoundArgs),
+    /// Write one package per coder of a reliability round: a single file with the stories,
+    /// their texts and the codebook, coded on another machine without the archive.
+    Assign(assign::AssignArgs),
+    /// Bring coders' packages into the project: every value under its coder, nothing twice,
+    /// a package changed by hand or of another project refused.
+    Merge(merge::MergeArgs),
     /// Agreement between coders per variable: Krippendorff's alpha with a bootstrap interval,
     /// percent agreement, Cohen's and Fleiss' kappa, from a long table of coded values.
     Agreement(agreement::AgreementArgs),
@@ -183,6 +191,8 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Agreement(args) => agreement::run(args),
         Command::Codebook(args) => codebook::run(args),
         Command::Round(args) => round::run(args),
+        Command::Assign(args) => assign::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Sign(args) => sign::run(args),
         Command::ImportPairs(args) => import_pairs::run(args),
     }

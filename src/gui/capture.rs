@@ -3,14 +3,8 @@
 //! opens the capture in a replay system (pywb, the Wayback Machine, ReplayWeb.page) through a
 //! URL template the person sets, with `{timestamp}` and `{url}` in it.
 //!
-//! The page is parsed by html5ever (through scraper) as a browser parses it, so what counts as
-//! a refresh is what a browser reads as one, however it is spelled (`http-equiv\t=\t"refresh"`,
-//! a line break, `&#114;efresh`): every `<meta>` whose decoded `http-equiv` is `refresh` and
-//! every `<base>` is taken out of the tree, which is then written back. The file is a frame:
-//! an outer page with the Content-Security-Policy (`default-src 'none'`: no script, no request
-//! to any server; inline styles and `data:` images only; no form, no navigation) holding the
-//! page in a sandboxed `<iframe srcdoc>` (no script, no form, no top-level navigation, no
-//! pop-up), which inherits the policy; the page carries the policy itself too. It is written
+//! The page is made inert by [`crate::safe_view`] (refreshes and `<base>` out, a sandboxed
+//! frame under a Content-Security-Policy that loads nothing and runs nothing). It is written
 //! under a random name opened exclusively (`create_new`: a name planted in the temporary
 //! folder, a symlink among them, is never followed). The browser is `$BROWSER` when set, else
 //! the desktop's opener through the `open` crate (no shell: on Windows `ShellExecuteW`, not
@@ -18,69 +12,21 @@
 
 use std::path::PathBuf;
 
-use scraper::{Html, Node};
-
 use crate::Document;
 use crate::document::timestamp14;
 
-/// The policy written at the top of every opened capture.
-pub const CAPTURE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; \
-                                  font-src data:; form-action 'none'; base-uri 'none'; \
-                                  navigate-to 'none'";
+pub use crate::safe_view::CAPTURE_POLICY;
 
 /// The default replay template: the Wayback Machine.
 pub const DEFAULT_REPLAY: &str = "https://web.archive.org/web/{timestamp}/{url}";
 
-/// Whether a parsed element would make a browser leave or re-base the page.
-fn navigates(node: &Node) -> bool {
-    let Node::Element(e) = node else {
-        return false;
-    };
-    match e.name() {
-        "base" => true,
-        "meta" => e.attr("http-equiv").is_some_and(|v| {
-            v.trim_matches(|c: char| c.is_ascii_whitespace())
-                .eq_ignore_ascii_case("refresh")
-        }),
-        _ => false,
-    }
-}
-
-/// `text` as the value of a double-quoted HTML attribute.
-fn attribute(text: &str) -> String {
-    text.replace('&', "&amp;").replace('"', "&quot;")
-}
-
-/// `html` made safe to open from disk: parsed, every refresh and `<base>` taken out, written
-/// back inside a sandboxed frame under the policy.
+/// `html` made safe to open from disk ([`crate::safe_view::inert_html`]), named by `doc`'s
+/// URL (or key) and capture date.
 pub fn inert_page(html: &str, doc: &Document) -> String {
-    let mut dom = Html::parse_document(html);
-    let out: Vec<_> = dom
-        .tree
-        .nodes()
-        .filter(|n| navigates(n.value()))
-        .map(|n| n.id())
-        .collect();
-    for id in out {
-        if let Some(mut node) = dom.tree.get_mut(id) {
-            node.detach();
-        }
-    }
-    let policy =
-        format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{CAPTURE_POLICY}\">");
-    let inner = format!("{policy}\n{}", dom.html());
-    let what = doc.url.as_deref().unwrap_or(&doc.key);
-    format!(
-        "<!DOCTYPE html>\n<meta charset=\"utf-8\">\n{policy}\n\
-         <!-- samecore: capture of {} at {}; scripts, forms, navigation and remote loads are off -->\n\
-         <title>{}</title>\n\
-         <style>html,body{{margin:0;height:100%}}iframe{{border:0;width:100%;height:100%}}</style>\n\
-         <iframe sandbox title=\"{}\" srcdoc=\"{}\"></iframe>\n",
-        what.replace("--", "%2D%2D"),
-        doc.date.as_deref().unwrap_or("an unknown date"),
-        attribute(what).replace('<', "&lt;"),
-        attribute(what),
-        attribute(&inner)
+    crate::safe_view::inert_html(
+        html,
+        doc.url.as_deref().unwrap_or(&doc.key),
+        doc.date.as_deref(),
     )
 }
 

@@ -68,6 +68,7 @@ pub mod derivations;
 pub mod detection;
 pub mod imports;
 pub mod judgements;
+pub mod packages;
 pub mod rounds;
 pub mod runs;
 pub mod samples;

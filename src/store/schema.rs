@@ -27,6 +27,10 @@
 //!   (adjudicated) values beside them; reliability rounds (a seeded draw of a run's stories
 //!   for double coding, its coders, blind by default). Nothing earlier changes: the tag codes stay in
 //!   `page_codes` and are read as the several-values variable `codes`.
+//! - v6: coders' packages ([`crate::package`]): each package written (its coder, round, units,
+//!   the key its contents are signed with), and every merge of one; a coded value remembers
+//!   the package row it came from (`origin`), so a package merged twice adds nothing the
+//!   second time. Nothing earlier changes.
 
 use std::path::{Path, PathBuf};
 
@@ -35,7 +39,7 @@ use rusqlite::Connection;
 use crate::{Error, Result};
 
 /// The schema version this samecore writes.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// `user_version` 0 -> 1: the first released schema.
 const V1: &str = r#"
@@ -262,8 +266,36 @@ CREATE TABLE round_units (
 ) WITHOUT ROWID;
 "#;
 
+/// `user_version` 5 -> 6.
+const V6: &str = r#"
+ALTER TABLE coded_values ADD COLUMN origin TEXT;
+CREATE UNIQUE INDEX coded_values_by_origin ON coded_values (origin) WHERE origin IS NOT NULL;
+CREATE TABLE packages (
+    id TEXT PRIMARY KEY,
+    coder TEXT NOT NULL,
+    round TEXT NOT NULL,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    units INTEGER NOT NULL,
+    codebook_version INTEGER NOT NULL REFERENCES codebook_versions(version),
+    blind INTEGER NOT NULL,
+    key BLOB NOT NULL,
+    file TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) WITHOUT ROWID;
+CREATE TABLE package_merges (
+    id INTEGER PRIMARY KEY,
+    package_id TEXT NOT NULL REFERENCES packages(id) ON DELETE CASCADE,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    values_in INTEGER NOT NULL,
+    already INTEGER NOT NULL,
+    undone INTEGER NOT NULL
+);
+"#;
+
 /// Migration `i` takes the file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2, V3, V4, V5];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2, V3, V4, V5, V6];
 
 /// What [`migrate`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]

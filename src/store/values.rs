@@ -347,8 +347,14 @@ impl Project {
                     (&a.0, &a.1, a.2, a.3, a.4, &a.5, &a.6)
                         == (&row.0, &row.1, row.2, row.3, row.4, &row.5, &row.6)
                 };
+                // The latest by when it was coded (then by row): values merged from coders'
+                // packages in any order stand the same.
                 match latest.last_mut() {
-                    Some(last) if same(last) => *last = row,
+                    Some(last) if same(last) => {
+                        if row.9 >= last.9 {
+                            *last = row;
+                        }
+                    }
                     _ => latest.push(row),
                 }
             }

@@ -1,0 +1,348 @@
+//! `merge`: the coders' packages brought into the project. Every package is checked first (a
+//! samecore package, whole, of this project, written by it and not changed since, its stories
+//! still in the project, every value one its codebook takes); then all their values go in
+//! under one transaction, so a merge killed at any point leaves the project as it was and can
+//! be run again. A value remembers its package row (`origin`): one merged before is counted as
+//! already there; an undo made in the package after an earlier merge is carried over.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use rusqlite::params;
+
+use super::{Package, bad};
+use crate::Result;
+use crate::codebook::Answer;
+use crate::store::Project;
+use crate::store::values::Unit;
+
+/// One row the coder wrote in a package.
+#[derive(Debug, Clone)]
+pub(super) struct Row {
+    pub id: i64,
+    pub position: i64,
+    pub variable: String,
+    pub answer: Answer,
+    pub version: i64,
+    pub at: String,
+    pub undone: bool,
+}
+
+/// The same coder gave one story two values in two places (two packages, or a package and
+/// the project): the later counts; both stay in the project's log.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Conflict {
+    /// The story.
+    pub unit: String,
+    /// The variable.
+    pub variable: String,
+    /// The value that counts (the later one), and when.
+    pub kept: String,
+    /// When it was given.
+    pub kept_at: String,
+    /// The earlier value, and when.
+    pub earlier: String,
+    /// When it was given.
+    pub earlier_at: String,
+}
+
+/// What one package brought.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PackageMerge {
+    /// The file.
+    pub file: PathBuf,
+    /// Its coder.
+    pub coder: String,
+    /// Its round.
+    pub round: String,
+    /// Its stories.
+    pub units: usize,
+    /// Stories the coder answered every scored variable of (in the package).
+    pub units_coded: usize,
+    /// Values that came in now.
+    pub values_in: usize,
+    /// Values that were there from an earlier merge.
+    pub already: usize,
+    /// Values undone in the package since an earlier merge, undone in the project now.
+    pub undone: usize,
+    /// Where the coder gave one story two values.
+    pub conflicts: Vec<Conflict>,
+}
+
+/// What a merge did, package by package.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct MergeReport {
+    /// One entry per package, in the order given.
+    pub packages: Vec<PackageMerge>,
+}
+
+/// A package checked and read, ready to go in.
+struct Checked {
+    file: PathBuf,
+    package: Package,
+    units: BTreeMap<i64, Unit>,
+    rows: Vec<Row>,
+    done: usize,
+}
+
+fn answer_columns(answer: &Answer) -> (&'static str, Option<&str>) {
+    super::answer_columns(answer)
+}
+
+fn shown(answer: &Answer) -> String {
+    match answer {
+        Answer::Value(v) => v.clone(),
+        Answer::NotApplicable => "not applicable".into(),
+        Answer::CannotCode => "cannot code".into(),
+    }
+}
+
+/// Check `path` against `project`; the reason it is refused, naming it.
+fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked> {
+    let name = path.display();
+    let package = Package::open_read(path)?;
+    let info = package.info.clone();
+    if own_id != Some(info.project.as_str()) {
+        return Err(bad(format!(
+            "{name}: a package of another project (its project is {}, this one is {}); \
+             nothing was merged",
+            info.project,
+            own_id.unwrap_or("one that wrote no package")
+        )));
+    }
+    let record = project.package_record(&info.id)?.ok_or_else(|| {
+        bad(format!(
+            "{name}: this project has no record of writing package {} (a copy of the project \
+             from before it was assigned?); nothing was merged",
+            info.id
+        ))
+    })?;
+    if !package.signed_by(&record.key)? {
+        return Err(bad(format!(
+            "{name}: its stories, texts or codebook were changed after it was written (the \
+             signature does not match); ask for a new package (samecore assign); nothing was \
+             merged"
+        )));
+    }
+    if record.coder != info.coder || record.run != info.run {
+        return Err(bad(format!(
+            "{name}: its coder or run is not the one recorded"
+        )));
+    }
+    let history = project.codebook_history()?;
+    if !history
+        .iter()
+        .any(|v| v.book.version == info.codebook.version)
+    {
+        return Err(bad(format!(
+            "{name}: the project has no codebook version {}",
+            info.codebook.version
+        )));
+    }
+    let mut units = BTreeMap::new();
+    let mut missing = Vec::new();
+    let clusters: BTreeSet<i64> = project
+        .run_clusters(info.run)
+        .map(|cs| cs.into_iter().map(|c| c.id).collect())
+        .unwrap_or_default();
+    for u in package.units()? {
+        if !clusters.contains(&u.cluster) {
+            missing.push(u.cluster.to_string());
+        }
+        units.insert(
+            u.position,
+            Unit::Story {
+                run: u.run,
+                cluster: u.cluster,
+            },
+        );
+    }
+    if !missing.is_empty() {
+        return Err(bad(format!(
+            "{name}: the project no longer has these stories of run {}: clusters {}; nothing \
+             was merged",
+            info.run,
+            missing.join(", ")
+        )));
+    }
+    let rows = package.rows()?;
+    for row in &rows {
+        if !units.contains_key(&row.position) {
+            return Err(bad(format!(
+                "{name}: value {} is on story {}, which the package does not hold",
+                row.id, row.position
+            )));
+        }
+        let book = history
+            .iter()
+            .find(|v| v.book.version == row.version)
+            .map(|v| &v.book)
+            .ok_or_else(|| {
+                bad(format!(
+                    "{name}: value {} was coded under codebook version {}, which the project \
+                     does not have",
+                    row.id, row.version
+                ))
+            })?;
+        let var = book.variable(&row.variable).ok_or_else(|| {
+            bad(format!(
+                "{name}: value {} is of variable {:?}, not in codebook version {}",
+                row.id, row.variable, row.version
+            ))
+        })?;
+        let raw = match &row.answer {
+            Answer::Value(v) => v.clone(),
+            Answer::NotApplicable => var
+                .not_applicable
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+            Answer::CannotCode => var.cannot_code.map(|n| n.to_string()).unwrap_or_default(),
+        };
+        let parsed = var
+            .parse(&raw)
+            .map_err(|e| bad(format!("{name}: value {}: {e}", row.id)))?;
+        if parsed != row.answer {
+            return Err(bad(format!(
+                "{name}: value {} of {} is not one its variable takes",
+                row.id, row.variable
+            )));
+        }
+    }
+    let done = package.progress()?.0;
+    Ok(Checked {
+        file: path.to_path_buf(),
+        package,
+        units,
+        rows,
+        done,
+    })
+}
+
+/// Merge the packages at `paths` into `project`, recording the merge as `by`'s. All or
+/// nothing: one package refused refuses the merge, and nothing changes.
+pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<MergeReport> {
+    let own_id = match project.setting("project_id")? {
+        Some(serde_json::Value::String(id)) => Some(id),
+        _ => None,
+    };
+    let mut checked = Vec::with_capacity(paths.len());
+    let mut seen = BTreeSet::new();
+    for path in paths {
+        let c = check(project, own_id.as_deref(), path)?;
+        if !seen.insert(c.package.info.id.clone()) {
+            return Err(bad(format!(
+                "{}: the same package is given twice",
+                path.display()
+            )));
+        }
+        checked.push(c);
+    }
+    project.write(|tx| {
+        let mut report = MergeReport {
+            packages: Vec::new(),
+        };
+        for c in &checked {
+            let info = &c.package.info;
+            let (mut values_in, mut already, mut undone) = (0, 0, 0);
+            let mut touched: BTreeSet<(i64, String)> = BTreeSet::new();
+            for row in &c.rows {
+                let Unit::Story { run, cluster } = c.units[&row.position] else {
+                    continue;
+                };
+                let origin = format!("{}:{}", info.id, row.id);
+                let (kind, value) = answer_columns(&row.answer);
+                let n = tx.execute(
+                    "INSERT OR IGNORE INTO coded_values (variable, unit_kind, run_id, cluster,
+                       doc_id, coder, role, answer, value, version, at, undone, origin)
+                     VALUES (?1, 'story', ?2, ?3, NULL, ?4, 'coder', ?5, ?6, ?7, ?8, ?9, ?10)",
+                    params![
+                        row.variable,
+                        run.0,
+                        cluster,
+                        info.coder,
+                        kind,
+                        value,
+                        row.version,
+                        row.at,
+                        row.undone,
+                        origin
+                    ],
+                )?;
+                if n == 1 {
+                    values_in += 1;
+                    touched.insert((row.position, row.variable.clone()));
+                } else {
+                    already += 1;
+                    if row.undone {
+                        undone += tx.execute(
+                            "UPDATE coded_values SET undone = 1 WHERE origin = ?1 AND undone = 0",
+                            [&origin],
+                        )?;
+                    }
+                }
+            }
+            let mut conflicts = Vec::new();
+            for (position, variable) in &touched {
+                let Unit::Story { run, cluster } = c.units[position] else {
+                    continue;
+                };
+                // The coder's standing rows on the story, by when: from other places than
+                // this package, with another answer, they are a conflict.
+                let mut stmt = tx.prepare(
+                    "SELECT answer, value, at, coalesce(origin, '') FROM coded_values
+                     WHERE variable = ?1 AND unit_kind = 'story' AND run_id = ?2
+                       AND cluster = ?3 AND coder = ?4 AND role = 'coder' AND undone = 0
+                     ORDER BY at, id",
+                )?;
+                let rows: Vec<(String, Option<String>, String, String)> = stmt
+                    .query_map(params![variable, run.0, cluster, info.coder], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                    })?
+                    .collect::<rusqlite::Result<_>>()?;
+                // A value the package carried from the project and the coder changed is a
+                // revision, not a conflict: only another package's value conflicts.
+                let place = |origin: &str| origin.split(':').next().unwrap_or("").to_string();
+                let Some(last) = rows.last() else { continue };
+                let mine = place(&last.3);
+                let earlier = rows.iter().rev().find(|r| {
+                    let other = place(&r.3);
+                    !other.is_empty()
+                        && other != mine
+                        && (r.0.as_str(), r.1.as_deref()) != (last.0.as_str(), last.1.as_deref())
+                });
+                if let Some(e) = earlier {
+                    let text = |kind: &str, value: &Option<String>| {
+                        super::answer_of(kind, value.clone())
+                            .map_or_else(|_| kind.to_string(), |a| shown(&a))
+                    };
+                    conflicts.push(Conflict {
+                        unit: format!("run {} cluster {cluster}", run.0),
+                        variable: variable.clone(),
+                        kept: text(&last.0, &last.1),
+                        kept_at: last.2.clone(),
+                        earlier: text(&e.0, &e.1),
+                        earlier_at: e.2.clone(),
+                    });
+                }
+            }
+            tx.execute(
+                "INSERT INTO package_merges (package_id, by, values_in, already, undone)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![info.id, by, values_in as i64, already as i64, undone as i64],
+            )?;
+            let units_coded = c.done;
+            report.packages.push(PackageMerge {
+                file: c.file.clone(),
+                coder: info.coder.clone(),
+                round: info.round.clone(),
+                units: c.units.len(),
+                units_coded,
+                values_in,
+                already,
+                undone,
+                conflicts,
+            });
+        }
+        Ok(report)
+    })
+}

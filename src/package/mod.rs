@@ -1,0 +1,841 @@
+//! Coders' packages: what one coder is to code, in a single file that travels (a student
+//! assistant's laptop at home needs neither the archive nor the project), coded there, and
+//! merged back into the project without loss.
+//!
+//! A package is an SQLite file (one file, its journal only while a change is written, so a
+//! crash mid-edit leaves the last saved state: every answer is saved as it is given). It holds
+//! the stories of a reliability round for one coder: for each the cluster, its stratum and
+//! size, the representative's title, URL, site, capture and publication dates, its core text
+//! ([`crate::passages::Core`], the content blocks) and the page itself made inert
+//! ([`crate::safe_view`]: no script, nothing fetched); the codebook at its current version;
+//! the coder's name; whether the round is blind (a training round that is not blind also
+//! carries the other coders' values); and the coder's own values in the project on those
+//! stories (so a revised or extended round sent again is not coded twice).
+//!
+//! The units, texts and codebook are signed: an HMAC-SHA256 under a key only the project
+//! keeps ([`Project`]'s `packages` table), so a package whose units or texts were edited by
+//! hand is refused at merge, and so is one of another project (its project id) or one the
+//! project did not write. HMAC (RFC 2104) over SHA-256 is the RustCrypto crates' (`hmac`,
+//! `sha2`), not code of our own.
+//!
+//! [`merge`] brings the coder's values in, each under its coder with when it was given and the
+//! codebook version it was coded under, in one transaction for all the packages given (a merge
+//! killed at any point leaves the project as it was, and can be run again). Each value keeps
+//! the package row it came from, so a package merged twice adds nothing the second time; the
+//! value that counts is the latest by when it was coded, so packages merge in any order to the
+//! same project.
+//!
+//! Not in packages yet: samples of pairs to judge and page variables (a round is of stories).
+
+mod merge;
+
+pub use merge::{Conflict, MergeReport, PackageMerge, merge};
+
+use std::path::{Path, PathBuf};
+
+use hmac::{Hmac, Mac};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use sha2::Sha256;
+
+use crate::codebook::{Answer, Codebook, Kind, UnitKind};
+use crate::store::values::{Role, Unit};
+use crate::store::{Project, RunId};
+use crate::{Error, Result};
+
+/// What a package file says it is.
+pub const FORMAT: &str = "samecore-package";
+/// The layout this samecore writes and reads.
+pub const FORMAT_VERSION: i64 = 1;
+/// The extension of package files.
+pub const EXTENSION: &str = "samecore-package";
+
+const SCHEMA: &str = r#"
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE units (
+    position INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL,
+    cluster INTEGER NOT NULL,
+    stratum TEXT NOT NULL,
+    pages INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    title TEXT,
+    url TEXT,
+    site TEXT,
+    sites TEXT NOT NULL,
+    published TEXT,
+    captured TEXT,
+    core TEXT NOT NULL,
+    view TEXT NOT NULL
+);
+CREATE TABLE coded (
+    id INTEGER PRIMARY KEY,
+    position INTEGER NOT NULL REFERENCES units(position),
+    variable TEXT NOT NULL,
+    answer TEXT NOT NULL CHECK (answer IN ('value', 'not_applicable', 'cannot_code')),
+    value TEXT,
+    version INTEGER NOT NULL,
+    at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    undone INTEGER NOT NULL DEFAULT 0,
+    carried INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE others (
+    position INTEGER NOT NULL REFERENCES units(position),
+    variable TEXT NOT NULL,
+    coder TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    value TEXT
+);
+"#;
+
+/// What a package is for, as its file says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageInfo {
+    /// The package's own id.
+    pub id: String,
+    /// The id of the project that wrote it.
+    pub project: String,
+    /// The coder it is for.
+    pub coder: String,
+    /// The round.
+    pub round: String,
+    /// The run whose stories it holds.
+    pub run: RunId,
+    /// Coders see no one else's values.
+    pub blind: bool,
+    /// The codebook, at the version the package was written under.
+    pub codebook: Codebook,
+    /// Who wrote it, and when.
+    pub created_by: String,
+    /// When.
+    pub created_at: String,
+}
+
+/// One story of a package.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageUnit {
+    /// Its place in the round (0-based).
+    pub position: i64,
+    /// The run.
+    pub run: RunId,
+    /// The cluster.
+    pub cluster: i64,
+    /// Its stratum in the round's draw.
+    pub stratum: String,
+    /// How many pages the story has.
+    pub pages: i64,
+    /// The representative's page key.
+    pub key: String,
+    /// Its title.
+    pub title: Option<String>,
+    /// Its URL.
+    pub url: Option<String>,
+    /// Its site.
+    pub site: Option<String>,
+    /// Every site that carries the story.
+    pub sites: Vec<String>,
+    /// When it says it was published.
+    pub published: Option<String>,
+    /// When it was captured.
+    pub captured: Option<String>,
+    /// Its core text.
+    pub core: String,
+    /// The page made inert, as a self-contained HTML file.
+    pub view: String,
+}
+
+/// A value in a package: the coder's latest answer to a variable on a story.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageValue {
+    /// The story's position.
+    pub position: i64,
+    /// The variable.
+    pub variable: String,
+    /// The answer.
+    pub answer: Answer,
+    /// The codebook version it was coded under.
+    pub version: i64,
+    /// When.
+    pub at: String,
+}
+
+/// A package written by [`assign`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Assigned {
+    /// The coder.
+    pub coder: String,
+    /// The file.
+    pub file: PathBuf,
+    /// Its stories.
+    pub units: usize,
+    /// Values of the coder's carried from the project.
+    pub carried: usize,
+    /// The file's size in bytes.
+    pub bytes: u64,
+}
+
+fn bad(what: impl Into<String>) -> Error {
+    Error::InvalidParameter(what.into())
+}
+
+fn answer_columns(answer: &Answer) -> (&'static str, Option<&str>) {
+    match answer {
+        Answer::Value(v) => ("value", Some(v.as_str())),
+        Answer::NotApplicable => ("not_applicable", None),
+        Answer::CannotCode => ("cannot_code", None),
+    }
+}
+
+fn answer_of(kind: &str, value: Option<String>) -> Result<Answer> {
+    match kind {
+        "value" => Ok(Answer::Value(value.unwrap_or_default())),
+        "not_applicable" => Ok(Answer::NotApplicable),
+        "cannot_code" => Ok(Answer::CannotCode),
+        other => Err(bad(format!("unknown answer {other:?}"))),
+    }
+}
+
+/// The project's id (made once, at its first package): packages of other projects are told
+/// apart by it.
+pub fn project_id(project: &mut Project) -> Result<String> {
+    if let Some(serde_json::Value::String(id)) = project.setting("project_id")? {
+        return Ok(id);
+    }
+    let id = random_hex(16);
+    project.set_setting("project_id", &serde_json::Value::String(id.clone()))?;
+    Ok(id)
+}
+
+fn random_hex(bytes: usize) -> String {
+    use rand::RngCore;
+    let mut raw = vec![0u8; bytes];
+    rand::rng().fill_bytes(&mut raw);
+    raw.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The signature of a package's meta (but the signature) and units under `key`.
+fn signature(conn: &Connection, key: &[u8]) -> Result<String> {
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).map_err(|e| bad(e.to_string()))?;
+    let field = |mac: &mut Hmac<Sha256>, v: Option<&[u8]>| match v {
+        None => mac.update(&[0]),
+        Some(b) => {
+            mac.update(&[1]);
+            mac.update(&(b.len() as u64).to_le_bytes());
+            mac.update(b);
+        }
+    };
+    let mut stmt = conn.prepare("SELECT key, value FROM meta WHERE key <> 'mac' ORDER BY key")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    for row in rows {
+        let (k, v) = row?;
+        field(&mut mac, Some(k.as_bytes()));
+        field(&mut mac, Some(v.as_bytes()));
+    }
+    let mut stmt = conn.prepare(
+        "SELECT position, run_id, cluster, stratum, pages, key, title, url, site, sites,
+           published, captured, core, view FROM units ORDER BY position",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        for i in 0..14 {
+            let v: rusqlite::types::Value = r.get(i)?;
+            match v {
+                rusqlite::types::Value::Null => field(&mut mac, None),
+                rusqlite::types::Value::Integer(n) => {
+                    field(&mut mac, Some(n.to_string().as_bytes()))
+                }
+                rusqlite::types::Value::Text(t) => field(&mut mac, Some(t.as_bytes())),
+                other => field(&mut mac, Some(format!("{other:?}").as_bytes())),
+            }
+        }
+    }
+    Ok(mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// Write one package per coder of round `round` (or only those of `coders`) into `folder`,
+/// named `<round>-<coder>.samecore-package`; `by` is the lead who writes them. Every file is
+/// written under a temporary name and renamed into place; the project records each package
+/// with the key it is signed with.
+pub fn assign(
+    project: &mut Project,
+    round: &str,
+    coders: Option<&[String]>,
+    folder: &Path,
+    by: &str,
+) -> Result<Vec<Assigned>> {
+    let round = project.round(round)?;
+    let book = project.codebook()?;
+    if !book.variables.iter().any(|v| v.unit == UnitKind::Story) {
+        return Err(bad(
+            "the codebook has no story variable: write the codebook first (samecore codebook read)",
+        ));
+    }
+    let coders: Vec<String> = match coders {
+        None => round.coders.clone(),
+        Some(list) => {
+            for c in list {
+                if !round.coders.contains(c) {
+                    return Err(bad(format!(
+                        "{c} is not a coder of round {} (its coders: {})",
+                        round.name,
+                        round.coders.join(", ")
+                    )));
+                }
+            }
+            list.to_vec()
+        }
+    };
+    if !folder.is_dir() {
+        return Err(Error::io(
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+            folder,
+        ));
+    }
+    let inputs = project.inputs()?;
+    let project_id = project_id(project)?;
+    let units = read_units(project, &round)?;
+    let values = project.values()?;
+    let mut out = Vec::new();
+    for coder in &coders {
+        let file = folder.join(format!(
+            "{}-{}.{EXTENSION}",
+            file_part(&round.name),
+            file_part(coder)
+        ));
+        inputs.check(&file, "the package file")?;
+        let id = random_hex(16);
+        let key = {
+            use rand::RngCore;
+            let mut k = vec![0u8; 32];
+            rand::rng().fill_bytes(&mut k);
+            k
+        };
+        let meta = [
+            ("format", FORMAT.to_string()),
+            ("format_version", FORMAT_VERSION.to_string()),
+            ("package", id.clone()),
+            ("project", project_id.clone()),
+            ("coder", coder.clone()),
+            ("round", round.name.clone()),
+            ("run", round.run.0.to_string()),
+            ("blind", if round.blind { "1" } else { "0" }.to_string()),
+            ("codebook", serde_json::to_string(&book)?),
+            ("created_by", by.to_string()),
+        ];
+        let tmp = file.with_file_name(format!(
+            ".{}.partial",
+            file.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        ));
+        let _ = std::fs::remove_file(&tmp);
+        let written = (|| -> Result<usize> {
+            let mut conn = Connection::open(&tmp)?;
+            conn.pragma_update(None, "journal_mode", "DELETE")?;
+            let tx = conn.transaction()?;
+            tx.execute_batch(SCHEMA)?;
+            for (k, v) in &meta {
+                tx.execute(
+                    "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                    params![k, v],
+                )?;
+            }
+            tx.execute(
+                "INSERT INTO meta (key, value)
+                 VALUES ('created_at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                [],
+            )?;
+            for u in &units {
+                tx.execute(
+                    "INSERT INTO units (position, run_id, cluster, stratum, pages, key, title,
+                       url, site, sites, published, captured, core, view)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                    params![
+                        u.position,
+                        u.run.0,
+                        u.cluster,
+                        u.stratum,
+                        u.pages,
+                        u.key,
+                        u.title,
+                        u.url,
+                        u.site,
+                        serde_json::to_string(&u.sites)?,
+                        u.published,
+                        u.captured,
+                        u.core,
+                        u.view
+                    ],
+                )?;
+            }
+            let mut carried = 0;
+            for u in &units {
+                let unit = Unit::Story {
+                    run: u.run,
+                    cluster: u.cluster,
+                };
+                for v in values
+                    .iter()
+                    .filter(|v| v.unit == unit && v.role == Role::Coder)
+                {
+                    let (kind, value) = answer_columns(&v.answer);
+                    if v.coder == *coder {
+                        tx.execute(
+                            "INSERT INTO coded (position, variable, answer, value, version, at,
+                               carried) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)",
+                            params![u.position, v.variable, kind, value, v.version, v.at],
+                        )?;
+                        carried += 1;
+                    } else if !round.blind {
+                        tx.execute(
+                            "INSERT INTO others (position, variable, coder, answer, value)
+                             VALUES (?1, ?2, ?3, ?4, ?5)",
+                            params![u.position, v.variable, v.coder, kind, value],
+                        )?;
+                    }
+                }
+            }
+            let mac = signature(&tx, &key)?;
+            tx.execute("INSERT INTO meta (key, value) VALUES ('mac', ?1)", [mac])?;
+            tx.commit()?;
+            conn.close().map_err(|(_, e)| e)?;
+            Ok(carried)
+        })();
+        let carried = match written {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(e);
+            }
+        };
+        std::fs::rename(&tmp, &file).map_err(|e| Error::io(e, &file))?;
+        project.record_package(&crate::store::packages::PackageRecord {
+            id,
+            coder: coder.clone(),
+            round: round.name.clone(),
+            run: round.run,
+            units: units.len(),
+            codebook_version: book.version,
+            blind: round.blind,
+            key,
+            file: file.display().to_string(),
+            created_by: by.to_string(),
+        })?;
+        let bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
+        out.push(Assigned {
+            coder: coder.clone(),
+            file,
+            units: units.len(),
+            carried,
+            bytes,
+        });
+    }
+    Ok(out)
+}
+
+/// A name made safe as part of a file name.
+fn file_part(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The round's stories with their representative's texts, read from the archives.
+fn read_units(project: &Project, round: &crate::store::rounds::Round) -> Result<Vec<PackageUnit>> {
+    let clusters: std::collections::BTreeMap<i64, crate::store::codes::RunCluster> = project
+        .run_clusters(round.run)?
+        .into_iter()
+        .map(|c| (c.id, c))
+        .collect();
+    let mut out = Vec::with_capacity(round.units.len());
+    for (position, (cluster, stratum)) in round.units.iter().enumerate() {
+        let c = clusters.get(cluster).ok_or_else(|| {
+            bad(format!(
+                "run {} no longer has cluster {cluster} of round {}",
+                round.run, round.name
+            ))
+        })?;
+        let rep_id = c
+            .representative
+            .or(c.members.first().copied())
+            .ok_or_else(|| {
+                bad(format!(
+                    "cluster {cluster} of run {} has no pages",
+                    round.run
+                ))
+            })?;
+        let rep = project
+            .page(rep_id)?
+            .ok_or_else(|| bad(format!("no page {rep_id}")))?;
+        let mut sites: Vec<String> = Vec::new();
+        for m in &c.members {
+            if let Some(site) = project.page(*m)?.and_then(|p| p.identity.site)
+                && !sites.contains(&site)
+            {
+                sites.push(site);
+            }
+        }
+        let location = project.locate(&rep)?;
+        let html = crate::archive::text_at(&location, rep.identity.url.as_deref())
+            .map_err(|e| bad(format!("cluster {cluster}: its page cannot be read: {e}")))?;
+        let core = crate::passages::Core::of_page(&html).text;
+        let id = &rep.identity;
+        let view = crate::safe_view::inert_html(
+            &html,
+            id.url.as_deref().unwrap_or(&id.key),
+            id.date.as_deref(),
+        );
+        out.push(PackageUnit {
+            position: position as i64,
+            run: round.run,
+            cluster: *cluster,
+            stratum: stratum.clone(),
+            pages: c.members.len() as i64,
+            key: id.key.clone(),
+            title: id.title.clone(),
+            url: id.url.clone(),
+            site: id.site.clone(),
+            sites,
+            published: id.published.clone(),
+            captured: id.date.clone(),
+            core,
+            view,
+        });
+    }
+    Ok(out)
+}
+
+/// Whether `path` is a samecore package (an SQLite file with a package's meta).
+pub fn is_package(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    let sqlite = std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok()
+        && &head == b"SQLite format 3\0";
+    sqlite
+        && Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .ok()
+            .and_then(|c| {
+                c.query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
+                    r.get::<_, String>(0)
+                })
+                .ok()
+            })
+            .is_some_and(|f| f == FORMAT)
+}
+
+/// A package opened: by its coder to code in it, or by [`merge`] to read it.
+pub struct Package {
+    conn: Connection,
+    path: PathBuf,
+    /// What it is for.
+    pub info: PackageInfo,
+}
+
+impl Package {
+    /// Open `path` to code in it (its coder's side).
+    pub fn open(path: &Path) -> Result<Package> {
+        Self::open_with(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+    }
+
+    /// Open `path` to read it only.
+    pub fn open_read(path: &Path) -> Result<Package> {
+        Self::open_with(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+    }
+
+    fn open_with(path: &Path, flags: OpenFlags) -> Result<Package> {
+        let name = path.display();
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(e, path))?;
+        if !meta.is_file() {
+            return Err(bad(format!("{name}: not a file")));
+        }
+        if !is_package(path) {
+            return Err(bad(format!(
+                "{name}: not a samecore package (no package's contents in it)"
+            )));
+        }
+        let conn = Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+        let check: String = conn
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .unwrap_or_else(|e| e.to_string());
+        if check != "ok" {
+            return Err(bad(format!(
+                "{name}: the package is damaged or cut short ({check}); ask for it again"
+            )));
+        }
+        let get = |key: &str| -> Result<String> {
+            conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+                .optional()?
+                .ok_or_else(|| bad(format!("{name}: the package has no {key}")))
+        };
+        let version: i64 = get("format_version")?.parse().unwrap_or(i64::MAX);
+        if version > FORMAT_VERSION {
+            return Err(bad(format!(
+                "{name}: a package of a newer samecore (layout {version}); update samecore"
+            )));
+        }
+        let codebook: Codebook = serde_json::from_str(&get("codebook")?)
+            .map_err(|e| bad(format!("{name}: its codebook cannot be read: {e}")))?;
+        let info = PackageInfo {
+            id: get("package")?,
+            project: get("project")?,
+            coder: get("coder")?,
+            round: get("round")?,
+            run: RunId(
+                get("run")?
+                    .parse()
+                    .map_err(|_| bad(format!("{name}: bad run")))?,
+            ),
+            blind: get("blind")? == "1",
+            codebook,
+            created_by: get("created_by")?,
+            created_at: get("created_at")?,
+        };
+        Ok(Package {
+            conn,
+            path: path.to_path_buf(),
+            info,
+        })
+    }
+
+    /// Its file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Its stories, in the round's order.
+    pub fn units(&self) -> Result<Vec<PackageUnit>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT position, run_id, cluster, stratum, pages, key, title, url, site, sites,
+               published, captured, core, view FROM units ORDER BY position",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(PackageUnit {
+                position: r.get(0)?,
+                run: RunId(r.get(1)?),
+                cluster: r.get(2)?,
+                stratum: r.get(3)?,
+                pages: r.get(4)?,
+                key: r.get(5)?,
+                title: r.get(6)?,
+                url: r.get(7)?,
+                site: r.get(8)?,
+                sites: serde_json::from_str(&r.get::<_, String>(9)?).unwrap_or_default(),
+                published: r.get(10)?,
+                captured: r.get(11)?,
+                core: r.get(12)?,
+                view: r.get(13)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The position of the story of cluster `cluster`.
+    pub fn position_of(&self, cluster: i64) -> Result<i64> {
+        self.conn
+            .query_row(
+                "SELECT position FROM units WHERE cluster = ?1",
+                [cluster],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| {
+                bad(format!(
+                    "cluster {cluster} is not one of the package's stories"
+                ))
+            })
+    }
+
+    /// Record the coder's answer `raw` to `variable` on the story at `position`, checked
+    /// against the package's codebook; saved at once.
+    pub fn set_value(&mut self, position: i64, variable: &str, raw: &str) -> Result<Answer> {
+        let var = self.info.codebook.variable(variable).ok_or_else(|| {
+            let names: Vec<&str> = (self.info.codebook.variables.iter())
+                .filter(|v| v.unit == UnitKind::Story)
+                .map(|v| v.name.as_str())
+                .collect();
+            bad(format!(
+                "no story variable {variable:?} in the package's codebook (it has: {})",
+                names.join(", ")
+            ))
+        })?;
+        if var.unit != UnitKind::Story {
+            return Err(bad(format!(
+                "variable {variable} is coded on pages; a package holds stories"
+            )));
+        }
+        let answer = var.parse(raw)?;
+        let known: Option<i64> = self
+            .conn
+            .query_row("SELECT 1 FROM units WHERE position = ?1", [position], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if known.is_none() {
+            return Err(bad(format!("the package has no story {position}")));
+        }
+        let (kind, value) = answer_columns(&answer);
+        self.conn.execute(
+            "INSERT INTO coded (position, variable, answer, value, version)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![position, variable, kind, value, self.info.codebook.version],
+        )?;
+        Ok(answer)
+    }
+
+    /// Undo the coder's latest value (the one before counts again); what was undone.
+    pub fn undo_value(&mut self) -> Result<Option<(String, i64)>> {
+        let row: Option<(i64, String, i64)> = self
+            .conn
+            .query_row(
+                "SELECT id, variable, position FROM coded WHERE undone = 0 AND carried = 0
+                 ORDER BY id DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        let Some((id, variable, position)) = row else {
+            return Ok(None);
+        };
+        self.conn
+            .execute("UPDATE coded SET undone = 1 WHERE id = ?1", [id])?;
+        Ok(Some((variable, position)))
+    }
+
+    /// The coder's values as they stand: the latest of each story and variable.
+    pub fn values(&self) -> Result<Vec<PackageValue>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT position, variable, answer, value, version, at FROM coded
+             WHERE undone = 0 ORDER BY position, variable, at, id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, i64>(4)?,
+                r.get::<_, String>(5)?,
+            ))
+        })?;
+        let mut out: Vec<PackageValue> = Vec::new();
+        for row in rows {
+            let (position, variable, kind, value, version, at) = row?;
+            let v = PackageValue {
+                position,
+                variable,
+                answer: answer_of(&kind, value)?,
+                version,
+                at,
+            };
+            match out.last_mut() {
+                Some(last) if last.position == v.position && last.variable == v.variable => {
+                    *last = v
+                }
+                _ => out.push(v),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The other coders' values (a round that is not blind only): (position, variable,
+    /// coder, answer).
+    pub fn others(&self) -> Result<Vec<(i64, String, String, Answer)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT position, variable, coder, answer, value FROM others
+             ORDER BY position, variable, coder",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (p, var, coder, kind, value) = row?;
+            out.push((p, var, coder, answer_of(&kind, value)?));
+        }
+        Ok(out)
+    }
+
+    /// Stories with every scored story variable answered, of all.
+    pub fn progress(&self) -> Result<(usize, usize)> {
+        let scored: Vec<&str> = (self.info.codebook.variables.iter())
+            .filter(|v| v.unit == UnitKind::Story && v.kind != Kind::Note)
+            .map(|v| v.name.as_str())
+            .collect();
+        let values = self.values()?;
+        let total: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM units", [], |r| r.get(0))?;
+        let mut done = 0;
+        for p in 0..total {
+            if scored
+                .iter()
+                .all(|s| values.iter().any(|v| v.position == p && v.variable == *s))
+            {
+                done += 1;
+            }
+        }
+        Ok((done, total as usize))
+    }
+
+    /// Every row the coder wrote (undone ones too, not those carried from the project):
+    /// (row id, position, variable, answer, version, at, undone).
+    fn rows(&self) -> Result<Vec<merge::Row>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, position, variable, answer, value, version, at, undone FROM coded
+             WHERE carried = 0 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get::<_, i64>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, bool>(7)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, position, variable, kind, value, version, at, undone) = row?;
+            out.push(merge::Row {
+                id,
+                position,
+                variable,
+                answer: answer_of(&kind, value)?,
+                version,
+                at,
+                undone,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Whether the package's signature is the one `key` gives its contents.
+    fn signed_by(&self, key: &[u8]) -> Result<bool> {
+        let stored: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'mac'", [], |r| r.get(0))
+            .optional()?;
+        Ok(stored.is_some_and(|s| s == signature(&self.conn, key).unwrap_or_default()))
+    }
+}

@@ -1,0 +1,393 @@
+//! Coders' packages end to end through the command line: a round assigned to three coders,
+//! coded in their packages (two from the terminal, one through the library), merged in every
+//! order and twice — the project's values and alpha the same each time —; packages edited by
+//! hand, cut short, foreign or of another project refused with their reason and the project
+//! unchanged; a merge killed at several points leaves the project whole and completes when run
+//! again. And the project made by the previous release (schema v5) opens with every value.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    common::samecore_with_input(args, "")
+}
+
+fn ok(args: &[&str]) -> String {
+    let (ok, out, err) = run(args);
+    assert!(ok, "samecore {args:?}: {err}");
+    out
+}
+
+fn refused(args: &[&str]) -> String {
+    let (ok, out, err) = run(args);
+    assert!(!ok, "samecore {args:?} should fail: {out}");
+    err
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/v5.samecore")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A project with a round of six stories for ana, ben and cleo, and their three packages.
+fn assigned(dir: &Path) -> (PathBuf, [PathBuf; 3]) {
+    let project = dir.join("study.samecore");
+    std::fs::copy(fixture(), &project).unwrap();
+    let p = s(&project);
+    ok(&[
+        "round",
+        "--project",
+        p,
+        "--by",
+        "lead",
+        "new",
+        "r2",
+        "--size",
+        "6",
+        "--coders",
+        "ana,ben,cleo",
+        "--seed",
+        "7",
+    ]);
+    let out = ok(&[
+        "assign",
+        "--project",
+        p,
+        "--round",
+        "r2",
+        "--by",
+        "lead",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let files: Vec<PathBuf> = report["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| PathBuf::from(p["file"].as_str().unwrap()))
+        .collect();
+    assert_eq!(files.len(), 3);
+    (
+        project,
+        [files[0].clone(), files[1].clone(), files[2].clone()],
+    )
+}
+
+/// The stories of a package, by cluster.
+fn clusters(package: &Path) -> Vec<i64> {
+    let p = samecore::package::Package::open_read(package).unwrap();
+    p.units().unwrap().iter().map(|u| u.cluster).collect()
+}
+
+/// Code the three packages: ana and ben from the terminal, cleo through the library.
+fn code(packages: &[PathBuf; 3]) {
+    let stories = clusters(&packages[0]);
+    for (i, c) in stories.iter().enumerate() {
+        let c = c.to_string();
+        let ana = ["1", "2", "3", "1", "2", "98"][i];
+        ok(&[
+            "code",
+            "--package",
+            s(&packages[0]),
+            "value",
+            "--cluster",
+            &c,
+            "tone",
+            ana,
+        ]);
+        let ben = ["1", "2", "3", "3", "2", "1"][i];
+        ok(&[
+            "code",
+            "--package",
+            s(&packages[1]),
+            "value",
+            "--cluster",
+            &c,
+            "tone",
+            ben,
+        ]);
+    }
+    // ben takes his last one back and gives another.
+    ok(&["code", "--package", s(&packages[1]), "undo-value"]);
+    let last = stories[5].to_string();
+    ok(&[
+        "code",
+        "--package",
+        s(&packages[1]),
+        "value",
+        "--cluster",
+        &last,
+        "tone",
+        "98",
+    ]);
+    let mut cleo = samecore::package::Package::open(&packages[2]).unwrap();
+    for (i, v) in ["1", "2", "2", "1"].iter().enumerate() {
+        cleo.set_value(i as i64, "tone", v).unwrap();
+    }
+    // A value outside the list is refused in the package too.
+    assert!(cleo.set_value(0, "tone", "7").is_err());
+}
+
+fn export_values(project: &Path, dir: &Path) -> Vec<u8> {
+    let out = dir.join("values.csv");
+    ok(&["export", "values", "--project", s(project), "-o", s(&out)]);
+    std::fs::read(&out).unwrap()
+}
+
+fn alpha(project: &Path) -> String {
+    ok(&[
+        "agreement",
+        "--project",
+        s(project),
+        "--json",
+        "--seed",
+        "1",
+    ])
+}
+
+#[test]
+fn packages_merged_in_any_order_and_twice_give_the_same_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, packages) = assigned(dir.path());
+    code(&packages);
+    let orders: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut seen: Option<(Vec<u8>, String)> = None;
+    for (n, order) in orders.iter().enumerate() {
+        let copy = dir.path().join(format!("copy{n}.samecore"));
+        std::fs::copy(&project, &copy).unwrap();
+        for &i in order {
+            ok(&["merge", "--project", s(&copy), s(&packages[i])]);
+        }
+        let once = (export_values(&copy, dir.path()), alpha(&copy));
+        // Again, all three at once: nothing new.
+        let again = ok(&[
+            "merge",
+            "--project",
+            s(&copy),
+            "--json",
+            s(&packages[0]),
+            s(&packages[1]),
+            s(&packages[2]),
+        ]);
+        let report: serde_json::Value = serde_json::from_str(&again).unwrap();
+        for p in report["packages"].as_array().unwrap() {
+            assert_eq!(p["values_in"], 0, "{again}");
+        }
+        assert_eq!((export_values(&copy, dir.path()), alpha(&copy)), once);
+        match &seen {
+            None => seen = Some(once),
+            Some(first) => assert_eq!(&once, first, "order {order:?}"),
+        }
+    }
+    let (values, _) = seen.unwrap();
+    let text = String::from_utf8(values).unwrap();
+    // Every coder's own values, ben's undone one not counted.
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains(",tone,cleo,coder,"))
+            .count(),
+        4
+    );
+    for c in clusters(&packages[0]) {
+        let row = format!("run 1 cluster {c},story,1,{c},tone,ana,coder,");
+        assert!(
+            text.lines().any(|l| l.starts_with(&row)),
+            "ana on {c}: {text}"
+        );
+    }
+    let merged = dir.path().join("copy0.samecore");
+    let project = samecore::store::Project::open(&merged).unwrap();
+    let ben: Vec<_> = project
+        .values()
+        .unwrap()
+        .into_iter()
+        .filter(|v| v.coder == "ben" && v.variable == "tone")
+        .collect();
+    let last = clusters(&packages[1])[5];
+    let on_last = ben
+        .iter()
+        .find(|v| matches!(v.unit, samecore::store::values::Unit::Story { cluster, .. } if cluster == last))
+        .unwrap();
+    assert_eq!(on_last.answer, samecore::codebook::Answer::NotApplicable);
+}
+
+#[test]
+fn a_changed_cut_foreign_or_strange_package_is_refused_and_nothing_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, packages) = assigned(dir.path());
+    code(&packages);
+    let before = export_values(&project, dir.path());
+    let p = s(&project);
+
+    // Its texts edited by hand.
+    let edited = dir.path().join("edited.samecore-package");
+    std::fs::copy(&packages[0], &edited).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&edited).unwrap();
+        conn.execute(
+            "UPDATE units SET core = 'something else' WHERE position = 0",
+            [],
+        )
+        .unwrap();
+    }
+    let err = refused(&["merge", "--project", p, s(&packages[1]), s(&edited)]);
+    assert!(err.contains("changed after it was written"), "{err}");
+
+    // Cut short at several places.
+    let bytes = std::fs::read(&packages[0]).unwrap();
+    for cut in [0, 10, 100, 4096, bytes.len() / 2, bytes.len() - 1] {
+        let short = dir.path().join(format!("short{cut}.samecore-package"));
+        std::fs::write(&short, &bytes[..cut]).unwrap();
+        let err = refused(&["merge", "--project", p, s(&short)]);
+        assert!(
+            err.contains("not a samecore package") || err.contains("damaged or cut short"),
+            "cut at {cut}: {err}"
+        );
+    }
+
+    // A foreign SQLite file (the project itself) and a text file.
+    let err = refused(&["merge", "--project", p, s(&fixture())]);
+    assert!(err.contains("not a samecore package"), "{err}");
+    let text = dir.path().join("notes.samecore-package");
+    std::fs::write(&text, "hello").unwrap();
+    assert!(refused(&["merge", "--project", p, s(&text)]).contains("not a samecore package"));
+
+    // A package of another project.
+    let other = tempfile::tempdir().unwrap();
+    let (_, theirs) = assigned(other.path());
+    let err = refused(&["merge", "--project", p, s(&theirs[0])]);
+    assert!(err.contains("another project"), "{err}");
+
+    assert_eq!(
+        export_values(&project, dir.path()),
+        before,
+        "nothing changed"
+    );
+    // And the good ones still go in.
+    ok(&["merge", "--project", p, s(&packages[0]), s(&packages[1])]);
+    assert_ne!(export_values(&project, dir.path()), before);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_merge_killed_at_any_point_leaves_the_project_whole_and_runs_again() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let (project, packages) = assigned(dir.path());
+    code(&packages);
+    let reference = dir.path().join("reference.samecore");
+    std::fs::copy(&project, &reference).unwrap();
+    ok(&[
+        "merge",
+        "--project",
+        s(&reference),
+        s(&packages[0]),
+        s(&packages[1]),
+        s(&packages[2]),
+    ]);
+    let want = export_values(&reference, dir.path());
+    for delay_ms in [0u64, 1, 3, 6, 10, 20, 40] {
+        let copy = dir.path().join(format!("killed{delay_ms}.samecore"));
+        std::fs::copy(&project, &copy).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_samecore"))
+            .args([
+                "merge",
+                "--project",
+                s(&copy),
+                s(&packages[0]),
+                s(&packages[1]),
+                s(&packages[2]),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let opened = samecore::store::Project::open(&copy).unwrap();
+        assert!(
+            opened.integrity_problems().unwrap().is_empty(),
+            "after {delay_ms} ms"
+        );
+        drop(opened);
+        ok(&[
+            "merge",
+            "--project",
+            s(&copy),
+            s(&packages[0]),
+            s(&packages[1]),
+            s(&packages[2]),
+        ]);
+        assert_eq!(
+            export_values(&copy, dir.path()),
+            want,
+            "after {delay_ms} ms"
+        );
+    }
+}
+
+/// A project made by the previous release (schema v5: a codebook, a round, two coders' values
+/// on stories and a page, an undone value, a final one) opens at v6 with a backup beside it
+/// and every value as that release exported it.
+#[test]
+fn a_v5_project_opens_with_every_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("old.samecore");
+    std::fs::copy(fixture(), &project).unwrap();
+    let opened = samecore::store::Project::open(&project).unwrap();
+    assert_eq!(
+        (opened.migration().from, opened.migration().to),
+        (5, samecore::store::SCHEMA_VERSION)
+    );
+    assert!(
+        opened
+            .migration()
+            .backup
+            .as_ref()
+            .is_some_and(|b| b.exists())
+    );
+    drop(opened);
+    let now = String::from_utf8(export_values(&project, dir.path())).unwrap();
+    let then = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/v5-values.csv"),
+    )
+    .unwrap();
+    assert_eq!(now.trim_end(), then.trim_end());
+}
+
+/// A package's page is inert: a hostile page (script, refresh, remote image, iframe, file:
+/// link) is in it only as the safe view, which loads and runs nothing.
+#[test]
+fn the_page_in_a_package_runs_nothing_and_fetches_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, packages) = assigned(dir.path());
+    let p = samecore::package::Package::open_read(&packages[0]).unwrap();
+    for u in p.units().unwrap() {
+        assert!(u.view.contains("default-src 'none'"));
+        assert!(u.view.contains("<iframe sandbox "));
+        assert!(!u.view.to_lowercase().contains("http-equiv=\"refresh\""));
+        assert!(!u.core.is_empty());
+    }
+    let hostile = "<html><head><meta http-equiv=refresh content='0;url=http://evil.example/'>\
+        <script>fetch('http://evil.example/')</script></head><body>\
+        <img src='http://tracker.example/p.gif'><iframe src='http://evil.example/f'></iframe>\
+        <a href='file:///etc/passwd'>x</a><p>story</p></body></html>";
+    let view = samecore::safe_view::inert_html(hostile, "http://news.example/a", None);
+    assert!(
+        !view.contains("url=http://evil.example/"),
+        "the refresh is gone"
+    );
+    assert!(view.contains("default-src 'none'") && view.contains("<iframe sandbox "));
+}
