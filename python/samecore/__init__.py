@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 import pyarrow as pa
@@ -42,6 +42,7 @@ from ._samecore import ArrowTable, SamecoreError
 __all__ = [
     "ArrowTable",
     "Comparison",
+    "Package",
     "Project",
     "Run",
     "SamecoreError",
@@ -651,5 +652,79 @@ class Project:
             self.path, sample, position, verdict, by=by, reason=reason, note=note
         )
 
+    def assign(
+        self,
+        round: str,
+        *,
+        out: Optional[PathLike] = None,
+        coders: Optional[Sequence[str]] = None,
+        by: str = "lead",
+    ) -> List[Dict[str, Any]]:
+        """Write one package per coder of reliability round ``round`` (or only ``coders``)
+        into ``out`` (default: the project's folder), as ``samecore assign`` does: a single
+        file each with the stories, their texts and the codebook, coded without the archive.
+        One dict per package: coder, file, units, carried, bytes."""
+        return json.loads(
+            _samecore.project_assign(
+                self.path,
+                round,
+                out=None if out is None else os.fspath(out),
+                coders=None if coders is None else list(coders),
+                by=by,
+            )
+        )
+
+    def merge(self, packages: Sequence[PathLike], *, by: str = "lead") -> Dict[str, Any]:
+        """Bring coders' packages into the project, as ``samecore merge`` does (all checked
+        first, then one transaction; a package merged again adds nothing). The report: per
+        package its coder, stories coded, values in, already there, conflicts."""
+        return json.loads(
+            _samecore.project_merge(self.path, [os.fspath(p) for p in packages], by=by)
+        )
+
     def __repr__(self) -> str:
         return f"Project({self.path!r})"
+
+
+class Package:
+    """A coder's package (from :meth:`Project.assign`): its stories and the coder's values,
+    coded without the archive or the project; every answer is saved at once."""
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = os.fspath(path)
+        self.info: Dict[str, Any] = json.loads(_samecore.package_info(self.path))
+
+    @property
+    def coder(self) -> str:
+        return str(self.info["coder"])
+
+    def stories(self, *, with_view: bool = False) -> pd.DataFrame:
+        """One row per story: cluster, pages, title, URL, sites, dates and core text (and,
+        ``with_view``, the page as a safe self-contained HTML file)."""
+        return pd.DataFrame(
+            json.loads(_samecore.package_stories(self.path, with_view=with_view))
+        )
+
+    def values(self) -> pd.DataFrame:
+        """The coder's values as they stand: cluster, variable, answer, value, version, at."""
+        return pd.DataFrame(
+            json.loads(_samecore.package_values(self.path)),
+            columns=["cluster", "variable", "answer", "value", "version", "at"],
+        )
+
+    def code(self, cluster: int, variable: str, value: Any) -> None:
+        """Give ``variable`` the answer ``value`` on the story of ``cluster`` (checked against
+        the package's codebook)."""
+        _samecore.package_code(self.path, int(cluster), variable, str(value))
+
+    def undo(self) -> Optional[Tuple[str, int]]:
+        """Take back the latest value; the variable and cluster it was on, if any."""
+        return _samecore.package_undo(self.path)
+
+    def progress(self) -> Tuple[int, int]:
+        """Stories with every scored variable answered, of all."""
+        info = json.loads(_samecore.package_info(self.path))
+        return int(info["done"]), int(info["stories"])
+
+    def __repr__(self) -> str:
+        return f"Package({self.path!r}, coder={self.coder!r})"

@@ -622,6 +622,134 @@ fn project_agreement(
     serde_json::to_string(&table).map_err(error)
 }
 
+/// Write one package per coder of round `round` (JSON: the packages written).
+#[pyfunction]
+#[pyo3(signature = (path, round, *, out = None, coders = None, by = "lead".to_string()))]
+fn project_assign(
+    py: Python<'_>,
+    path: PathBuf,
+    round: String,
+    out: Option<PathBuf>,
+    coders: Option<Vec<String>>,
+    by: String,
+) -> PyResult<String> {
+    let mut project = existing_project(&path)?;
+    let folder = out.unwrap_or_else(|| {
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), PathBuf::from)
+    });
+    let written = py
+        .detach(move || {
+            samecore::package::assign(&mut project, &round, coders.as_deref(), &folder, &by)
+        })
+        .map_err(error)?;
+    serde_json::to_string(&written).map_err(error)
+}
+
+/// Merge coders' packages into the project (JSON: the merge report).
+#[pyfunction]
+#[pyo3(signature = (path, packages, *, by = "lead".to_string()))]
+fn project_merge(
+    py: Python<'_>,
+    path: PathBuf,
+    packages: Vec<PathBuf>,
+    by: String,
+) -> PyResult<String> {
+    let mut project = existing_project(&path)?;
+    let report = py
+        .detach(move || samecore::package::merge(&mut project, &packages, &by))
+        .map_err(error)?;
+    serde_json::to_string(&report).map_err(error)
+}
+
+/// A package's coder, round, blindness, codebook and progress (JSON).
+#[pyfunction]
+fn package_info(path: PathBuf) -> PyResult<String> {
+    let package = samecore::package::Package::open_read(&path).map_err(error)?;
+    let (done, total) = package.progress().map_err(error)?;
+    let i = &package.info;
+    serde_json::to_string(&serde_json::json!({
+        "coder": i.coder, "round": i.round, "run": i.run.0, "blind": i.blind,
+        "codebook": i.codebook, "created_by": i.created_by, "created_at": i.created_at,
+        "done": done, "stories": total,
+    }))
+    .map_err(error)
+}
+
+/// A package's stories (JSON rows; `with_view`: the inert page too).
+#[pyfunction]
+#[pyo3(signature = (path, *, with_view = false))]
+fn package_stories(path: PathBuf, with_view: bool) -> PyResult<String> {
+    let package = samecore::package::Package::open_read(&path).map_err(error)?;
+    let rows: Vec<serde_json::Value> = package
+        .units()
+        .map_err(error)?
+        .into_iter()
+        .map(|u| {
+            let mut row = serde_json::json!({
+                "cluster": u.cluster, "run": u.run.0, "stratum": u.stratum, "pages": u.pages,
+                "key": u.key, "title": u.title, "url": u.url, "site": u.site,
+                "sites": u.sites, "published": u.published, "captured": u.captured,
+                "core": u.core,
+            });
+            if with_view {
+                row["view"] = serde_json::Value::String(u.view);
+            }
+            row
+        })
+        .collect();
+    serde_json::to_string(&rows).map_err(error)
+}
+
+/// The coder's values in a package (JSON rows: cluster, variable, value, version, at).
+#[pyfunction]
+fn package_values(path: PathBuf) -> PyResult<String> {
+    let package = samecore::package::Package::open_read(&path).map_err(error)?;
+    let units = package.units().map_err(error)?;
+    let rows: Vec<serde_json::Value> = package
+        .values()
+        .map_err(error)?
+        .into_iter()
+        .map(|v| {
+            let cluster = units.iter().find(|u| u.position == v.position).map(|u| u.cluster);
+            let (answer, value) = match v.answer {
+                samecore::codebook::Answer::Value(x) => ("value", Some(x)),
+                samecore::codebook::Answer::NotApplicable => ("not_applicable", None),
+                samecore::codebook::Answer::CannotCode => ("cannot_code", None),
+            };
+            serde_json::json!({"cluster": cluster, "variable": v.variable, "answer": answer,
+                "value": value, "version": v.version, "at": v.at})
+        })
+        .collect();
+    serde_json::to_string(&rows).map_err(error)
+}
+
+/// The package coder's answer `value` to `variable` on the story of cluster `cluster`.
+#[pyfunction]
+fn package_code(path: PathBuf, cluster: i64, variable: String, value: String) -> PyResult<()> {
+    let mut package = samecore::package::Package::open(&path).map_err(error)?;
+    let position = package.position_of(cluster).map_err(error)?;
+    package
+        .set_value(position, &variable, &value)
+        .map(|_| ())
+        .map_err(error)
+}
+
+/// Undo the package coder's latest value; the variable and cluster undone, if any.
+#[pyfunction]
+fn package_undo(path: PathBuf) -> PyResult<Option<(String, i64)>> {
+    let mut package = samecore::package::Package::open(&path).map_err(error)?;
+    let units = package.units().map_err(error)?;
+    Ok(package.undo_value().map_err(error)?.map(|(variable, position)| {
+        let cluster = units
+            .iter()
+            .find(|u| u.position == position)
+            .map_or(position, |u| u.cluster);
+        (variable, cluster)
+    }))
+}
+
 /// A sample of a project, as the samples table shows it.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 struct SampleRow {
@@ -807,6 +935,13 @@ fn _samecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(project_codebook, m)?)?;
     m.add_function(wrap_pyfunction!(project_agreement, m)?)?;
     m.add_function(wrap_pyfunction!(project_sample, m)?)?;
+    m.add_function(wrap_pyfunction!(project_assign, m)?)?;
+    m.add_function(wrap_pyfunction!(project_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(package_info, m)?)?;
+    m.add_function(wrap_pyfunction!(package_stories, m)?)?;
+    m.add_function(wrap_pyfunction!(package_values, m)?)?;
+    m.add_function(wrap_pyfunction!(package_code, m)?)?;
+    m.add_function(wrap_pyfunction!(package_undo, m)?)?;
     m.add_function(wrap_pyfunction!(project_label, m)?)?;
     m.add_function(wrap_pyfunction!(compare_html, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;

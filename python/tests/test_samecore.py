@@ -413,3 +413,42 @@ def test_codebook_values_dataset_and_agreement_from_python(tmp_path: Path) -> No
     reference = krippendorff.alpha(reliability_data=np.array([ana, ben], dtype=float),
                                    level_of_measurement="ordinal")
     assert abs(alpha - reference) < 1e-9
+
+
+def test_a_round_is_coded_in_packages_from_python_and_merged(tmp_path: Path) -> None:
+    """Project.assign writes a package per coder; one is coded from Python (Package), one from
+    the command; Project.merge brings both in, and again adds nothing."""
+    path = tmp_path / "study.samecore"
+    samecore.run(SAMPLE, progress=False).save(path)
+    book = tmp_path / "codebook.json"
+    book.write_text(json.dumps({"variables": [
+        {"name": "tone", "level": "nominal", "kind": "one", "unit": "story", "cannot_code": 99,
+         "values": [{"code": 1, "label": "negative"}, {"code": 2, "label": "positive"}]}]}))
+    subprocess.run([cli(), "codebook", "--project", str(path), "read", str(book)], check=True)
+    subprocess.run([cli(), "round", "--project", str(path), "new", "r1", "--size", "5",
+                    "--coders", "ana,ben", "--seed", "2"], check=True, capture_output=True)
+    project = samecore.Project(path)
+    written = project.assign("r1", out=tmp_path, by="lead")
+    assert [p["coder"] for p in written] == ["ana", "ben"]
+    ana = samecore.Package(written[0]["file"])
+    stories = ana.stories()
+    assert len(stories) == 5 and stories.core.str.len().min() > 0
+    assert "view" not in stories.columns
+    for c in stories.cluster:
+        ana.code(c, "tone", 1)
+    ana.code(stories.cluster[0], "tone", 99)
+    assert ana.undo() == ("tone", int(stories.cluster[0]))
+    with pytest.raises(samecore.SamecoreError):
+        ana.code(stories.cluster[0], "tone", 7)
+    assert ana.progress() == (5, 5)
+    assert set(ana.values().value) == {"1"}
+    ben_file = written[1]["file"]
+    for c in stories.cluster[:3]:
+        subprocess.run([cli(), "code", "--package", ben_file, "value", "tone", "2", "--cluster",
+                        str(c)], check=True, capture_output=True)
+    report = project.merge([ana.path, ben_file])
+    assert [p["values_in"] for p in report["packages"]] == [6, 3]
+    again = project.merge([ben_file, ana.path])
+    assert [p["values_in"] for p in again["packages"]] == [0, 0]
+    values = project.values()
+    assert (values.coder == "ana").sum() == 5 and (values.coder == "ben").sum() == 3
