@@ -712,7 +712,10 @@ fn package_values(path: PathBuf) -> PyResult<String> {
         .map_err(error)?
         .into_iter()
         .map(|v| {
-            let cluster = units.iter().find(|u| u.position == v.position).map(|u| u.cluster);
+            let cluster = units
+                .iter()
+                .find(|u| u.position == v.position)
+                .map(|u| u.cluster);
             let (answer, value) = match v.answer {
                 samecore::codebook::Answer::Value(x) => ("value", Some(x)),
                 samecore::codebook::Answer::NotApplicable => ("not_applicable", None),
@@ -741,13 +744,16 @@ fn package_code(path: PathBuf, cluster: i64, variable: String, value: String) ->
 fn package_undo(path: PathBuf) -> PyResult<Option<(String, i64)>> {
     let mut package = samecore::package::Package::open(&path).map_err(error)?;
     let units = package.units().map_err(error)?;
-    Ok(package.undo_value().map_err(error)?.map(|(variable, position)| {
-        let cluster = units
-            .iter()
-            .find(|u| u.position == position)
-            .map_or(position, |u| u.cluster);
-        (variable, cluster)
-    }))
+    Ok(package
+        .undo_value()
+        .map_err(error)?
+        .map(|(variable, position)| {
+            let cluster = units
+                .iter()
+                .find(|u| u.position == position)
+                .map_or(position, |u| u.cluster);
+            (variable, cluster)
+        }))
 }
 
 /// A sample of a project, as the samples table shows it.

@@ -65,7 +65,7 @@ CREATE TABLE units (
     published TEXT,
     captured TEXT,
     core TEXT NOT NULL,
-    view TEXT NOT NULL
+    view BLOB NOT NULL
 );
 CREATE TABLE coded (
     id INTEGER PRIMARY KEY,
@@ -139,7 +139,7 @@ pub struct PackageUnit {
     pub captured: Option<String>,
     /// Its core text.
     pub core: String,
-    /// The page made inert, as a self-contained HTML file.
+    /// The page made inert, as a self-contained HTML file (stored deflated).
     pub view: String,
 }
 
@@ -244,6 +244,7 @@ fn signature(conn: &Connection, key: &[u8]) -> Result<String> {
                     field(&mut mac, Some(n.to_string().as_bytes()))
                 }
                 rusqlite::types::Value::Text(t) => field(&mut mac, Some(t.as_bytes())),
+                rusqlite::types::Value::Blob(b) => field(&mut mac, Some(&b)),
                 other => field(&mut mac, Some(format!("{other:?}").as_bytes())),
             }
         }
@@ -367,7 +368,7 @@ pub fn assign(
                         u.published,
                         u.captured,
                         u.core,
-                        u.view
+                        deflate(&u.view)?
                     ],
                 )?;
             }
@@ -514,6 +515,27 @@ fn read_units(project: &Project, round: &crate::store::rounds::Round) -> Result<
     Ok(out)
 }
 
+/// The inert page as stored (deflated: a page is mostly markup, and a package travels).
+fn deflate(text: &str) -> Result<Vec<u8>> {
+    use std::io::Write;
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(text.as_bytes())
+        .map_err(|e| bad(format!("compressing a page: {e}")))?;
+    z.finish()
+        .map_err(|e| bad(format!("compressing a page: {e}")))
+}
+
+/// The inert page back from its stored bytes (at most 256 MiB: a package is not trusted).
+fn inflate(bytes: &[u8]) -> Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    flate2::read::DeflateDecoder::new(bytes)
+        .take(256 << 20)
+        .read_to_string(&mut text)
+        .map_err(|e| bad(format!("a page of the package cannot be read: {e}")))?;
+    Ok(text)
+}
+
 /// Whether `path` is a samecore package (an SQLite file with a package's meta).
 pub fn is_package(path: &Path) -> bool {
     use std::io::Read;
@@ -635,10 +657,17 @@ impl Package {
                 published: r.get(10)?,
                 captured: r.get(11)?,
                 core: r.get(12)?,
-                view: r.get(13)?,
+                view: String::new(),
             })
+            .map(|u| (u, r.get::<_, Vec<u8>>(13)))
         })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let mut out = Vec::new();
+        for row in rows {
+            let (mut unit, view) = row?;
+            unit.view = inflate(&view?)?;
+            out.push(unit);
+        }
+        Ok(out)
     }
 
     /// The position of the story of cluster `cluster`.
