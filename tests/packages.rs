@@ -269,6 +269,20 @@ fn a_changed_cut_foreign_or_strange_package_is_refused_and_nothing_changes() {
     let err = refused(&["merge", "--project", p, s(&theirs[0])]);
     assert!(err.contains("another project"), "{err}");
 
+    // A package opened as a project is named and left as it was.
+    let bytes_before = std::fs::read(&packages[2]).unwrap();
+    let out = dir.path().join("x.csv");
+    let err = refused(&[
+        "export",
+        "pages",
+        "--project",
+        s(&packages[2]),
+        "-o",
+        s(&out),
+    ]);
+    assert!(err.contains("a coder's package, not a project"), "{err}");
+    assert_eq!(std::fs::read(&packages[2]).unwrap(), bytes_before);
+
     assert_eq!(
         export_values(&project, dir.path()),
         before,

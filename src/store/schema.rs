@@ -369,8 +369,19 @@ pub(crate) fn refuse_foreign(conn: &Connection, path: Option<&Path>) -> Result<(
         |r| r.get(0),
     )?;
     if tables > 0 {
+        let package: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
+                r.get(0)
+            })
+            .ok();
+        let reason = if package.as_deref() == Some(crate::package::FORMAT) {
+            "a coder's package, not a project (left untouched): code in it with `samecore code \
+             --package`, bring it in with `samecore merge`"
+        } else {
+            "an SQLite file that is not a samecore project (left untouched)"
+        };
         return Err(Error::BadProject {
-            reason: "an SQLite file that is not a samecore project (left untouched)".into(),
+            reason: reason.into(),
             path: path.map(Path::to_path_buf).unwrap_or_default(),
         });
     }
