@@ -43,7 +43,7 @@ use crate::store::{Project, RunId};
 use crate::{Error, Result};
 
 /// What a package file says it is.
-pub const FORMAT: &str = "samecore-package";
+pub const FORMAT: &str = crate::store::packages::PACKAGE_FORMAT;
 /// The layout this samecore writes and reads.
 pub const FORMAT_VERSION: i64 = 1;
 /// The extension of package files.

@@ -6,6 +6,10 @@ use rusqlite::{OptionalExtension, params};
 use super::{Project, RunId};
 use crate::Result;
 
+/// What a package file says it is (its `meta` table's `format`); kept here so that opening a
+/// package as a project can say what it is.
+pub const PACKAGE_FORMAT: &str = "samecore-package";
+
 /// A package as the project records it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PackageRecord {

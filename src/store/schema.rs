@@ -374,7 +374,7 @@ pub(crate) fn refuse_foreign(conn: &Connection, path: Option<&Path>) -> Result<(
                 r.get(0)
             })
             .ok();
-        let reason = if package.as_deref() == Some(crate::package::FORMAT) {
+        let reason = if package.as_deref() == Some(super::packages::PACKAGE_FORMAT) {
             "a coder's package, not a project (left untouched): code in it with `samecore code \
              --package`, bring it in with `samecore merge`"
         } else {
