@@ -2229,3 +2229,85 @@ fn a_reliability_round_is_coded_from_the_keyboard_and_a_disagreement_adjudicated
     let said = h.state().messages().join("\n");
     assert!(said.contains("Undone: ben's final value of"), "{said}");
 }
+
+/// A coder's package opened in the workbench (as `samecore PACKAGE` or a drop does): the
+/// coding-only view, keys 1–9 answer the story's variable and the answer is in the package at
+/// once, `]` moves to the next story, Ctrl+Z undoes, U goes to the first story not coded, and
+/// the package merges into the project with the coder's values.
+#[test]
+fn a_package_is_coded_in_the_workbench_and_merged() {
+    use samecore::codebook::Answer;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("study.samecore");
+    std::fs::copy(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/v5.samecore"),
+        &file,
+    )
+    .unwrap();
+    let mut project = samecore::store::Project::open(&file).unwrap();
+    let run = project.runs().unwrap()[0].id;
+    let coders = vec!["ana".to_string(), "ben".to_string()];
+    let round = samecore::coding::round::draw(
+        &project,
+        "home",
+        run,
+        3,
+        samecore::coding::round::Strata::None,
+        11,
+        &coders,
+        true,
+        "lead",
+    )
+    .unwrap();
+    project.save_round(&round).unwrap();
+    let written =
+        samecore::package::assign(&mut project, "home", Some(&coders[..1]), dir.path(), "lead")
+            .unwrap();
+    let package = written[0].file.clone();
+    let mut app = Workbench::new(true);
+    app.open(vec![package.clone()]);
+    let mut h = harness(app);
+    h.run();
+    assert_eq!(
+        h.state().package_title().as_deref(),
+        Some("Round home for ana")
+    );
+    let coded = |p: &std::path::Path| {
+        samecore::package::Package::open_read(p)
+            .unwrap()
+            .values()
+            .unwrap()
+    };
+    // The view starts at the first story ana has not coded; 2 answers it.
+    h.get_by_label_contains("stories coded");
+    h.key_press(Key::Num2);
+    h.run();
+    let first = coded(&package);
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!(first[0].answer, Answer::Value("2".into()));
+    // Undo, then answer again with 3; U moves on to a story not coded, 0 is "not applicable".
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(coded(&package).is_empty());
+    h.key_press(Key::Num3);
+    h.run();
+    h.key_press(Key::U);
+    h.run();
+    h.key_press(Key::Num0);
+    h.run();
+    let now = coded(&package);
+    assert_eq!(now.len(), 2, "{now:?}");
+    assert!(now.iter().any(|v| v.answer == Answer::NotApplicable));
+    assert_ne!(now[0].position, now[1].position);
+    click(&mut h, "Close package");
+    assert!(h.state().package_title().is_none());
+    let report = samecore::package::merge(&mut project, &[package], "lead").unwrap();
+    assert_eq!(report.packages[0].coder, "ana");
+    let ana: Vec<_> = project
+        .values()
+        .unwrap()
+        .into_iter()
+        .filter(|v| v.coder == "ana" && v.variable == "tone")
+        .collect();
+    assert!(ana.iter().any(|v| v.answer == Answer::NotApplicable));
+}

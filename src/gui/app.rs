@@ -104,6 +104,8 @@ pub struct Workbench {
     pub(super) labels: LabelsView,
     pub(super) reliability: super::reliability::ReliabilityView,
     pub(super) codebook_editor: super::codebook_editor::CodebookEditor,
+    /// A coder's package being coded (the coding-only view), if one is open.
+    pub(super) package: Option<super::package_view::PackageView>,
     pub(super) codebook: CodebookPanel,
     /// SpotSigs' parameters a reopened project brought, applied when its archives are loaded.
     pub(super) restored_params: Option<crate::signature::SpotSigsParams>,
@@ -151,6 +153,7 @@ impl Workbench {
             labels: LabelsView::default(),
             reliability: Default::default(),
             codebook_editor: Default::default(),
+            package: None,
             codebook: CodebookPanel::default(),
             restored_params: None,
             absolute_inputs: Vec::new(),
@@ -177,6 +180,13 @@ impl Workbench {
     /// Start loading `paths` (replacing what is open).
     pub fn open(&mut self, paths: Vec<PathBuf>) {
         if paths.is_empty() {
+            return;
+        }
+        // A coder's package opens in its coding-only view.
+        if let [one] = paths.as_slice()
+            && crate::package::is_package(one)
+        {
+            self.open_package(one);
             return;
         }
         // The Spark job's output becomes a run of the archives already open.
@@ -387,6 +397,28 @@ impl Workbench {
     #[doc(hidden)]
     pub fn spotsigs_params_mut(&mut self) -> &mut crate::signature::SpotSigsParams {
         &mut self.tuning.params
+    }
+
+    /// Open the coder's package at `path` in the coding-only view.
+    pub fn open_package(&mut self, path: &std::path::Path) {
+        match super::package_view::PackageView::open(path) {
+            Ok(view) => {
+                self.messages.push(format!(
+                    "{}: {} opened for coding",
+                    view.title(),
+                    path.display()
+                ));
+                self.package = Some(view);
+            }
+            Err(e) => self
+                .messages
+                .push(format!("Cannot open the package {}: {e}", path.display())),
+        }
+    }
+
+    /// The open package's title ("Round r1 for ana"), if one is open.
+    pub fn package_title(&self) -> Option<String> {
+        self.package.as_ref().map(|p| p.title())
     }
 
     /// Show `message` in the messages bar.
@@ -844,6 +876,10 @@ impl Workbench {
 
     /// Draw one frame into `ui` (the root ui of the window or a test harness).
     pub fn ui(&mut self, ui: &mut egui::Ui) {
+        if self.package.is_some() {
+            self.package_ui(ui);
+            return;
+        }
         self.poll_jobs();
         self.handle_keys(ui.ctx());
         self.handle_dropped_files(ui.ctx());
@@ -889,6 +925,32 @@ impl Workbench {
             self.apply(action);
         }
         self.keep_state(ui.ctx());
+    }
+
+    /// The coding-only view of a package: its bar, the messages, the view; nothing that needs
+    /// the archive or the project.
+    fn package_ui(&mut self, ui: &mut egui::Ui) {
+        self.handle_dropped_files(ui.ctx());
+        if ui.ctx().input_mut(|i| i.consume_shortcut(&SHORTCUT_HELP)) {
+            self.show_help = !self.show_help;
+        }
+        self.age_messages(ui.ctx(), self.messages_hovered);
+        self.messages_hovered = false;
+        if !self.messages.is_empty() || !self.earlier_messages.is_empty() {
+            egui::Panel::bottom("messages").show(ui, |ui| self.messages_panel(ui));
+        }
+        let outcome = egui::CentralPanel::default()
+            .show(ui, |ui| self.package.as_mut().map(|p| p.ui(ui)))
+            .inner;
+        if let Some(outcome) = outcome {
+            self.messages.extend(outcome.notes);
+            if outcome.close {
+                self.package = None;
+            }
+        }
+        if self.show_help {
+            self.help_window(ui.ctx());
+        }
     }
 
     /// Keep what the workbench looks like in the open project (once it settles), so reopening

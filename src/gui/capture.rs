@@ -32,9 +32,14 @@ pub fn inert_page(html: &str, doc: &Document) -> String {
 
 /// Write `doc`'s page (as the collection decoded it) to a new temporary file; its path.
 pub fn write_capture(doc: &Document) -> crate::Result<PathBuf> {
-    use std::io::Write;
     let html = crate::archive::page_text(doc)?;
-    let page = inert_page(&html, doc);
+    write_inert(&inert_page(&html, doc))
+}
+
+/// Write a page already made inert ([`crate::safe_view::inert_html`]) to a new temporary
+/// file under a random name opened exclusively; its path.
+pub fn write_inert(page: &str) -> crate::Result<PathBuf> {
+    use std::io::Write;
     let dir = std::env::temp_dir();
     for _ in 0..16 {
         let path = dir.join(format!(

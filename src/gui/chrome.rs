@@ -284,6 +284,7 @@ impl Workbench {
                         .chain(super::variables::KEYS)
                         .chain(super::reliability::KEYS)
                         .chain(super::codebook_editor::KEYS)
+                        .chain(super::package_view::KEYS)
                     {
                         ui.monospace(*key);
                         ui.label(*what);

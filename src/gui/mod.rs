@@ -33,6 +33,7 @@ mod label_curve;
 mod labelling;
 pub mod model;
 mod open;
+mod package_view;
 mod pair_view;
 mod plots;
 mod project;
@@ -93,6 +94,13 @@ pub fn run(archives: Vec<PathBuf>) -> Result<(), eframe::Error> {
             style(&cc.egui_ctx);
             let ctx = cc.egui_ctx.clone();
             app.set_waker(move || ctx.request_repaint());
+            // A coder's package opens in its coding-only view (`samecore ana.samecore-package`).
+            let (packages, archives): (Vec<PathBuf>, Vec<PathBuf>) = archives
+                .into_iter()
+                .partition(|p| crate::package::is_package(p));
+            if let Some(package) = packages.first() {
+                app.open_package(package);
+            }
             // A project among the paths is opened with its archives (`samecore study.samecore`).
             let (projects, archives): (Vec<PathBuf>, Vec<PathBuf>) =
                 archives.into_iter().partition(|p| is_project_file(p));

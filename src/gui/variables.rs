@@ -92,38 +92,7 @@ impl VariablesPanel {
         if let Some((unit, _)) = page {
             fields.extend(pages.iter().map(|v| (unit, *v)));
         }
-        let at = (story, page.map(|p| p.0));
-        if self.typed_for != Some(at) {
-            self.typed.clear();
-            self.typed_for = Some(at);
-            self.focus = 0;
-            self.focus_field = fields
-                .first()
-                .is_some_and(|(_, v)| matches!(v.kind, Kind::Number | Kind::Note));
-        }
-        self.focus = self.focus.min(fields.len().saturating_sub(1));
-        let keys_free = !ui.ctx().egui_wants_keyboard_input();
-        let (up, down) = ui.input(|i| {
-            (
-                i.key_pressed(egui::Key::ArrowUp),
-                i.key_pressed(egui::Key::ArrowDown),
-            )
-        });
-        let arrow = up || down;
-        if keys_free && !fields.is_empty() {
-            if down && self.focus + 1 < fields.len() {
-                self.focus += 1;
-                self.focus_field = matches!(fields[self.focus].1.kind, Kind::Number | Kind::Note);
-            }
-            if up && self.focus > 0 {
-                self.focus -= 1;
-                self.focus_field = matches!(fields[self.focus].1.kind, Kind::Number | Kind::Note);
-            }
-        }
-        let keys = Keys {
-            free: keys_free,
-            arrow,
-        };
+        let keys = self.walk(ui, (story, page.map(|p| p.0)), &fields);
         let mut answered: Option<usize> = None;
         if !stories.is_empty() {
             ui.strong(format!("Story variables (codebook v{})", book.version));
@@ -176,6 +145,74 @@ impl VariablesPanel {
         }
         ui.separator();
         goto
+    }
+
+    /// Start again at the first field when the units shown changed (`at`), and move the
+    /// field the keys answer with Up and Down; the keys' state of this frame.
+    fn walk(
+        &mut self,
+        ui: &mut egui::Ui,
+        at: (Option<Unit>, Option<Unit>),
+        fields: &[(Unit, &Variable)],
+    ) -> Keys {
+        if self.typed_for != Some(at) {
+            self.typed.clear();
+            self.typed_for = Some(at);
+            self.focus = 0;
+            self.focus_field = fields
+                .first()
+                .is_some_and(|(_, v)| matches!(v.kind, Kind::Number | Kind::Note));
+        }
+        self.focus = self.focus.min(fields.len().saturating_sub(1));
+        let free = !ui.ctx().egui_wants_keyboard_input();
+        let (up, down) = ui.input(|i| {
+            (
+                i.key_pressed(egui::Key::ArrowUp),
+                i.key_pressed(egui::Key::ArrowDown),
+            )
+        });
+        if free && !fields.is_empty() {
+            if down && self.focus + 1 < fields.len() {
+                self.focus += 1;
+                self.focus_field = matches!(fields[self.focus].1.kind, Kind::Number | Kind::Note);
+            }
+            if up && self.focus > 0 {
+                self.focus -= 1;
+                self.focus_field = matches!(fields[self.focus].1.kind, Kind::Number | Kind::Note);
+            }
+        }
+        Keys {
+            free,
+            arrow: up || down,
+        }
+    }
+
+    /// The fields of `variables` on `unit` with the same keys, for a view that keeps its own
+    /// values (a coder's package): `mine` are the coder's answers, and each new answer comes
+    /// out as a [`ProjectAction::SetValue`] on `unit`.
+    pub(super) fn unit_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        unit: Unit,
+        variables: &[&Variable],
+        mine: &BTreeMap<&str, &Answer>,
+        out: &mut Vec<ProjectAction>,
+    ) {
+        let fields: Vec<(Unit, &Variable)> = variables.iter().map(|v| (unit, *v)).collect();
+        let keys = self.walk(ui, (Some(unit), None), &fields);
+        let mut answered = None;
+        for (i, var) in variables.iter().enumerate() {
+            let current = mine.get(var.name.as_str()).copied();
+            if self.field(ui, unit, var, current, i, keys, out) {
+                answered = Some(i);
+            }
+        }
+        if let Some(i) = answered
+            && i + 1 < fields.len()
+        {
+            self.focus = i + 1;
+            self.focus_field = matches!(fields[i + 1].1.kind, Kind::Number | Kind::Note);
+        }
     }
 
     /// The coder's progress on `unit` and the fields of its variables (those of `fields` on
