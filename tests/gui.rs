@@ -2245,6 +2245,10 @@ fn a_package_is_coded_in_the_workbench_and_merged() {
     )
     .unwrap();
     let mut project = samecore::store::Project::open(&file).unwrap();
+    // The fixture names the sample archive where it was made: point it at this checkout's.
+    project
+        .relocate(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_archives"))
+        .unwrap();
     let run = project.runs().unwrap()[0].id;
     let coders = vec!["ana".to_string(), "ben".to_string()];
     let round = samecore::coding::round::draw(
@@ -2310,4 +2314,44 @@ fn a_package_is_coded_in_the_workbench_and_merged() {
         .filter(|v| v.coder == "ana" && v.variable == "tone")
         .collect();
     assert!(ana.iter().any(|v| v.answer == Answer::NotApplicable));
+}
+
+/// Assign… and Merge… in the project panel: the packages of a round written beside the
+/// project, one coded, merged back with the report shown.
+#[test]
+fn packages_are_assigned_and_merged_from_the_project_panel() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("study.samecore");
+    std::fs::copy(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/v5.samecore"),
+        &file,
+    )
+    .unwrap();
+    samecore::store::Project::open(&file)
+        .unwrap()
+        .relocate(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_archives"))
+        .unwrap();
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("lead");
+    click(&mut h, "Coders' packages");
+    click(&mut h, "Assign…");
+    let ana = dir.path().join("r1-ana.samecore-package");
+    let said = h.state().messages().join("\n");
+    assert!(
+        ana.is_file() && said.contains("Package for ana: 4 stories"),
+        "{said}"
+    );
+    {
+        let mut p = samecore::package::Package::open(&ana).unwrap();
+        p.set_value(0, "tone", "3").unwrap();
+    }
+    h.get_by_label("Packages to merge (one path a line)")
+        .focus();
+    h.run();
+    h.get_by_label("Packages to merge (one path a line)")
+        .type_text(ana.to_str().unwrap());
+    h.run();
+    click(&mut h, "Merge…");
+    h.get_by_label_contains("ana: 4 of 4 stories coded; 1 values in, 0 already there");
 }

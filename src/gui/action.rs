@@ -181,6 +181,15 @@ pub enum ProjectAction {
     },
     /// Take back the annotator's latest value.
     UndoValue,
+    /// Write one package per coder of a round into a folder.
+    Assign {
+        /// The round.
+        round: String,
+        /// The folder.
+        folder: std::path::PathBuf,
+    },
+    /// Merge coders' packages into the project.
+    Merge(Vec<std::path::PathBuf>),
     /// Save the edited codebook of variables as the project's next version.
     SaveCodebook {
         /// The codebook (checked before it is stored).

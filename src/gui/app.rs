@@ -106,6 +106,8 @@ pub struct Workbench {
     pub(super) codebook_editor: super::codebook_editor::CodebookEditor,
     /// A coder's package being coded (the coding-only view), if one is open.
     pub(super) package: Option<super::package_view::PackageView>,
+    /// The Coders' packages section of the project panel.
+    pub(super) package_form: super::project_panel::PackageForm,
     pub(super) codebook: CodebookPanel,
     /// SpotSigs' parameters a reopened project brought, applied when its archives are loaded.
     pub(super) restored_params: Option<crate::signature::SpotSigsParams>,
@@ -154,6 +156,7 @@ impl Workbench {
             reliability: Default::default(),
             codebook_editor: Default::default(),
             package: None,
+            package_form: Default::default(),
             codebook: CodebookPanel::default(),
             restored_params: None,
             absolute_inputs: Vec::new(),

@@ -236,6 +236,8 @@ pub enum Reply {
     Failed(String),
     /// Something done, for the person.
     Notice(String),
+    /// Coders' packages merged: what came in.
+    Merged(Arc<crate::package::MergeReport>),
     /// Another samecore (the command line) changed the project file: what is shown of it is
     /// read again.
     ChangedElsewhere,

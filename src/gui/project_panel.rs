@@ -174,6 +174,8 @@ impl Workbench {
             } => self.project.set_value(unit, variable, raw),
             ProjectAction::UndoValue => self.project.undo_value(),
             ProjectAction::SaveCodebook { book, note } => self.project.save_codebook(book, note),
+            ProjectAction::Assign { round, folder } => self.project.assign(round, folder),
+            ProjectAction::Merge(paths) => self.project.merge(paths),
             ProjectAction::WriteCodebook {
                 book,
                 path,
@@ -290,8 +292,120 @@ impl Workbench {
                 }
             });
         });
+        if self.project.is_open() {
+            self.packages_section(ui, &mut actions);
+        }
         for a in actions {
             self.apply_project(a);
         }
     }
+
+    /// Coders' packages: Assign… one per coder of a round, Merge… them back, the report.
+    fn packages_section(&mut self, ui: &mut egui::Ui, actions: &mut Vec<ProjectAction>) {
+        let rounds: Vec<String> = (self.project.codes.rounds.iter())
+            .map(|r| r.name.clone())
+            .collect();
+        egui::CollapsingHeader::new("Coders' packages")
+            .id_salt("coders_packages")
+            .show(ui, |ui| {
+                ui.weak(
+                    "A package is one file a coder codes on their own machine, without the \
+                     archive or the project; merging brings their values back.",
+                );
+                let form = &mut self.package_form;
+                if form.folder.is_empty()
+                    && let Some(p) = self.project.opened.as_ref()
+                {
+                    form.folder = p
+                        .parent()
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .map_or_else(|| ".".to_string(), |d| d.display().to_string());
+                }
+                if rounds.is_empty() {
+                    ui.weak("No reliability round yet (samecore round new).");
+                } else {
+                    if form.round.as_ref().is_none_or(|r| !rounds.contains(r)) {
+                        form.round = rounds.first().cloned();
+                    }
+                    ui.horizontal(|ui| {
+                        let l = ui.label("Round");
+                        egui::ComboBox::from_id_salt("assign_round")
+                            .selected_text(form.round.clone().unwrap_or_default())
+                            .show_ui(ui, |ui| {
+                                for r in &rounds {
+                                    ui.selectable_value(&mut form.round, Some(r.clone()), r);
+                                }
+                            })
+                            .response
+                            .labelled_by(l.id);
+                    });
+                    let l = ui.label("Into the folder");
+                    ui.add(egui::TextEdit::singleline(&mut form.folder).desired_width(240.0))
+                        .labelled_by(l.id);
+                    if ui
+                        .button("Assign…")
+                        .on_hover_text("Write one package per coder of the round into the folder")
+                        .clicked()
+                        && let Some(round) = form.round.clone()
+                    {
+                        actions.push(ProjectAction::Assign {
+                            round,
+                            folder: PathBuf::from(form.folder.trim()),
+                        });
+                    }
+                }
+                ui.separator();
+                let l = ui.label("Packages to merge (one path a line)");
+                ui.add(
+                    egui::TextEdit::multiline(&mut form.merge)
+                        .desired_rows(2)
+                        .desired_width(240.0)
+                        .hint_text("path/to/round-ana.samecore-package"),
+                )
+                .labelled_by(l.id);
+                let paths: Vec<PathBuf> = (form.merge.lines())
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(PathBuf::from)
+                    .collect();
+                if ui
+                    .add_enabled(!paths.is_empty(), egui::Button::new("Merge…"))
+                    .on_hover_text(
+                        "Bring the coders' values in (each checked first; a package merged \
+                         again adds nothing)",
+                    )
+                    .clicked()
+                {
+                    actions.push(ProjectAction::Merge(paths));
+                }
+                if let Some(report) = &self.project.merged {
+                    for p in &report.packages {
+                        ui.label(format!(
+                            "{}: {} of {} stories coded; {} values in, {} already there",
+                            p.coder, p.units_coded, p.units, p.values_in, p.already
+                        ));
+                        for c in &p.conflicts {
+                            ui.colored_label(
+                                ui.visuals().warn_fg_color,
+                                format!(
+                                    "{} on {}: {} counts over {} (both in the log)",
+                                    c.variable, c.unit, c.kept, c.earlier
+                                ),
+                            );
+                        }
+                    }
+                }
+            });
+    }
+}
+
+/// What the Coders' packages section holds between frames.
+#[derive(Debug, Default)]
+pub struct PackageForm {
+    /// The round to assign.
+    pub round: Option<String>,
+    /// The folder the packages are written to.
+    pub folder: String,
+    /// The packages to merge, one path a line.
+    pub merge: String,
 }

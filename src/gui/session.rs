@@ -84,6 +84,8 @@ pub struct ProjectSession {
     curves_asked: Option<(Arc<Detection>, u64)>,
     /// The coders' agreement and open disagreements, for the codes of `reliability_of`.
     pub reliability: Option<Arc<project::ReliabilityReport>>,
+    /// The report of the last merge of coders' packages.
+    pub merged: Option<Arc<crate::package::MergeReport>>,
     /// Bumped by every new codes snapshot.
     codes_generation: u64,
     /// The codes generation the report was computed for.
@@ -123,6 +125,7 @@ impl ProjectSession {
             generation: 0,
             curves_asked: None,
             reliability: None,
+            merged: None,
             codes_generation: 0,
             reliability_of: None,
             reliability_asked: None,
@@ -581,6 +584,63 @@ impl ProjectSession {
         });
     }
 
+    /// Write one package per coder of round `round` into `folder`, as the annotator (the
+    /// lead).
+    pub fn assign(&mut self, round: String, folder: PathBuf) {
+        let by = if self.annotator.trim().is_empty() {
+            "lead".to_string()
+        } else {
+            self.annotator.clone()
+        };
+        self.send(move |st| {
+            replies(
+                "Writing the packages",
+                crate::package::assign(&mut st.project, &round, None, &folder, &by).map(
+                    |written| {
+                        written
+                            .iter()
+                            .map(|p| {
+                                Reply::Notice(format!(
+                                    "Package for {}: {} stories, {} KB: {}",
+                                    p.coder,
+                                    p.units,
+                                    p.bytes.div_ceil(1000),
+                                    p.file.display()
+                                ))
+                            })
+                            .collect()
+                    },
+                ),
+            )
+        });
+    }
+
+    /// Merge the coders' packages at `paths` into the project.
+    pub fn merge(&mut self, paths: Vec<PathBuf>) {
+        let by = if self.annotator.trim().is_empty() {
+            "lead".to_string()
+        } else {
+            self.annotator.clone()
+        };
+        self.send(move |st| {
+            replies(
+                "Merging the packages",
+                (|| {
+                    let report = crate::package::merge(&mut st.project, &paths, &by)?;
+                    let values: usize = report.packages.iter().map(|p| p.values_in).sum();
+                    Ok(vec![
+                        Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
+                        Reply::Notice(format!(
+                            "{} package(s) merged: {values} values came in",
+                            report.packages.len()
+                        )),
+                        Reply::Merged(Arc::new(report)),
+                    ])
+                })(),
+            )
+        });
+    }
+
     /// Take back the annotator's latest value.
     pub fn undo_value(&mut self) {
         self.undo_role(crate::store::values::Role::Coder);
@@ -839,6 +899,7 @@ impl ProjectSession {
                     self.reliability_of = Some(of);
                 }
                 Reply::Derivations(d) => self.derivations = d,
+                Reply::Merged(r) => self.merged = Some(r),
                 Reply::CodeEdited(u) => self.code_undo.push(u),
                 Reply::LabelUndone(p) => {
                     if p.is_none() {
