@@ -408,3 +408,43 @@ fn the_page_in_a_package_runs_nothing_and_fetches_nothing() {
     );
     assert!(view.contains("default-src 'none'") && view.contains("<iframe sandbox "));
 }
+
+/// A package of chosen stories (a round of a selection of clusters, not a draw), in the order
+/// given; a cluster the run does not have is refused.
+#[test]
+fn a_selection_of_clusters_goes_into_a_package_in_its_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, packages) = assigned(dir.path());
+    let p = s(&project);
+    let mut chosen = clusters(&packages[0]);
+    chosen.truncate(2);
+    chosen.reverse();
+    let list = format!("{},{}", chosen[0], chosen[1]);
+    ok(&[
+        "round",
+        "--project",
+        p,
+        "new",
+        "picked",
+        "--clusters",
+        &list,
+        "--coders",
+        "dana",
+    ]);
+    let err = refused(&[
+        "round",
+        "--project",
+        p,
+        "new",
+        "bad",
+        "--clusters",
+        "999999",
+        "--coders",
+        "dana",
+    ]);
+    assert!(err.contains("no cluster 999999"), "{err}");
+    let out = ok(&["assign", "--project", p, "--round", "picked", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let file = PathBuf::from(report["packages"][0]["file"].as_str().unwrap());
+    assert_eq!(clusters(&file), chosen);
+}

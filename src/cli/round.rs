@@ -30,8 +30,16 @@ pub enum RoundAction {
         /// Its name.
         name: String,
         /// Stories to draw (all of the run's when it has fewer).
-        #[arg(long)]
-        size: usize,
+        #[arg(
+            long,
+            required_unless_present = "clusters",
+            conflicts_with = "clusters"
+        )]
+        size: Option<usize>,
+        /// These stories instead of a draw (cluster numbers, comma-separated): a selection
+        /// of clusters to code, e.g. what a search found.
+        #[arg(long, value_delimiter = ',')]
+        clusters: Option<Vec<i64>>,
         /// The coders, comma-separated; each codes every story.
         #[arg(long, value_delimiter = ',', required = true)]
         coders: Vec<String>,
@@ -66,6 +74,7 @@ pub fn run(args: RoundArgs) -> anyhow::Result<()> {
         RoundAction::New {
             name,
             size,
+            clusters,
             coders,
             strata,
             seed,
@@ -78,9 +87,22 @@ pub fn run(args: RoundArgs) -> anyhow::Result<()> {
                 .map(|c| c.trim().to_string())
                 .filter(|c| !c.is_empty())
                 .collect();
-            let drawn = round::draw(
-                &project, &name, run, size, strata, seed, &coders, !not_blind, &by,
-            )?;
+            let drawn = match clusters {
+                Some(chosen) => {
+                    round::chosen(&project, &name, run, &chosen, &coders, !not_blind, &by)?
+                }
+                None => round::draw(
+                    &project,
+                    &name,
+                    run,
+                    size.unwrap_or(0),
+                    strata,
+                    seed,
+                    &coders,
+                    !not_blind,
+                    &by,
+                )?,
+            };
             project.save_round(&drawn)?;
             let mut strata_count: std::collections::BTreeMap<&str, usize> = Default::default();
             for (_, s) in &drawn.units {
@@ -92,7 +114,7 @@ pub fn run(args: RoundArgs) -> anyhow::Result<()> {
                 drawn.units.len(),
                 coders.join(", "),
                 if drawn.blind { "blind" } else { "not blind" },
-                strata.name()
+                drawn.strata
             )?;
             for (s, n) in strata_count {
                 writeln!(out, "  {s:<30} {n}")?;

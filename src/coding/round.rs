@@ -150,6 +150,60 @@ pub fn draw(
     })
 }
 
+/// A round of the stories `clusters` of `run` (chosen, not drawn: stratum `chosen`), in the
+/// order given; each must be a cluster of the run, named once.
+pub fn chosen(
+    project: &Project,
+    name: &str,
+    run: RunId,
+    clusters: &[i64],
+    coders: &[String],
+    blind: bool,
+    by: &str,
+) -> Result<Round> {
+    if coders.is_empty() {
+        return Err(Error::InvalidParameter(
+            "say who codes the stories (--coders)".into(),
+        ));
+    }
+    let known: std::collections::BTreeSet<i64> = project
+        .run_clusters(run)?
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for c in clusters {
+        if !known.contains(c) {
+            return Err(Error::InvalidParameter(format!(
+                "run {run} has no cluster {c}"
+            )));
+        }
+        if !seen.insert(*c) {
+            return Err(Error::InvalidParameter(format!(
+                "cluster {c} is named twice"
+            )));
+        }
+    }
+    if clusters.is_empty() {
+        return Err(Error::InvalidParameter("no cluster named".into()));
+    }
+    Ok(Round {
+        id: 0,
+        name: name.to_string(),
+        run,
+        seed: 0,
+        strata: "chosen".to_string(),
+        blind,
+        coders: coders.to_vec(),
+        created_by: by.to_string(),
+        created_at: String::new(),
+        units: clusters
+            .iter()
+            .map(|c| (*c, "chosen".to_string()))
+            .collect(),
+    })
+}
+
 /// Each coder's progress in `round`: (coder, stories done, stories in the round); a story is
 /// done when the coder gave it every story variable of the codebook (notes included).
 pub fn progress(project: &Project, round: &Round) -> Result<Vec<(String, usize, usize)>> {
