@@ -523,14 +523,19 @@ impl ProjectSession {
         });
     }
 
-    /// Store `book` as the codebook's next version (checked first: nothing changes when it is
-    /// not well made), saved by the annotator with `note`.
-    pub fn save_codebook(&mut self, book: crate::codebook::Codebook, note: String) {
-        let by = if self.annotator.trim().is_empty() {
+    /// Who does what a lead does (the codebook, packages): the annotator, else `lead`.
+    fn lead(&self) -> String {
+        if self.annotator.trim().is_empty() {
             "lead".to_string()
         } else {
             self.annotator.clone()
-        };
+        }
+    }
+
+    /// Store `book` as the codebook's next version (checked first: nothing changes when it is
+    /// not well made), saved by the annotator with `note`.
+    pub fn save_codebook(&mut self, book: crate::codebook::Codebook, note: String) {
+        let by = self.lead();
         self.send(move |st| {
             replies(
                 "Saving the codebook",
@@ -587,11 +592,7 @@ impl ProjectSession {
     /// Write one package per coder of round `round` into `folder`, as the annotator (the
     /// lead).
     pub fn assign(&mut self, round: String, folder: PathBuf) {
-        let by = if self.annotator.trim().is_empty() {
-            "lead".to_string()
-        } else {
-            self.annotator.clone()
-        };
+        let by = self.lead();
         self.send(move |st| {
             replies(
                 "Writing the packages",
@@ -617,11 +618,7 @@ impl ProjectSession {
 
     /// Merge the coders' packages at `paths` into the project.
     pub fn merge(&mut self, paths: Vec<PathBuf>) {
-        let by = if self.annotator.trim().is_empty() {
-            "lead".to_string()
-        } else {
-            self.annotator.clone()
-        };
+        let by = self.lead();
         self.send(move |st| {
             replies(
                 "Merging the packages",
