@@ -2355,3 +2355,30 @@ fn packages_are_assigned_and_merged_from_the_project_panel() {
     click(&mut h, "Merge…");
     h.get_by_label_contains("ana: 4 of 4 stories coded; 1 values in, 0 already there");
 }
+
+/// Who is coding is asked in the Project panel and shown in the window's title; the help lists
+/// Ctrl+F once.
+#[test]
+fn the_coder_is_named_in_the_project_panel_and_the_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("who.samecore");
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    let title = h
+        .state()
+        .window_title_text()
+        .unwrap_or_default()
+        .to_string();
+    assert!(title.starts_with("samecore — who.samecore"), "{title}");
+    retype(&mut h, "Coding as", "ana");
+    h.key_press(Key::Tab);
+    h.run();
+    assert_eq!(h.state().annotator(), "ana");
+    assert_eq!(
+        h.state().window_title_text(),
+        Some("samecore — who.samecore — coding as ana")
+    );
+    h.key_press(Key::F1);
+    h.run();
+    assert_eq!(h.get_all_by_label("Ctrl+F").count(), 1);
+}

@@ -108,6 +108,8 @@ pub struct Workbench {
     pub(super) package: Option<super::package_view::PackageView>,
     /// The Coders' packages section of the project panel.
     pub(super) package_form: super::project_panel::PackageForm,
+    /// The window title last set.
+    window_title: Option<String>,
     pub(super) codebook: CodebookPanel,
     /// SpotSigs' parameters a reopened project brought, applied when its archives are loaded.
     pub(super) restored_params: Option<crate::signature::SpotSigsParams>,
@@ -157,6 +159,7 @@ impl Workbench {
             codebook_editor: Default::default(),
             package: None,
             package_form: Default::default(),
+            window_title: None,
             codebook: CodebookPanel::default(),
             restored_params: None,
             absolute_inputs: Vec::new(),
@@ -417,6 +420,11 @@ impl Workbench {
                 .messages
                 .push(format!("Cannot open the package {}: {e}", path.display())),
         }
+    }
+
+    /// The window's title as last set (tests).
+    pub fn window_title_text(&self) -> Option<&str> {
+        self.window_title.as_deref()
     }
 
     /// The open package's title ("Round r1 for ana"), if one is open.
@@ -879,6 +887,7 @@ impl Workbench {
 
     /// Draw one frame into `ui` (the root ui of the window or a test harness).
     pub fn ui(&mut self, ui: &mut egui::Ui) {
+        self.window_title(ui.ctx());
         if self.package.is_some() {
             self.package_ui(ui);
             return;
@@ -928,6 +937,31 @@ impl Workbench {
             self.apply(action);
         }
         self.keep_state(ui.ctx());
+    }
+
+    /// The window's title names what is open and who is coding: `samecore — study.samecore —
+    /// coding as ana`, or the package and its coder.
+    fn window_title(&mut self, ctx: &egui::Context) {
+        let title = match (&self.package, &self.project.opened) {
+            (Some(p), _) => format!("samecore — package: {}", p.title()),
+            (None, Some(path)) => {
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into(),
+                );
+                let who = self.project.annotator.trim();
+                if who.is_empty() {
+                    format!("samecore — {name}")
+                } else {
+                    format!("samecore — {name} — coding as {who}")
+                }
+            }
+            (None, None) => "samecore".to_string(),
+        };
+        if self.window_title.as_deref() != Some(title.as_str()) {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.window_title = Some(title);
+        }
     }
 
     /// The coding-only view of a package: its bar, the messages, the view; nothing that needs

@@ -24,7 +24,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("J / K", "Next / previous member (Clusters and Pair tabs)"),
     ("Enter", "Compare the member with the representative"),
     ("T", "The selected cluster's members table / timeline"),
-    ("Ctrl+F", "The cluster filter (Documents: the page filter)"),
+    (
+        "Ctrl+F",
+        "The filter of the tab shown (Documents: pages; Clusters: clusters)",
+    ),
 ];
 
 /// How the cluster list is ordered.

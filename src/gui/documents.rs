@@ -18,11 +18,7 @@ use super::filter::{FRAME_BUDGET, SlicedFilter, filtering};
 use super::jobs::JobKind;
 
 /// Keys of this view, for the help overlay.
-pub const KEYS: &[(&str, &str)] = &[
-    ("Down / J", "Next page"),
-    ("Up / K", "Previous page"),
-    ("Ctrl+F", "Filter pages"),
-];
+pub const KEYS: &[(&str, &str)] = &[("Down / J", "Next page"), ("Up / K", "Previous page")];
 
 /// Whether `hay` contains `needle` (already lowercased), ignoring case. The filters run over
 /// every page on the UI thread, a slice per frame ([`super::filter`]): an ASCII `needle` (what

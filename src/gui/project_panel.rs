@@ -251,6 +251,27 @@ impl Workbench {
                 ui.weak("No project: labels and codes need one.");
             }
         }
+        if self.project.is_open() {
+            ui.horizontal(|ui| {
+                let l = ui.label("Coding as");
+                let before = self.project.annotator.clone();
+                let r = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.project.annotator)
+                            .hint_text("your name")
+                            .desired_width(150.0),
+                    )
+                    .labelled_by(l.id)
+                    .on_hover_text(
+                        "Labels, codes and values are saved under this name (also the Labels \
+                         tab's Annotator); it comes back with the project",
+                    );
+                if r.lost_focus() && self.project.annotator != before {
+                    let name = self.project.annotator.clone();
+                    self.set_annotator(&name);
+                }
+            });
+        }
         let l = ui.label("Project file");
         let edit = ui
             .add(

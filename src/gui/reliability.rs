@@ -94,7 +94,7 @@ fn agreement_table(ui: &mut egui::Ui, report: &ReliabilityReport) {
         ui.label(
             "No variable has values from two coders on one unit yet. Draw a reliability round \
              (samecore round new) and have each of its coders code its stories under their own \
-             name (Annotator, on the left).",
+             name (Coding as, in the Project panel on the left).",
         );
         return;
     }

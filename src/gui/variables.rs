@@ -73,7 +73,7 @@ impl VariablesPanel {
         if me.trim().is_empty() {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                "Say who is coding (Annotator, on the left) to give values.",
+                "Say who is coding (Coding as, in the Project panel on the left) to give values.",
             );
         }
         let story = run.zip(cluster).map(|(run, cluster)| Unit::Story {
