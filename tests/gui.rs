@@ -405,9 +405,12 @@ fn label_pairs_with_keys_code_a_cluster_and_find_both_after_reopening() {
     h.get_by_label("Remove from page").click();
     h.run();
     assert_eq!(h.get_all_by_label("-election (page)").count(), 1);
-    h.get_by_label("Undo code edit").click();
+    // The button names what it undoes, and a message says it was undone.
+    h.get_by_label_contains("Undo the decision on page").click();
     h.run();
     assert!(h.query_by_label("-election (page)").is_none());
+    let said = h.state().messages().join("\n");
+    assert!(said.contains("Undone: the decision on page"), "{said}");
     assert_eq!(h.get_all_by_label("election").count(), shown);
     // Renaming the code renames it on every member.
     h.get_by_label("Rename to").focus();
@@ -841,7 +844,7 @@ fn after_a_rerun_the_codebook_shows_what_changed_and_extends_a_code() {
         .pages;
     assert_eq!(pages_after, pages_before + undecided as u64);
     // Undoable like any code edit.
-    h.get_by_label("Undo code edit").click();
+    h.get_by_label_contains("Undo extending the code").click();
     h.run();
     h.get_by_label_contains("Extend election to ");
 }

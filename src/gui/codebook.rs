@@ -395,9 +395,23 @@ impl CodebookPanel {
         out: &mut Vec<ProjectAction>,
     ) {
         let last = session.code_undo.last();
+        // The button names what it takes back.
+        let text = last.map_or_else(
+            || "Undo code edit".to_string(),
+            |u| {
+                let what: String = u.what.chars().take(40).collect();
+                if what.len() < u.what.len() {
+                    format!("Undo {what}…")
+                } else {
+                    format!("Undo {what}")
+                }
+            },
+        );
         let r = ui
-            .add_enabled(last.is_some(), egui::Button::new("Undo code edit"))
-            .on_hover_text(last.map_or(String::new(), |u| format!("Undo {}", u.what)));
+            .add_enabled(last.is_some(), egui::Button::new(text))
+            .on_hover_text(last.map_or("No code edit to undo".to_string(), |u| {
+                format!("Undo {} (by {})", u.what, u.by)
+            }));
         if r.clicked() {
             out.push(ProjectAction::UndoCode);
         }

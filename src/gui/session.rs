@@ -820,9 +820,20 @@ impl ProjectSession {
         let Some(undo) = self.code_undo.pop() else {
             return;
         };
-        self.code_command("Undoing the code edit", move |st| {
-            st.project.undo_code_edit(&undo.by)?;
-            Ok(None)
+        self.send(move |st| {
+            replies(
+                "Undoing the code edit",
+                (|| {
+                    let undone = st.project.undo_code_edit(&undo.by)?;
+                    Ok(vec![
+                        Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
+                        Reply::Notice(match undone {
+                            Some(what) => format!("Undone: {what}"),
+                            None => format!("Nothing of {}'s to undo", undo.by),
+                        }),
+                    ])
+                })(),
+            )
         });
     }
 
@@ -899,9 +910,10 @@ impl ProjectSession {
                 Reply::Merged(r) => self.merged = Some(r),
                 Reply::CodeEdited(u) => self.code_undo.push(u),
                 Reply::LabelUndone(p) => {
-                    if p.is_none() {
-                        out.messages.push("Nothing to undo".into());
-                    }
+                    out.messages.push(match p {
+                        Some(p) => format!("Undone: your label of pair {}", p + 1),
+                        None => "Nothing to undo".into(),
+                    });
                     out.undone = p;
                 }
                 Reply::Failed(msg) | Reply::Notice(msg) => out.messages.push(msg),
