@@ -201,7 +201,7 @@ impl PairView {
         if self.aligned && blind {
             ui.weak("Blind sample: shares and derivation hidden");
         } else if self.aligned {
-            action = Self::copied(ui, pair, coding);
+            action = Self::copied(ui, pair, coding, docs);
         } else {
             Self::shared_signatures(ui, pair);
         }
@@ -215,7 +215,12 @@ impl PairView {
 
     /// What was copied: each side's reuse share, which came first, the derived page's class,
     /// and the coder's buttons.
-    fn copied(ui: &mut egui::Ui, pair: &PairComparison, coding: &Coding) -> Option<Action> {
+    fn copied(
+        ui: &mut egui::Ui,
+        pair: &PairComparison,
+        coding: &Coding,
+        docs: &[crate::Document],
+    ) -> Option<Action> {
         use crate::passages::{Derivation, Direction};
         let p = &pair.passages;
         let al = &p.alignment;
@@ -231,19 +236,38 @@ impl PairView {
                 al.b_in_a.passages.len()
             ));
         });
-        // The source and the derived page: by date, else the page more inside the other.
+        // The source and the derived page: by publication date, else the page more inside
+        // the other; the order says what it rests on.
+        let dated = |doc: crate::DocId| published_text(&docs[doc.index()]);
+        let by_dates = || {
+            format!(
+                "published {} against {}",
+                dated(pair.a).unwrap_or_default(),
+                dated(pair.b).unwrap_or_default()
+            )
+        };
         let (source, derived, order) = match d.direction {
-            Direction::AFirst => (pair.a, pair.b, "the left page was published first"),
-            Direction::BFirst => (pair.b, pair.a, "the right page was published first"),
+            Direction::AFirst => (
+                pair.a,
+                pair.b,
+                format!("the left page was published first ({})", by_dates()),
+            ),
+            Direction::BFirst => (
+                pair.b,
+                pair.a,
+                format!("the right page was published first ({})", by_dates()),
+            ),
             Direction::Undated if al.share_a() > al.share_b() => (
                 pair.b,
                 pair.a,
-                "no date tells which came first; the left page is more inside the right",
+                "no publication date tells which came first; the left page is more inside the right"
+                    .to_string(),
             ),
             Direction::Undated => (
                 pair.a,
                 pair.b,
-                "no date tells which came first; the right page is more inside the left",
+                "no publication date tells which came first; the right page is more inside the left"
+                    .to_string(),
             ),
         };
         let side = if derived == pair.b { "right" } else { "left" };
@@ -445,9 +469,10 @@ impl PairView {
                 col.vertical(|ui| {
                     ui.strong(d.title.as_deref().unwrap_or("(untitled)"));
                     ui.label(format!(
-                        "{} — {} — {}",
+                        "{} — {} — captured {} — {}",
                         d.site.shown(),
-                        d.date.as_deref().unwrap_or("no date"),
+                        published_text(d).unwrap_or_else(|| "no publication date".into()),
+                        d.date.as_deref().unwrap_or("at an unknown time"),
                         d.url.as_deref().unwrap_or(&d.key)
                     ));
                     if let Some(a) = capture_buttons(ui, d, doc) {
@@ -526,5 +551,31 @@ impl View for PairView {
         };
         let action = self.show(ui, cx.workspace, cx.pair, run, &coding);
         cx.ask(action);
+    }
+}
+
+/// `2007-01-26 (meta)`: the page's publication date and where it was found; none when the
+/// page gives none (its capture time is not a publication date).
+fn published_text(d: &crate::Document) -> Option<String> {
+    d.published
+        .filter(|p| p.source != crate::calendar::DateSource::Capture)
+        .map(|p| format!("{} ({})", p.at.iso(), p.source.name()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calendar::Published;
+
+    #[test]
+    fn the_header_names_a_publication_date_never_a_capture() {
+        let mut d = crate::Document::from_page("p", None, String::from("<p>a</p>"));
+        d.date = Some("20070126000000".into());
+        d.published = None;
+        assert_eq!(published_text(&d), None, "no date in the page");
+        d.published = Published::from_stored(Some("2007-01-26"), Some("capture"));
+        assert_eq!(published_text(&d), None, "a capture is not a publication");
+        d.published = Published::from_stored(Some("2007-01-25"), Some("meta"));
+        assert_eq!(published_text(&d).as_deref(), Some("2007-01-25 (meta)"));
     }
 }
