@@ -247,6 +247,42 @@ fn a_changed_cut_foreign_or_strange_package_is_refused_and_nothing_changes() {
     let err = refused(&["merge", "--project", p, s(&packages[1]), s(&edited)]);
     assert!(err.contains("changed after it was written"), "{err}");
 
+    // The signature's input made unreadable and the signature emptied.
+    let unsigned = dir.path().join("unsigned.samecore-package");
+    std::fs::copy(&packages[0], &unsigned).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&unsigned).unwrap();
+        conn.execute("INSERT INTO meta (key, value) VALUES ('zz', x'00ff')", [])
+            .unwrap();
+        conn.execute("UPDATE meta SET value = '' WHERE key = 'mac'", [])
+            .unwrap();
+    }
+    let err = refused(&["merge", "--project", p, s(&unsigned)]);
+    assert!(err.contains("changed after it was written"), "{err}");
+
+    // A value of a page variable, a value from the future, written in by hand.
+    let first = "(SELECT min(id) FROM coded WHERE carried = 0)";
+    for (what, set, said) in [
+        (
+            "page variable",
+            "variable = 'genre'",
+            "not a story variable",
+        ),
+        ("future", "at = '2999-01-01T00:00:00.000Z'", "in the future"),
+        ("bad time", "at = 'tomorrow'", "no time samecore writes"),
+    ] {
+        let bad = dir
+            .path()
+            .join(format!("{}.samecore-package", what.replace(' ', "_")));
+        std::fs::copy(&packages[0], &bad).unwrap();
+        rusqlite::Connection::open(&bad)
+            .unwrap()
+            .execute(&format!("UPDATE coded SET {set} WHERE id = {first}"), [])
+            .unwrap();
+        let err = refused(&["merge", "--project", p, s(&bad)]);
+        assert!(err.contains(said), "{what}: {err}");
+    }
+
     // Cut short at several places.
     let bytes = std::fs::read(&packages[0]).unwrap();
     for cut in [0, 10, 100, 4096, bytes.len() / 2, bytes.len() - 1] {
@@ -447,4 +483,44 @@ fn a_selection_of_clusters_goes_into_a_package_in_its_order() {
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     let file = PathBuf::from(report["packages"][0]["file"].as_str().unwrap());
     assert_eq!(clusters(&file), chosen);
+}
+
+/// A package restored from a copy after it was merged, and coded again there, reuses row
+/// numbers for other values: the merge refuses it rather than drop them as "already there".
+#[test]
+fn a_package_coded_again_in_an_older_copy_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, packages) = assigned(dir.path());
+    let p = s(&project);
+    let copy = dir.path().join("copy.samecore-package");
+    std::fs::copy(&packages[0], &copy).unwrap();
+    let c = clusters(&packages[0])[0].to_string();
+    ok(&[
+        "code",
+        "--package",
+        s(&packages[0]),
+        "value",
+        "--cluster",
+        &c,
+        "tone",
+        "1",
+    ]);
+    ok(&["merge", "--project", p, s(&packages[0])]);
+    ok(&[
+        "code",
+        "--package",
+        s(&copy),
+        "value",
+        "--cluster",
+        &c,
+        "tone",
+        "3",
+    ]);
+    let before = export_values(&project, dir.path());
+    let err = refused(&["merge", "--project", p, s(&copy)]);
+    assert!(
+        err.contains("not the one merged from this package before"),
+        "{err}"
+    );
+    assert_eq!(export_values(&project, dir.path()), before);
 }

@@ -80,7 +80,7 @@ pub struct CodebookEditor {
     /// What the last file read said.
     file_note: Option<Result<String, String>>,
     /// A variable to remove once the person confirms (it has values).
-    confirm_remove: Option<usize>,
+    confirm_remove: Option<String>,
     /// The values coded per variable name, for the snapshot they were counted in.
     counts: Option<(Arc<CodeSnapshot>, BTreeMap<String, usize>)>,
     /// Give the name field the keyboard (a variable was just added).
@@ -109,6 +109,8 @@ impl CodebookEditor {
         let codes = session.codes.clone();
         let saved = &codes.codebook;
         self.follow_saved(saved);
+        // The draft may have been replaced by a version saved elsewhere.
+        self.selected = self.selected.min(self.draft.len().saturating_sub(1));
         if self.path.is_empty() {
             self.path = session.opened.as_ref().map_or_else(
                 || "codebook.json".to_string(),
@@ -419,13 +421,19 @@ impl CodebookEditor {
             {
                 let coded = counts.get(&self.draft[i].name).copied().unwrap_or(0);
                 if coded > 0 {
-                    self.confirm_remove = Some(i);
+                    self.confirm_remove = Some(self.draft[i].name.clone());
                 } else {
                     self.draft.remove(i);
                 }
             }
         });
-        if let Some(i) = self.confirm_remove.filter(|i| *i < self.draft.len()) {
+        // By name: the list may have moved since Remove was asked.
+        let asked = (self.confirm_remove.as_ref())
+            .and_then(|n| self.draft.iter().position(|v| v.name == *n));
+        if self.confirm_remove.is_some() && asked.is_none() {
+            self.confirm_remove = None;
+        }
+        if let Some(i) = asked {
             let name = self.draft[i].name.clone();
             let coded = counts.get(&name).copied().unwrap_or(0);
             ui.colored_label(

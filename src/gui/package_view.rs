@@ -120,7 +120,8 @@ impl PackageView {
                 keys && i.key_pressed(egui::Key::CloseBracket),
                 keys && i.key_pressed(egui::Key::OpenBracket),
                 keys && i.modifiers.is_none() && i.key_pressed(egui::Key::U),
-                i.consume_shortcut(&egui::KeyboardShortcut::new(
+                // Not in a text field: there Ctrl+Z is the field's own.
+                keys && i.consume_shortcut(&egui::KeyboardShortcut::new(
                     egui::Modifiers::COMMAND,
                     egui::Key::Z,
                 )),
@@ -337,7 +338,13 @@ impl PackageView {
             )
             .clicked()
         {
-            let opened = super::capture::write_inert(&u.view).and_then(|path| {
+            // Made inert again: a package is not trusted until it is merged.
+            let view = crate::safe_view::inert_html(
+                &u.view,
+                u.url.as_deref().unwrap_or(&u.key),
+                u.captured.as_deref(),
+            );
+            let opened = super::capture::write_inert(&view).and_then(|path| {
                 super::capture::open_in_browser(&path.display().to_string())
                     .map_err(|e| crate::Error::io(e, &path))
             });

@@ -97,6 +97,20 @@ fn shown(answer: &Answer) -> String {
     }
 }
 
+/// Whether `at` is a time as samecore writes it (`2026-12-02T17:34:13.187Z`).
+fn well_timed(at: &str) -> bool {
+    let b = at.as_bytes();
+    b.len() == 24
+        && b.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            10 => *c == b'T',
+            13 | 16 => *c == b':',
+            19 => *c == b'.',
+            23 => *c == b'Z',
+            _ => c.is_ascii_digit(),
+        })
+}
+
 /// Check `path` against `project`; the reason it is refused, naming it.
 fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked> {
     let name = path.display();
@@ -146,6 +160,12 @@ fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked
         .map(|cs| cs.into_iter().map(|c| c.id).collect())
         .unwrap_or_default();
     for u in package.units()? {
+        if u.run != info.run {
+            return Err(bad(format!(
+                "{name}: story {} is of run {}, not the package's run {}; nothing was merged",
+                u.position, u.run, info.run
+            )));
+        }
         if !clusters.contains(&u.cluster) {
             missing.push(u.cluster.to_string());
         }
@@ -167,6 +187,18 @@ fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked
     }
     let rows = package.rows()?;
     for row in &rows {
+        if row.version != info.codebook.version {
+            return Err(bad(format!(
+                "{name}: value {} says codebook version {}, the package was written under {}",
+                row.id, row.version, info.codebook.version
+            )));
+        }
+        if !well_timed(&row.at) {
+            return Err(bad(format!(
+                "{name}: value {} has no time samecore writes ({:?})",
+                row.id, row.at
+            )));
+        }
         if !units.contains_key(&row.position) {
             return Err(bad(format!(
                 "{name}: value {} is on story {}, which the package does not hold",
@@ -184,12 +216,15 @@ fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked
                     row.id, row.version
                 ))
             })?;
-        let var = book.variable(&row.variable).ok_or_else(|| {
-            bad(format!(
-                "{name}: value {} is of variable {:?}, not in codebook version {}",
-                row.id, row.variable, row.version
-            ))
-        })?;
+        let var = book
+            .variable(&row.variable)
+            .filter(|v| v.unit == crate::codebook::UnitKind::Story)
+            .ok_or_else(|| {
+                bad(format!(
+                    "{name}: value {} is of {:?}, not a story variable of codebook version {}",
+                    row.id, row.variable, row.version
+                ))
+            })?;
         let raw = match &row.answer {
             Answer::Value(v) => v.clone(),
             Answer::NotApplicable => var
@@ -241,6 +276,11 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
         let mut report = MergeReport {
             packages: Vec::new(),
         };
+        let soon: String = tx.query_row(
+            "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+1 day')",
+            [],
+            |r| r.get(0),
+        )?;
         for c in &checked {
             let info = &c.package.info;
             let (mut values_in, mut already, mut undone) = (0, 0, 0);
@@ -250,6 +290,14 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
                     continue;
                 };
                 let origin = format!("{}:{}", info.id, row.id);
+                if row.at > soon {
+                    return Err(bad(format!(
+                        "{}: value {} was given in the future ({}); nothing was merged",
+                        c.file.display(),
+                        row.id,
+                        row.at
+                    )));
+                }
                 let (kind, value) = answer_columns(&row.answer);
                 let n = tx.execute(
                     "INSERT OR IGNORE INTO coded_values (variable, unit_kind, run_id, cluster,
@@ -272,6 +320,30 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
                     values_in += 1;
                     touched.insert((row.position, row.variable.clone()));
                 } else {
+                    // The row merged before must be this one: a package restored from a copy
+                    // or coded twice reuses row numbers for other values.
+                    let before: (String, String, Option<String>, i64, String) = tx.query_row(
+                        "SELECT variable, answer, value, version, at FROM coded_values
+                         WHERE origin = ?1",
+                        [&origin],
+                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+                    )?;
+                    let now = (
+                        row.variable.clone(),
+                        kind.to_string(),
+                        value.map(str::to_string),
+                        row.version,
+                        row.at.clone(),
+                    );
+                    if before != now {
+                        return Err(bad(format!(
+                            "{}: value {} is not the one merged from this package before (was the \
+                             package restored from a copy, or coded in two copies?); nothing was \
+                             merged",
+                            c.file.display(),
+                            row.id
+                        )));
+                    }
                     already += 1;
                     if row.undone {
                         undone += tx.execute(

@@ -412,8 +412,9 @@ pub fn assign(
                 return Err(e);
             }
         };
-        std::fs::rename(&tmp, &file).map_err(|e| Error::io(e, &file))?;
-        project.record_package(&crate::store::packages::PackageRecord {
+        // Recorded before it is in place: a package the project does not know would be
+        // refused at merge, and the coder's work with it.
+        let recorded = project.record_package(&crate::store::packages::PackageRecord {
             id,
             coder: coder.clone(),
             round: round.name.clone(),
@@ -424,7 +425,12 @@ pub fn assign(
             key,
             file: file.display().to_string(),
             created_by: by.to_string(),
-        })?;
+        });
+        if let Err(e) = recorded {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        std::fs::rename(&tmp, &file).map_err(|e| Error::io(e, &file))?;
         let bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
         out.push(Assigned {
             coder: coder.clone(),
@@ -525,12 +531,13 @@ fn deflate(text: &str) -> Result<Vec<u8>> {
         .map_err(|e| bad(format!("compressing a page: {e}")))
 }
 
-/// The inert page back from its stored bytes (at most 256 MiB: a package is not trusted).
+/// The inert page back from its stored bytes (at most 96 MiB: pages are read up to 64 MiB,
+/// and a package is not trusted).
 fn inflate(bytes: &[u8]) -> Result<String> {
     use std::io::Read;
     let mut text = String::new();
     flate2::read::DeflateDecoder::new(bytes)
-        .take(256 << 20)
+        .take(96 << 20)
         .read_to_string(&mut text)
         .map_err(|e| bad(format!("a page of the package cannot be read: {e}")))?;
     Ok(text)
@@ -725,9 +732,15 @@ impl Package {
             return Err(bad(format!("the package has no story {position}")));
         }
         let (kind, value) = answer_columns(&answer);
+        // Later than every row already there (carried ones too), whatever the laptop's clock
+        // says: the latest by time is the latest given, here and once merged.
         self.conn.execute(
-            "INSERT INTO coded (position, variable, answer, value, version)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO coded (position, variable, answer, value, version, at)
+             SELECT ?1, ?2, ?3, ?4, ?5,
+               CASE WHEN m IS NULL OR now > m THEN now
+                 ELSE strftime('%Y-%m-%dT%H:%M:%fZ', julianday(m) + 0.0000000174) END
+             FROM (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now,
+                          (SELECT max(at) FROM coded) AS m)",
             params![position, variable, kind, value, self.info.codebook.version],
         )?;
         Ok(answer)
@@ -875,6 +888,10 @@ impl Package {
             .conn
             .query_row("SELECT value FROM meta WHERE key = 'mac'", [], |r| r.get(0))
             .optional()?;
-        Ok(stored.is_some_and(|s| s == signature(&self.conn, key).unwrap_or_default()))
+        // A package whose contents cannot even be read for the signature is not signed.
+        let Ok(computed) = signature(&self.conn, key) else {
+            return Ok(false);
+        };
+        Ok(stored.is_some_and(|s| !s.is_empty() && s == computed))
     }
 }

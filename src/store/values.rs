@@ -288,8 +288,11 @@ impl Project {
         self.write(|tx| {
             let row: Option<(i64, String, String, UnitColumns)> = tx
                 .query_row(
+                    // The coder's latest value given here (one merged from a package is
+                    // undone in the package), latest as `values` counts it: by time.
                     "SELECT id, variable, unit_kind, run_id, cluster, doc_id FROM coded_values
-                     WHERE coder = ?1 AND role = ?2 AND undone = 0 ORDER BY id DESC LIMIT 1",
+                     WHERE coder = ?1 AND role = ?2 AND undone = 0 AND origin IS NULL
+                     ORDER BY at DESC, id DESC LIMIT 1",
                     params![coder, role.as_str()],
                     |r| {
                         Ok((
