@@ -329,9 +329,21 @@ enum Place {
     Replace(std::path::PathBuf),
 }
 
+/// Whether `m` is a pipe or a character device (a terminal, `/dev/null`): written as it is.
+#[cfg(unix)]
+fn streams(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    m.file_type().is_fifo() || m.file_type().is_char_device()
+}
+
+#[cfg(not(unix))]
+fn streams(m: &std::fs::Metadata) -> bool {
+    !m.is_file() && !m.is_dir()
+}
+
 fn place(path: &Path) -> Place {
     match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() && !m.is_dir() => Place::Stream,
+        Ok(m) if streams(&m) => Place::Stream,
         Ok(_)
             if path
                 .symlink_metadata()
