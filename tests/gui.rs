@@ -2385,3 +2385,38 @@ fn the_coder_is_named_in_the_project_panel_and_the_title() {
     h.run();
     assert_eq!(h.get_all_by_label("Ctrl+F").count(), 1);
 }
+
+/// The cluster list has a Codes column (the coder's story values and the tag codes) and shows
+/// only the clusters coded, or not coded yet, on request.
+#[test]
+fn the_cluster_list_shows_codes_and_filters_coded_clusters() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("codes.samecore");
+    {
+        let mut project = samecore::store::Project::open(&file).unwrap();
+        let book = samecore::codebook::Codebook::from_file_text(
+            r#"{"variables": [{"name": "tone", "level": "nominal", "kind": "one",
+                "values": [{"code": 1, "label": "negative"}, {"code": 2, "label": "positive"}]}]}"#,
+        )
+        .unwrap();
+        project.save_codebook(&book, "lead", "").unwrap();
+    }
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("ana");
+    h.get_by_label("Clusters").click();
+    h.run();
+    h.key_press(Key::N);
+    h.run();
+    h.key_press(Key::Num2);
+    h.run();
+    assert!(h.get_all_by_label("Codes").count() >= 2, "list and members");
+    h.get_by_label("tone=2");
+    click(&mut h, "Show");
+    click(&mut h, "coded");
+    let said = label_starting(&h, "clusters listed are coded");
+    assert!(said.starts_with("1 of "), "{said}");
+    click(&mut h, "Show");
+    click(&mut h, "not coded");
+    assert!(h.query_by_label("tone=2").is_none());
+}

@@ -78,22 +78,54 @@ enum ListColumn {
     Title,
     Sites,
     Captured,
+    Codes,
     Purity,
     Weakest,
 }
 
+/// What a cluster's story carries, as the list shows it: its values of the annotator's and
+/// its tag codes (`tone=2 · election`), and whether it is coded (every scored story variable
+/// answered by the annotator; with no story variable, a tag code).
+pub type StoryCodes<'a> = &'a dyn Fn(&ClusterSummary) -> (String, bool);
+
+/// Which clusters the list shows by their coding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CodedFilter {
+    /// Every one.
+    #[default]
+    All,
+    /// Those coded.
+    Coded,
+    /// Those not coded yet.
+    NotCoded,
+}
+
+impl CodedFilter {
+    const ALL: [CodedFilter; 3] = [CodedFilter::All, CodedFilter::Coded, CodedFilter::NotCoded];
+
+    fn label(self) -> &'static str {
+        match self {
+            CodedFilter::All => "coded or not",
+            CodedFilter::Coded => "coded",
+            CodedFilter::NotCoded => "not coded",
+        }
+    }
+}
+
 impl ListColumn {
-    const ALL: [ListColumn; 7] = [
+    const ALL: [ListColumn; 8] = [
         ListColumn::Number,
         ListColumn::Pages,
         ListColumn::Title,
         ListColumn::Sites,
         ListColumn::Captured,
+        ListColumn::Codes,
         ListColumn::Purity,
         ListColumn::Weakest,
     ];
     /// The columns that may give way, most important first.
-    const BY_PRIORITY: [ListColumn; 4] = [
+    const BY_PRIORITY: [ListColumn; 5] = [
+        ListColumn::Codes,
         ListColumn::Sites,
         ListColumn::Captured,
         ListColumn::Purity,
@@ -109,6 +141,7 @@ impl ListColumn {
             ListColumn::Title => "Representative title",
             ListColumn::Sites => "Sites",
             ListColumn::Captured => "First published",
+            ListColumn::Codes => "Codes",
             ListColumn::Purity => "Gold purity",
             ListColumn::Weakest => "Weakest link",
         }
@@ -121,6 +154,7 @@ impl ListColumn {
             ListColumn::Title => Self::TITLE_MIN,
             ListColumn::Sites => 120.0,
             ListColumn::Captured => 150.0,
+            ListColumn::Codes => 120.0,
             ListColumn::Purity => 80.0,
             ListColumn::Weakest => 90.0,
         }
@@ -140,7 +174,7 @@ impl ListColumn {
 
     /// The columns that fit in `width`, in display order: number, pages and title always,
     /// then the others by priority while they fit (gold purity only with gold).
-    fn fitting(width: f32, has_gold: bool) -> Vec<ListColumn> {
+    fn fitting(width: f32, has_gold: bool, has_codes: bool) -> Vec<ListColumn> {
         // Cell spacing per column, and the list's scroll bar.
         let spacing = 10.0;
         let width = width - 16.0;
@@ -150,7 +184,7 @@ impl ListColumn {
             .sum::<f32>();
         let mut chosen = vec![ListColumn::Number, ListColumn::Pages, ListColumn::Title];
         for c in Self::BY_PRIORITY {
-            if c == ListColumn::Purity && !has_gold {
+            if (c == ListColumn::Purity && !has_gold) || (c == ListColumn::Codes && !has_codes) {
                 continue;
             }
             if used + c.width() + spacing <= width {
@@ -164,8 +198,19 @@ impl ListColumn {
             .collect()
     }
 
-    fn cell(self, ui: &mut egui::Ui, c: &ClusterSummary, docs: &[Document]) {
+    fn cell(
+        self,
+        ui: &mut egui::Ui,
+        c: &ClusterSummary,
+        docs: &[Document],
+        story: Option<StoryCodes<'_>>,
+    ) {
         match self {
+            ListColumn::Codes => {
+                if let Some((text, _)) = story.map(|f| f(c)) {
+                    ui.label(text);
+                }
+            }
             ListColumn::Number => {
                 ui.label(c.id.to_string())
                     .on_hover_text("The cluster's number (exports and samecore code use it)");
@@ -208,6 +253,9 @@ impl ListColumn {
     }
 }
 
+/// The rows the coding filter kept (last), from which rows, by which filter, for which codes.
+type CodedRows = (Arc<[usize]>, CodedFilter, usize, Arc<[usize]>);
+
 /// State of the clusters view.
 #[derive(Default)]
 pub struct ClustersView {
@@ -235,6 +283,10 @@ pub struct ClustersView {
     timeline_marks: Vec<(DocId, egui::Pos2)>,
     /// The members whose reuse shares were last asked for (asked once per cluster).
     shares_asked: Option<Vec<DocId>>,
+    /// Which clusters to list by their coding.
+    coded_filter: CodedFilter,
+    /// The rows the coding filter kept: for these rows, this filter and these codes.
+    coded_rows: Option<CodedRows>,
 }
 
 impl ClustersView {
@@ -357,6 +409,7 @@ impl ClustersView {
         run: Option<&AlgoRun>,
         codes_of: Option<&dyn Fn(DocId) -> (String, String)>,
         shares: Option<&ClusterShares>,
+        story: Option<(StoryCodes<'_>, usize)>,
     ) -> Option<Action> {
         let Some(run) = run else {
             ui.label("No clusters yet: choose detectors on the left and press Run detectors (F5).");
@@ -372,8 +425,33 @@ impl ClustersView {
             self.pending = None;
         }
         Self::heading(ui, run);
-        self.filter_bar(ui);
-        let rows = self.refresh(clusters, &ws.collection.docs);
+        self.filter_bar(ui, story.is_some());
+        let mut rows = self.refresh(clusters, &ws.collection.docs);
+        if let Some((coded_of, key)) = story
+            && self.coded_filter != CodedFilter::All
+        {
+            let want = self.coded_filter == CodedFilter::Coded;
+            let cached = self.coded_rows.as_ref().filter(|(from, f, k, _)| {
+                Arc::ptr_eq(from, &rows) && *f == self.coded_filter && *k == key
+            });
+            let kept = match cached {
+                Some((_, _, _, kept)) => kept.clone(),
+                None => {
+                    let kept: Arc<[usize]> = (rows.iter().copied())
+                        .filter(|&i| coded_of(&clusters[i]).1 == want)
+                        .collect();
+                    self.coded_rows = Some((rows.clone(), self.coded_filter, key, kept.clone()));
+                    kept
+                }
+            };
+            ui.label(format!(
+                "{} of {} clusters listed are {}",
+                kept.len(),
+                rows.len(),
+                self.coded_filter.label()
+            ));
+            rows = kept;
+        }
         let scanning = self.matcher.progress();
         if let Some((done, of)) = scanning {
             filtering(ui, done, of, "clusters");
@@ -410,7 +488,7 @@ impl ClustersView {
         });
         ui.scope(|ui| {
             super::view::rows_take_clicks(ui);
-            self.cluster_table(ui, clusters, &ws.collection.docs, &rows);
+            self.cluster_table(ui, clusters, &ws.collection.docs, &rows, story.map(|s| s.0));
         });
         ui.separator();
         let Some(cluster) = self.selected.and_then(|s| clusters.get(s)) else {
@@ -480,7 +558,7 @@ impl ClustersView {
     }
 
     /// Filter, sort order and singletons.
-    fn filter_bar(&mut self, ui: &mut egui::Ui) {
+    fn filter_bar(&mut self, ui: &mut egui::Ui, coding: bool) {
         // Ctrl+F (Cmd+F) goes to the filter, as in Documents.
         let focus = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, Key::F));
         ui.horizontal(|ui| {
@@ -510,6 +588,22 @@ impl ClustersView {
                 self.sorted_from = None;
             }
             ui.checkbox(&mut self.show_singletons, "singletons");
+            if coding {
+                let label = ui.label("Show");
+                egui::ComboBox::from_id_salt("coded_filter")
+                    .selected_text(self.coded_filter.label())
+                    .show_ui(ui, |ui| {
+                        for f in CodedFilter::ALL {
+                            ui.selectable_value(&mut self.coded_filter, f, f.label());
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "Coded: every story variable answered by you (Coding as), or, without \
+                         story variables, a tag code",
+                    );
+            }
         });
     }
 
@@ -565,6 +659,7 @@ impl ClustersView {
         clusters: &[ClusterSummary],
         docs: &[Document],
         rows: &[usize],
+        story: Option<StoryCodes<'_>>,
     ) {
         let list_height = (ui.available_height() * 0.5).max(120.0);
         // Columns give way by priority when the window (or the codebook beside the list)
@@ -574,10 +669,14 @@ impl ClustersView {
         let width = ui
             .available_width()
             .min(ui.clip_rect().right() - ui.cursor().left());
-        let shown = ListColumn::fitting(width, has_gold);
+        let shown = ListColumn::fitting(width, has_gold, story.is_some());
         let hidden: Vec<&str> = ListColumn::ALL
             .iter()
-            .filter(|c| !shown.contains(c) && (has_gold || **c != ListColumn::Purity))
+            .filter(|c| {
+                !shown.contains(c)
+                    && (has_gold || **c != ListColumn::Purity)
+                    && (story.is_some() || **c != ListColumn::Codes)
+            })
             .map(|c| c.header())
             .collect();
         if !hidden.is_empty() {
@@ -618,7 +717,7 @@ impl ClustersView {
                     let c = &clusters[i];
                     row.set_selected(self.selected == Some(i));
                     for column in &shown {
-                        row.col(|ui| column.cell(ui, c, docs));
+                        row.col(|ui| column.cell(ui, c, docs, story));
                     }
                     if row.response().clicked() {
                         self.selected = Some(i);
@@ -911,7 +1010,69 @@ impl View for ClustersView {
         {
             changes_ui(ui, changes);
         }
-        let action = self.show(ui, ws, run, coding, cx.shares);
+        let story_run = run.and_then(|r| cx.project.project_run(r.algo));
+        let (codes, pages) = (cx.project.codes.clone(), cx.project.pages.clone());
+        let me = cx.project.annotator.clone();
+        // The coding filter is computed again when the codes or the coder change.
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (Arc::as_ptr(&codes) as usize, &me).hash(&mut h);
+            h.finish() as usize
+        };
+        let story =
+            move |c: &ClusterSummary| story_codes(&codes, pages.as_deref(), story_run, &me, c);
+        let story = cx
+            .project
+            .is_open()
+            .then_some((&story as StoryCodes<'_>, key));
+        let action = self.show(ui, ws, run, coding, cx.shares, story);
         cx.ask(action);
     }
+}
+
+/// The cluster list's Codes cell of `c` and whether it is coded ([`StoryCodes`]).
+fn story_codes(
+    codes: &super::project::CodeSnapshot,
+    pages: Option<&Vec<crate::store::PageId>>,
+    run: Option<crate::store::RunId>,
+    me: &str,
+    c: &ClusterSummary,
+) -> (String, bool) {
+    use crate::codebook::{Answer, Kind, UnitKind};
+    use crate::store::values::{Role, Unit};
+    let mut parts = Vec::new();
+    let scored: Vec<&str> = (codes.codebook.variables.iter())
+        .filter(|v| v.unit == UnitKind::Story && v.kind != Kind::Note)
+        .map(|v| v.name.as_str())
+        .collect();
+    let mut answered = 0;
+    if let Some(run) = run {
+        let unit = Unit::Story {
+            run,
+            cluster: i64::from(c.id),
+        };
+        for v in codes.values.get(&unit).into_iter().flatten() {
+            if v.coder == me && v.role == Role::Coder && scored.contains(&v.variable.as_str()) {
+                answered += 1;
+                let shown = match &v.answer {
+                    Answer::Value(x) => x.clone(),
+                    Answer::NotApplicable => "NA".into(),
+                    Answer::CannotCode => "?".into(),
+                };
+                parts.push(format!("{}={shown}", v.variable));
+            }
+        }
+    }
+    let tags = super::codebook::codes_of(codes, pages.map(Vec::as_slice), c.members[0]).0;
+    let tagged = !tags.is_empty();
+    if tagged {
+        parts.push(tags);
+    }
+    let coded = if scored.is_empty() {
+        tagged
+    } else {
+        answered == scored.len()
+    };
+    (parts.join(" · "), coded)
 }
