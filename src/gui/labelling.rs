@@ -548,11 +548,15 @@ impl LabelsView {
             if !s.info.blind
                 && let Some(p) = s.pairs.get(pos as usize)
             {
-                ui.weak(format!(
-                    "{} {}",
-                    p.stratum,
-                    p.score.map(|v| format!("{v:.3}")).unwrap_or_default()
-                ));
+                let score = p
+                    .score
+                    .map(|v| format!(", score {v:.3}"))
+                    .unwrap_or_default();
+                ui.weak(format!("stratum {}{score}", p.stratum))
+                    .on_hover_text(
+                        "The similarity band the pair was drawn from, and the detector's score of \
+                     the pair (hidden in a blind sample)",
+                    );
             }
         });
     }

@@ -531,6 +531,16 @@ impl PlotsView {
 /// plot's frame, where it could not be seen.
 fn unit_plot(id: &str) -> Plot<'_> {
     Plot::new(id)
+        .y_axis_label("precision · recall · F1")
+        // Tenths on the threshold axis even in a narrow window.
+        .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [0.02, 0.1, 0.5]))
+        .x_axis_formatter(|mark: egui_plot::GridMark, _range| {
+            if mark.step_size >= 0.099 {
+                format!("{:.1}", mark.value)
+            } else {
+                String::new()
+            }
+        })
         .include_x(0.0)
         .include_x(1.0)
         .include_y(0.0)

@@ -128,6 +128,7 @@ pub fn cluster_timeline(
         .legend(Legend::default())
         .allow_scroll(false)
         .x_axis_label("published (the capture where a page gives no date)")
+        .y_axis_label("pages (the first publisher on top)")
         .x_axis_formatter(|mark: GridMark, _range| day_label(mark.value, mark.step_size))
         .y_axis_formatter(move |mark: GridMark, _range| {
             let i = -mark.value;
