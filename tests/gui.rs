@@ -2420,3 +2420,15 @@ fn the_cluster_list_shows_codes_and_filters_coded_clusters() {
     click(&mut h, "not coded");
     assert!(h.query_by_label("tone=2").is_none());
 }
+
+/// Ctrl+B (or the top bar's button) hides the side panel and brings it back.
+#[test]
+fn the_side_panel_hides_and_comes_back() {
+    let mut h = opened_sample();
+    h.get_by_label("Inputs");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::B);
+    h.run();
+    assert!(h.query_by_label("Inputs").is_none());
+    click(&mut h, "Show side panel");
+    h.get_by_label("Inputs");
+}

@@ -36,6 +36,8 @@ use crate::progress::Progress;
 
 /// Open archives (Ctrl+O).
 pub const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+/// Hide or show the side panel (Ctrl+B).
+pub const SHORTCUT_SIDE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::B);
 /// Run the chosen detectors (F5).
 pub const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
 /// Cancel the running job (Escape).
@@ -110,6 +112,8 @@ pub struct Workbench {
     pub(super) package_form: super::project_panel::PackageForm,
     /// The window title last set.
     window_title: Option<String>,
+    /// The side panel is hidden (Ctrl+B), leaving its width to the tab.
+    pub(super) side_hidden: bool,
     pub(super) codebook: CodebookPanel,
     /// SpotSigs' parameters a reopened project brought, applied when its archives are loaded.
     pub(super) restored_params: Option<crate::signature::SpotSigsParams>,
@@ -160,6 +164,7 @@ impl Workbench {
             package: None,
             package_form: Default::default(),
             window_title: None,
+            side_hidden: false,
             codebook: CodebookPanel::default(),
             restored_params: None,
             absolute_inputs: Vec::new(),
@@ -908,27 +913,35 @@ impl Workbench {
         // (long names are cut, with the whole name on hover), so the central tab keeps its
         // width at 1024 px.
         let window = ui.ctx().content_rect().width();
-        egui::Panel::left("side")
-            .resizable(true)
-            .default_size(290.0_f32.min(window * 0.3))
-            .size_range(220.0..=380.0_f32.min(window * 0.4).max(220.0))
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt("side_scroll")
-                    .show(ui, |ui| {
-                        self.inputs_panel(ui);
-                        ui.separator();
-                        self.project_section(ui);
-                        ui.separator();
-                        let has_ws = self.workspace.is_some();
-                        if let Some(a) =
-                            self.settings
-                                .ui(ui, has_ws, &self.runs, self.active, &self.previous)
-                        {
-                            self.actions.push(a);
-                        }
-                    });
-            });
+        if ui.ctx().input_mut(|i| i.consume_shortcut(&SHORTCUT_SIDE)) {
+            self.side_hidden = !self.side_hidden;
+        }
+        if !self.side_hidden {
+            egui::Panel::left("side")
+                .resizable(true)
+                .default_size(260.0_f32.min(window * 0.26))
+                .size_range(160.0..=380.0_f32.min(window * 0.4).max(160.0))
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("side_scroll")
+                        .show(ui, |ui| {
+                            self.inputs_panel(ui);
+                            ui.separator();
+                            self.project_section(ui);
+                            ui.separator();
+                            let has_ws = self.workspace.is_some();
+                            if let Some(a) = self.settings.ui(
+                                ui,
+                                has_ws,
+                                &self.runs,
+                                self.active,
+                                &self.previous,
+                            ) {
+                                self.actions.push(a);
+                            }
+                        });
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| self.central(ui));
         if self.show_help {
             self.help_window(ui.ctx());

@@ -38,6 +38,21 @@ impl Workbench {
                 {
                     self.show_help = !self.show_help;
                 }
+                let text = if self.side_hidden {
+                    "Show side panel"
+                } else {
+                    "Hide side panel"
+                };
+                if ui
+                    .button(text)
+                    .on_hover_text(format!(
+                        "Inputs, project and run settings ({}); drag its edge to resize it",
+                        ctx.format_shortcut(&super::app::SHORTCUT_SIDE)
+                    ))
+                    .clicked()
+                {
+                    self.side_hidden = !self.side_hidden;
+                }
             });
         });
     }
@@ -261,6 +276,7 @@ impl Workbench {
             .show(ctx, |ui| {
                 egui::Grid::new("keys").striped(true).show(ui, |ui| {
                     for (shortcut, what) in [
+                        (super::app::SHORTCUT_SIDE, "Hide or show the side panel"),
                         (SHORTCUT_OPEN, "Open archives"),
                         (SHORTCUT_RUN, "Run the chosen detectors"),
                         (SHORTCUT_CANCEL, "Cancel what is running"),
