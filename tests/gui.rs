@@ -2432,3 +2432,29 @@ fn the_side_panel_hides_and_comes_back() {
     click(&mut h, "Show side panel");
     h.get_by_label("Inputs");
 }
+
+/// An empty result says why: no two pages reached the threshold, how many pages were left out
+/// for too few signatures, and what to try.
+#[test]
+fn an_empty_result_says_why_and_what_to_try() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.html"),
+        "<html><body><p>Short one.</p></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("b.html"),
+        "<html><body><p>Another.</p></body></html>",
+    )
+    .unwrap();
+    let mut app = Workbench::new(true);
+    app.open(vec![dir.path().to_path_buf()]);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Clusters").click();
+    h.run();
+    h.get_by_label_contains("No two of the 2 pages reached spotsigs's threshold");
+    h.get_by_label_contains("2 of them were left out for too few signatures");
+    h.get_by_label_contains("To try: lower the threshold");
+}

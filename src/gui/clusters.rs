@@ -555,6 +555,9 @@ impl ClustersView {
                 ));
             }
         });
+        if groups == 0 {
+            empty_result(ui, run);
+        }
     }
 
     /// Filter, sort order and singletons.
@@ -1075,4 +1078,40 @@ fn story_codes(
         answered == scored.len()
     };
     (parts.join(" · "), coded)
+}
+
+/// Why a run found no two pages alike, and what to try.
+fn empty_result(ui: &mut egui::Ui, run: &AlgoRun) {
+    let pages = run.prepared.len();
+    let left_out = run.prepared.unsigned();
+    let threshold = run.detection.spec.matching.threshold;
+    let mut why = vec![format!(
+        "No two of the {pages} pages reached {}'s threshold of {threshold:.2}.",
+        run.algo.name()
+    )];
+    if left_out > 0 {
+        why.push(format!(
+            "{left_out} of them were left out for too few signatures (short pages, or pages \
+             whose language has no antecedents): {} compares only the pages it could sign.",
+            run.algo.name()
+        ));
+    }
+    let mut tries = vec![format!(
+        "lower the threshold (the slider in Plots, or Run on the left) below {threshold:.2}"
+    )];
+    if run.algo == crate::detectors::Algo::SpotSigs {
+        tries.push(
+            "tick shingles or simhash, which sign every page however short (Run, on the left)"
+                .into(),
+        );
+        if left_out > 0 {
+            tries.push("lower the minimum of signatures (Antecedents tab)".into());
+        }
+    }
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        for line in why {
+            ui.label(line);
+        }
+        ui.label(format!("To try: {}.", tries.join("; ")));
+    });
 }
