@@ -2454,7 +2454,7 @@ fn an_empty_result_says_why_and_what_to_try() {
     h.run();
     h.get_by_label("Clusters").click();
     h.run();
-    h.get_by_label_contains("No two of the 2 pages reached spotsigs's threshold");
+    h.get_by_label_contains("No two of the 2 pages reached the spotsigs threshold");
     h.get_by_label_contains("2 of them were left out for too few signatures");
     h.get_by_label_contains("To try: lower the threshold");
 }

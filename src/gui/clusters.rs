@@ -1086,7 +1086,7 @@ fn empty_result(ui: &mut egui::Ui, run: &AlgoRun) {
     let left_out = run.prepared.unsigned();
     let threshold = run.detection.spec.matching.threshold;
     let mut why = vec![format!(
-        "No two of the {pages} pages reached {}'s threshold of {threshold:.2}.",
+        "No two of the {pages} pages reached the {} threshold of {threshold:.2}.",
         run.algo.name()
     )];
     if left_out > 0 {
