@@ -2458,3 +2458,20 @@ fn an_empty_result_says_why_and_what_to_try() {
     h.get_by_label_contains("2 of them were left out for too few signatures");
     h.get_by_label_contains("To try: lower the threshold");
 }
+
+/// At 1024×700 the members table says which of its columns are out of sight.
+#[test]
+fn the_members_table_names_the_columns_out_of_sight() {
+    let mut app = Workbench::new(true);
+    app.open(vec![sample_archive()]);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 700.0))
+        .build_ui_state(|ui, app: &mut Workbench| app.ui(ui), app);
+    h.run();
+    h.get_by_label("Clusters").click();
+    h.run();
+    h.key_press(Key::N);
+    h.run();
+    let said = label_starting(&h, "Scroll sideways for");
+    assert!(said.contains("URL / record"), "{said}");
+}

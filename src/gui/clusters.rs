@@ -741,7 +741,34 @@ impl ClustersView {
     ) -> Option<Action> {
         let mut action = None;
         // Seven columns do not fit beside the codebook: the table scrolls sideways instead of
-        // squeezing its columns.
+        // squeezing its columns, and says which columns are out of sight.
+        let visible = ui
+            .available_width()
+            .min(ui.clip_rect().right() - ui.cursor().left());
+        let mut right = 0.0;
+        let beyond: Vec<&str> = [
+            ("", 64.0),
+            ("Title", 260.0),
+            ("Copied", 120.0),
+            ("Codes", 130.0),
+            ("Site", 130.0),
+            ("Published", 160.0),
+            ("Gold", 90.0),
+            ("Linked through", 200.0),
+            ("URL / record", 260.0),
+        ]
+        .into_iter()
+        .filter_map(|(name, width)| {
+            right += width + 8.0;
+            (right > visible).then_some(name)
+        })
+        .collect();
+        if !beyond.is_empty() {
+            ui.weak(format!(
+                "Scroll sideways for {} (or hide the side panel: Ctrl+B)",
+                beyond.join(", ")
+            ));
+        }
         egui::ScrollArea::horizontal()
             .id_salt("member_hscroll")
             .show(ui, |ui| {
