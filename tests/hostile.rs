@@ -735,3 +735,27 @@ fn an_export_through_a_symlink_writes_its_target() {
             .starts_with("key,")
     );
 }
+
+/// `run` on pages no two of which are alike says why and what to try.
+#[test]
+fn an_empty_run_says_why_and_what_to_try() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "a.html",
+        b"<html><body><p>Short one.</p></body></html>",
+    );
+    write(
+        dir.path(),
+        "b.html",
+        b"<html><body><p>Another.</p></body></html>",
+    );
+    let said = ok(&samecore(&[&"run", &dir.path()]));
+    assert!(
+        said.contains(
+            "no two of the 2 pages reached the threshold (2 left out for too few signatures)"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("--algo shingles or simhash"), "{said}");
+}

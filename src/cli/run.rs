@@ -611,6 +611,28 @@ fn print_summary(
         detection.outcome.matched.iter().flatten().count(),
         detection.pairs().len()
     )?;
+    if groups.is_empty() {
+        // An empty result says why and what to try.
+        let left_out = run.prepared.unsigned();
+        let mut tries = vec![format!("a lower --threshold than {}", m.threshold)];
+        if run.algo == samecore::detectors::Algo::SpotSigs {
+            tries.push("--algo shingles or simhash, which sign every page however short".into());
+            if left_out > 0 {
+                tries.push("a lower --min-sigs".into());
+            }
+        }
+        writeln!(
+            out,
+            "no two of the {} pages reached the threshold{}; try {}",
+            session.docs().len(),
+            if left_out > 0 {
+                format!(" ({left_out} left out for too few signatures)")
+            } else {
+                String::new()
+            },
+            tries.join(", or ")
+        )?;
+    }
     if detection.exact.groups > 0 {
         writeln!(
             out,
