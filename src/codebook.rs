@@ -130,6 +130,36 @@ pub enum Answer {
     CannotCode,
 }
 
+impl Answer {
+    /// The answer as stored: its kind (`value`, `not_applicable`, `cannot_code`) and value.
+    pub fn stored(&self) -> (&'static str, Option<&str>) {
+        match self {
+            Answer::Value(v) => ("value", Some(v.as_str())),
+            Answer::NotApplicable => ("not_applicable", None),
+            Answer::CannotCode => ("cannot_code", None),
+        }
+    }
+
+    /// An answer read back from its stored kind and value; none for an unknown kind.
+    pub fn from_stored(kind: &str, value: Option<String>) -> Option<Answer> {
+        match kind {
+            "value" => Some(Answer::Value(value.unwrap_or_default())),
+            "not_applicable" => Some(Answer::NotApplicable),
+            "cannot_code" => Some(Answer::CannotCode),
+            _ => None,
+        }
+    }
+
+    /// The answer as people read it: the value, `not applicable` or `cannot code`.
+    pub fn shown(&self) -> String {
+        match self {
+            Answer::Value(v) => v.clone(),
+            Answer::NotApplicable => "not applicable".into(),
+            Answer::CannotCode => "cannot code".into(),
+        }
+    }
+}
+
 fn bad(what: impl Into<String>) -> Error {
     Error::InvalidParameter(what.into())
 }

@@ -716,11 +716,7 @@ fn package_values(path: PathBuf) -> PyResult<String> {
                 .iter()
                 .find(|u| u.position == v.position)
                 .map(|u| u.cluster);
-            let (answer, value) = match v.answer {
-                samecore::codebook::Answer::Value(x) => ("value", Some(x)),
-                samecore::codebook::Answer::NotApplicable => ("not_applicable", None),
-                samecore::codebook::Answer::CannotCode => ("cannot_code", None),
-            };
+            let (answer, value) = v.answer.stored();
             serde_json::json!({"cluster": cluster, "variable": v.variable, "answer": answer,
                 "value": value, "version": v.version, "at": v.at})
         })

@@ -280,7 +280,7 @@ pub fn run(args: CodeArgs) -> anyhow::Result<()> {
             writeln!(
                 out,
                 "{variable} = {} ({by}{})",
-                shown(&answer),
+                answer.shown(),
                 if final_value { ", final" } else { "" }
             )?;
         }
@@ -383,16 +383,6 @@ fn code_or_new(
 /// The run a cluster number belongs to: `--run`, else the project's only run. With several runs
 /// a bare number is ambiguous (cluster 99 of one run is another cluster of the next) and is
 /// refused, naming the runs.
-/// An answer as a person reads it.
-fn shown(answer: &samecore::codebook::Answer) -> String {
-    use samecore::codebook::Answer;
-    match answer {
-        Answer::Value(v) => v.clone(),
-        Answer::NotApplicable => "not applicable".into(),
-        Answer::CannotCode => "cannot code".into(),
-    }
-}
-
 pub(super) fn cluster_run(
     project: &Project,
     run: Option<i64>,
@@ -532,7 +522,7 @@ fn in_package(
                 let mine: Vec<String> = values
                     .iter()
                     .filter(|v| v.position == u.position)
-                    .map(|v| format!("{}={}", v.variable, shown(&v.answer)))
+                    .map(|v| format!("{}={}", v.variable, v.answer.shown()))
                     .collect();
                 writeln!(
                     out,
@@ -569,7 +559,7 @@ fn in_package(
             writeln!(
                 out,
                 "{variable} = {} ({coder}, in the package)",
-                shown(&answer)
+                answer.shown()
             )?;
         }
         CodeAction::UndoValue { final_value } => {

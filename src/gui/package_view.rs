@@ -288,7 +288,7 @@ impl PackageView {
                             ui.separator();
                             ui.weak("The other coders (a training round, not blind):");
                             for (_, variable, coder, answer) in others {
-                                ui.label(format!("{coder}: {variable} = {}", shown(answer)));
+                                ui.label(format!("{coder}: {variable} = {}", answer.shown()));
                             }
                         }
                     });
@@ -360,13 +360,5 @@ impl PackageView {
             .show(ui, |ui| {
                 ui.label(&u.core);
             });
-    }
-}
-
-fn shown(answer: &Answer) -> String {
-    match answer {
-        Answer::Value(v) => v.clone(),
-        Answer::NotApplicable => "not applicable".into(),
-        Answer::CannotCode => "cannot code".into(),
     }
 }

@@ -684,11 +684,7 @@ impl ProjectSession {
                         &raw,
                         crate::store::values::Role::Final,
                     )?;
-                    let shown = match &answer {
-                        crate::codebook::Answer::Value(v) => v.clone(),
-                        crate::codebook::Answer::NotApplicable => "not applicable".into(),
-                        crate::codebook::Answer::CannotCode => "cannot code".into(),
-                    };
+                    let shown = answer.shown();
                     Ok(vec![
                         Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
                         Reply::Notice(format!(

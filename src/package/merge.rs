@@ -85,18 +85,6 @@ struct Checked {
     done: usize,
 }
 
-fn answer_columns(answer: &Answer) -> (&'static str, Option<&str>) {
-    super::answer_columns(answer)
-}
-
-fn shown(answer: &Answer) -> String {
-    match answer {
-        Answer::Value(v) => v.clone(),
-        Answer::NotApplicable => "not applicable".into(),
-        Answer::CannotCode => "cannot code".into(),
-    }
-}
-
 /// Whether `at` is a time as samecore writes it (`2026-12-02T17:34:13.187Z`).
 fn well_timed(at: &str) -> bool {
     let b = at.as_bytes();
@@ -298,7 +286,7 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
                         row.at
                     )));
                 }
-                let (kind, value) = answer_columns(&row.answer);
+                let (kind, value) = row.answer.stored();
                 let n = tx.execute(
                     "INSERT OR IGNORE INTO coded_values (variable, unit_kind, run_id, cluster,
                        doc_id, coder, role, answer, value, version, at, undone, origin)
@@ -385,7 +373,7 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
                 if let Some(e) = earlier {
                     let text = |kind: &str, value: &Option<String>| {
                         super::answer_of(kind, value.clone())
-                            .map_or_else(|_| kind.to_string(), |a| shown(&a))
+                            .map_or_else(|_| kind.to_string(), |a| a.shown())
                     };
                     conflicts.push(Conflict {
                         unit: format!("run {} cluster {cluster}", run.0),

@@ -177,21 +177,8 @@ fn bad(what: impl Into<String>) -> Error {
     Error::InvalidParameter(what.into())
 }
 
-fn answer_columns(answer: &Answer) -> (&'static str, Option<&str>) {
-    match answer {
-        Answer::Value(v) => ("value", Some(v.as_str())),
-        Answer::NotApplicable => ("not_applicable", None),
-        Answer::CannotCode => ("cannot_code", None),
-    }
-}
-
 fn answer_of(kind: &str, value: Option<String>) -> Result<Answer> {
-    match kind {
-        "value" => Ok(Answer::Value(value.unwrap_or_default())),
-        "not_applicable" => Ok(Answer::NotApplicable),
-        "cannot_code" => Ok(Answer::CannotCode),
-        other => Err(bad(format!("unknown answer {other:?}"))),
-    }
+    Answer::from_stored(kind, value).ok_or_else(|| bad(format!("unknown answer {kind:?}")))
 }
 
 /// The project's id (made once, at its first package): packages of other projects are told
@@ -382,7 +369,7 @@ pub fn assign(
                     .iter()
                     .filter(|v| v.unit == unit && v.role == Role::Coder)
                 {
-                    let (kind, value) = answer_columns(&v.answer);
+                    let (kind, value) = v.answer.stored();
                     if v.coder == *coder {
                         tx.execute(
                             "INSERT INTO coded (position, variable, answer, value, version, at,
@@ -731,7 +718,7 @@ impl Package {
         if known.is_none() {
             return Err(bad(format!("the package has no story {position}")));
         }
-        let (kind, value) = answer_columns(&answer);
+        let (kind, value) = answer.stored();
         // Later than every row already there (carried ones too), whatever the laptop's clock
         // says: the latest by time is the latest given, here and once merged.
         self.conn.execute(
@@ -765,31 +752,16 @@ impl Package {
         Ok(Some((variable, position)))
     }
 
-    /// The coder's values as they stand: the latest of each story and variable.
+    /// The coder's values as they stand: the latest (by time) of each story and variable.
     pub fn values(&self) -> Result<Vec<PackageValue>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT position, variable, answer, value, version, at FROM coded
-             WHERE undone = 0 ORDER BY position, variable, at, id",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, i64>(4)?,
-                r.get::<_, String>(5)?,
-            ))
-        })?;
         let mut out: Vec<PackageValue> = Vec::new();
-        for row in rows {
-            let (position, variable, kind, value, version, at) = row?;
+        for row in self.read_rows("undone = 0", "position, variable, at, id")? {
             let v = PackageValue {
-                position,
-                variable,
-                answer: answer_of(&kind, value)?,
-                version,
-                at,
+                position: row.position,
+                variable: row.variable,
+                answer: row.answer,
+                version: row.version,
+                at: row.at,
             };
             match out.last_mut() {
                 Some(last) if last.position == v.position && last.variable == v.variable => {
@@ -847,13 +819,18 @@ impl Package {
         Ok((done, total as usize))
     }
 
-    /// Every row the coder wrote (undone ones too, not those carried from the project):
-    /// (row id, position, variable, answer, version, at, undone).
+    /// Every row the coder wrote (undone ones too, not those carried from the project), in
+    /// the order written.
     fn rows(&self) -> Result<Vec<merge::Row>> {
-        let mut stmt = self.conn.prepare(
+        self.read_rows("carried = 0", "id")
+    }
+
+    /// The `coded` rows `filter` keeps, in `order` (both written here, never from input).
+    fn read_rows(&self, filter: &str, order: &str) -> Result<Vec<merge::Row>> {
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT id, position, variable, answer, value, version, at, undone FROM coded
-             WHERE carried = 0 ORDER BY id",
-        )?;
+             WHERE {filter} ORDER BY {order}"
+        ))?;
         let rows = stmt.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,

@@ -100,12 +100,7 @@ pub struct CodebookVersion {
 }
 
 fn answer_of(kind: &str, value: Option<String>) -> rusqlite::Result<Answer> {
-    match kind {
-        "value" => Ok(Answer::Value(value.unwrap_or_default())),
-        "not_applicable" => Ok(Answer::NotApplicable),
-        "cannot_code" => Ok(Answer::CannotCode),
-        other => Err(bad_value(0, "answer", other)),
-    }
+    Answer::from_stored(kind, value).ok_or_else(|| bad_value(0, "answer", kind))
 }
 
 impl Project {
@@ -223,11 +218,7 @@ impl Project {
             )));
         }
         let answer = var.parse(raw)?;
-        let (kind, value) = match &answer {
-            Answer::Value(v) => ("value", Some(v.clone())),
-            Answer::NotApplicable => ("not_applicable", None),
-            Answer::CannotCode => ("cannot_code", None),
-        };
+        let (kind, value) = answer.stored();
         let version = book.version;
         self.write(|tx| {
             let (run, cluster, doc) = match unit {
