@@ -278,6 +278,38 @@ pub fn cores_without_frames(
     progress: &crate::progress::Progress,
 ) -> crate::Result<HashMap<usize, PageCore>> {
     use rayon::prelude::*;
+    let framed = frames_of(n, wanted, site_of, read, progress)?;
+    let none = std::collections::HashSet::new();
+    Ok(framed
+        .texts
+        .par_iter()
+        .map(|(&i, text)| {
+            let frame = framed.frames.get(&site_of(i)).unwrap_or(&none);
+            (i, PageCore::of_page(text, frame))
+        })
+        .collect())
+}
+
+/// What [`frames_of`] found: the wanted pages' texts and their sites' frames.
+#[derive(Debug, Default)]
+pub struct Framed {
+    /// Each wanted page's decoded text, by index.
+    pub texts: HashMap<usize, String>,
+    /// Each wanted page's site's frame ([`frame_seeds`]; empty for a site of too few pages),
+    /// by site.
+    pub frames: HashMap<String, std::collections::HashSet<u64>>,
+}
+
+/// The texts of pages `wanted` of a collection of `n` pages, and the frames of their sites,
+/// each told from up to 40 pages of the site (as [`cores_without_frames`] leaves them out).
+pub fn frames_of(
+    n: usize,
+    wanted: &[usize],
+    site_of: &(dyn Fn(usize) -> String + Sync),
+    read: &(dyn Fn(usize) -> crate::Result<String> + Sync),
+    progress: &crate::progress::Progress,
+) -> crate::Result<Framed> {
+    use rayon::prelude::*;
     let sites: Vec<String> = (0..n).map(site_of).collect();
     let wanted_sites: std::collections::HashSet<&str> = wanted
         .iter()
@@ -314,22 +346,21 @@ pub fn cores_without_frames(
             by_site.entry(sites[i].as_str()).or_default().push(k);
         }
     }
-    let mut frame_of: HashMap<&str, std::collections::HashSet<u64>> = HashMap::new();
+    let mut frames = HashMap::new();
     for (site, ks) in &by_site {
         let pages: Vec<&Core> = ks.iter().map(|&k| &visible[k]).collect();
-        frame_of.insert(site, frame_seeds(&pages, &AlignOptions::default()));
+        frames.insert(
+            site.to_string(),
+            frame_seeds(&pages, &AlignOptions::default()),
+        );
     }
-    let none = std::collections::HashSet::new();
     let want: std::collections::HashSet<usize> = wanted.iter().copied().collect();
-    Ok(context
-        .par_iter()
-        .enumerate()
-        .filter(|(_, i)| want.contains(i))
-        .map(|(k, &i)| {
-            let frame = frame_of.get(sites[i].as_str()).unwrap_or(&none);
-            (i, PageCore::of_page(&texts[k], frame))
-        })
-        .collect())
+    let texts = context
+        .into_iter()
+        .zip(texts)
+        .filter(|(i, _)| want.contains(i))
+        .collect();
+    Ok(Framed { texts, frames })
 }
 
 /// What two pages share, both ways: A's core sought in B's text and B's core in A's text (a

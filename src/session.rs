@@ -102,6 +102,15 @@ pub struct Session {
     frames: Mutex<SiteFrames>,
 }
 
+/// The site a page's frame is told for: its registrable domain, else Henzinger's site.
+fn frame_site(d: &Document) -> String {
+    if d.site.registrable.is_empty() {
+        d.site.henzinger.to_string()
+    } else {
+        d.site.registrable.to_string()
+    }
+}
+
 /// Each site's frame; none for a site of fewer than three pages.
 type SiteFrames = HashMap<String, Option<Arc<HashSet<u64>>>>;
 
@@ -234,6 +243,32 @@ impl Session {
             texts: Default::default(),
             frames: Default::default(),
         })
+    }
+
+    /// A session of pages held in memory (their HTML in [`Document::html`]), each with the
+    /// frame of its site as [`Session::core`] leaves it out (`frames[i]` for `docs[i]`; none:
+    /// the site has too few pages to tell one): how a coder's package, which carries pages and
+    /// frames but no archive, compares its pairs.
+    pub fn of_pages(docs: Vec<Document>, frames: Vec<Option<HashSet<u64>>>) -> Session {
+        let mut known = SiteFrames::new();
+        for (d, frame) in docs.iter().zip(frames) {
+            known.insert(frame_site(d), frame.map(Arc::new));
+        }
+        Session {
+            inputs: Vec::new(),
+            collection: Collection {
+                docs,
+                reports: Vec::new(),
+            },
+            gold: Default::default(),
+            gold_source: None,
+            signing: Vec::new(),
+            read_seconds: 0.0,
+            sign_seconds: 0.0,
+            cache: Mutex::new(PreparedCache::new()),
+            texts: Default::default(),
+            frames: Mutex::new(known),
+        }
     }
 
     /// The documents, in capture order.
@@ -620,13 +655,7 @@ impl Session {
     fn site_frame(&self, doc: DocId) -> Result<Option<Arc<HashSet<u64>>>> {
         use rayon::prelude::*;
         let docs = self.docs();
-        let site_of = |d: &Document| {
-            if d.site.registrable.is_empty() {
-                d.site.henzinger.to_string()
-            } else {
-                d.site.registrable.to_string()
-            }
-        };
+        let site_of = frame_site;
         let site = site_of(&docs[doc.index()]);
         if site.is_empty() {
             return Ok(None);

@@ -524,3 +524,328 @@ fn a_package_coded_again_in_an_older_copy_is_refused() {
     );
     assert_eq!(export_values(&project, dir.path()), before);
 }
+
+fn v6_fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/v6.samecore")
+}
+
+/// The label columns of a pairs export (position, annotator, verdict, reason, note), sorted.
+fn label_rows(project: &Path, sample: &str) -> Vec<String> {
+    let out = ok(&[
+        "export",
+        "pairs",
+        "--project",
+        s(project),
+        "--sample",
+        sample,
+        "--format",
+        "jsonl",
+        "-o",
+        "-",
+    ]);
+    let mut rows: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["annotator"].as_str().is_some_and(|a| !a.is_empty()))
+        .map(|r| {
+            format!(
+                "{} {} {} {} {}",
+                r["position"], r["annotator"], r["verdict"], r["reason"], r["note"]
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The derivation classes that count, as (source key, derived key, class, by).
+fn classes(project: &Path) -> Vec<(String, String, String, String)> {
+    let p = samecore::store::Project::open(project).unwrap();
+    let key = |id| p.page(id).unwrap().unwrap().identity.key;
+    p.derivations()
+        .unwrap()
+        .into_iter()
+        .map(|d| {
+            (
+                key(d.source),
+                key(d.derived),
+                d.class.name().to_string(),
+                d.by,
+            )
+        })
+        .collect()
+}
+
+/// A project of the previous release with sample `pairs1` (ana's and ben's labels, one of
+/// them undone, and two derivation classes), its pairs assigned to ana and cy.
+fn sample_assigned(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let project = dir.join("pairs.samecore");
+    std::fs::copy(v6_fixture(), &project).unwrap();
+    let archives = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives");
+    ok(&["relocate", "--project", s(&project), s(&archives)]);
+    let out = ok(&[
+        "assign",
+        "--project",
+        s(&project),
+        "--sample",
+        "pairs1",
+        "--coders",
+        "ana,cy",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let files: Vec<PathBuf> = report["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| PathBuf::from(p["file"].as_str().unwrap()))
+        .collect();
+    // ana's three labels and her derivation class come along; cy has none.
+    assert_eq!(report["packages"][0]["carried"], 4, "{report}");
+    assert_eq!(report["packages"][1]["carried"], 0, "{report}");
+    (project, files[0].clone(), files[1].clone())
+}
+
+/// A sample's pairs judged in two packages (cy at the terminal's prompt, ana from a file of
+/// answers and a derivation class through the library) and merged in both orders and twice:
+/// the labels and classes the same each time, each under its coder with when it was decided;
+/// an undo in the package comes through; a package whose pages were edited is refused.
+#[test]
+fn a_sample_judged_in_packages_merges_in_any_order_and_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, ana, cy) = sample_assigned(dir.path());
+    // The package opens with both pages of each pair and their sites' frames.
+    let package = samecore::package::Package::open_read(&cy).unwrap();
+    assert_eq!(package.pair_count().unwrap(), 12);
+    let first = package.pair(0).unwrap();
+    assert!(first.a.html.contains("<html") || first.a.html.contains("<HTML"));
+    assert!(first.score.is_some() && first.a.title.is_some());
+    drop(package);
+    // cy: correct, incorrect with reason 3 and a note, undo it, undecided; then quit.
+    let (done, out, err) =
+        common::samecore_with_input(&["label", "--package", s(&cy)], "c\ni3 a note\nz\nu\nq\n");
+    assert!(done, "{err}");
+    assert!(out.contains("2 of 12 pairs labelled by cy"), "{out}");
+    let answers = dir.path().join("ana.txt");
+    std::fs::write(&answers, "1 c\n2 i\n4 u7 prefilled form\n").unwrap();
+    ok(&["label", "--package", s(&ana), "--answers", s(&answers)]);
+    let mut p = samecore::package::Package::open(&ana).unwrap();
+    p.set_derivation(3, false, samecore::passages::Derivation::Wholly, "")
+        .unwrap();
+    drop(p);
+    // Reports and other coders' names belong to the project.
+    refused(&["label", "--package", s(&ana), "--report"]);
+    refused(&["label", "--package", s(&ana), "--annotator", "cy"]);
+
+    let mut results = Vec::new();
+    for order in [[&ana, &cy], [&cy, &ana]] {
+        let copy = dir.path().join(format!("copy-{}.samecore", results.len()));
+        std::fs::copy(&project, &copy).unwrap();
+        let out = ok(&[
+            "merge",
+            "--project",
+            s(&copy),
+            s(order[0]),
+            s(order[1]),
+            "--json",
+        ]);
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let by_coder = |c: &str| {
+            report["packages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["coder"] == c)
+                .cloned()
+                .unwrap()
+        };
+        assert_eq!(by_coder("cy")["labels_in"], 3, "{report}");
+        assert_eq!(by_coder("ana")["labels_in"], 3, "{report}");
+        assert_eq!(by_coder("ana")["derivations_in"], 1, "{report}");
+        // A label carried from the project and changed is a revision, not a conflict.
+        assert!(by_coder("ana")["conflicts"].as_array().unwrap().is_empty());
+        // Again: nothing new.
+        let again: serde_json::Value = serde_json::from_str(&ok(&[
+            "merge",
+            "--project",
+            s(&copy),
+            s(order[1]),
+            s(order[0]),
+            "--json",
+        ]))
+        .unwrap();
+        for p in again["packages"].as_array().unwrap() {
+            assert_eq!(p["labels_in"], 0, "{again}");
+            assert_eq!(p["derivations_in"], 0, "{again}");
+        }
+        results.push((label_rows(&copy, "pairs1"), classes(&copy)));
+    }
+    assert_eq!(results[0], results[1]);
+    let (labels, derived) = &results[0];
+    let has = |row: &str| labels.iter().any(|l| l == row);
+    assert!(has(r#"1 "cy" "correct" null """#), "{labels:#?}");
+    assert!(has(r#"2 "cy" "undecided" null """#), "{labels:#?}");
+    assert!(has(r#"2 "ana" "incorrect" null """#), "{labels:#?}");
+    assert!(
+        has(r#"4 "ana" "undecided" "prefilled_form" "prefilled form""#),
+        "{labels:#?}"
+    );
+    // ben's labels stay as they were.
+    assert!(
+        has(r#"3 "ben" "incorrect" "message_id" "frames only""#),
+        "{labels:#?}"
+    );
+    // ana's class of the fourth pair: its left page derives from its right.
+    let p = samecore::package::Package::open_read(&ana).unwrap();
+    let pair = p.pair(3).unwrap();
+    assert!(
+        derived.contains(&(
+            pair.b.key.clone(),
+            pair.a.key.clone(),
+            "wholly".to_string(),
+            "ana".to_string()
+        )),
+        "{derived:#?}"
+    );
+
+    // A package whose page was edited by hand is refused, and nothing changes.
+    let edited = dir.path().join("edited.samecore-package");
+    std::fs::copy(&cy, &edited).unwrap();
+    let conn = rusqlite::Connection::open(&edited).unwrap();
+    conn.execute(
+        "UPDATE pages SET title = 'changed' WHERE id = (SELECT min(id) FROM pages)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let before = label_rows(&project, "pairs1");
+    let err = refused(&["merge", "--project", s(&project), s(&edited)]);
+    assert!(err.contains("changed after it was written"), "{err}");
+    assert_eq!(label_rows(&project, "pairs1"), before);
+}
+
+/// A project made by the previous release (schema v6: a sample with labels of two annotators,
+/// one undone, and two derivation classes of one pair) opens with every label and class.
+#[test]
+fn a_v6_project_opens_with_every_label_and_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("old.samecore");
+    std::fs::copy(v6_fixture(), &project).unwrap();
+    let opened = samecore::store::Project::open(&project).unwrap();
+    assert_eq!(
+        (opened.migration().from, opened.migration().to),
+        (6, samecore::store::SCHEMA_VERSION)
+    );
+    drop(opened);
+    let then = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/v6-pairs.csv"),
+    )
+    .unwrap();
+    // The export has no comma inside a field here (keys, URLs, these notes).
+    let mut lines = then.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (pos, who, verdict, reason, note) = (
+        at("position"),
+        at("annotator"),
+        at("verdict"),
+        at("reason"),
+        at("note"),
+    );
+    let mut expected: Vec<String> = lines
+        .map(|l| l.split(',').collect::<Vec<&str>>())
+        .filter(|f| !f[who].is_empty())
+        .map(|f| {
+            let reason = if f[reason].is_empty() {
+                "null".to_string()
+            } else {
+                format!("{:?}", f[reason])
+            };
+            format!(
+                "{} {:?} {:?} {reason} {:?}",
+                f[pos], f[who], f[verdict], f[note]
+            )
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(label_rows(&project, "pairs1"), expected);
+    let derived = classes(&project);
+    assert_eq!(derived.len(), 1, "{derived:?}");
+    assert_eq!(
+        (derived[0].2.as_str(), derived[0].3.as_str()),
+        ("wholly", "ben")
+    );
+}
+
+/// A round sent again after the codebook changed carries the coder's earlier values (coded
+/// under version 1, they keep it), so nothing is coded twice; the new values are of version 2.
+#[test]
+fn a_round_sent_again_under_a_revised_codebook_keeps_each_value_s_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, packages) = assigned(dir.path());
+    code(&packages);
+    ok(&["merge", "--project", s(&project), s(&packages[0])]);
+    let mut p = samecore::store::Project::open(&project).unwrap();
+    let mut book = p.codebook().unwrap();
+    let v1 = book.version;
+    let ana_v1 = |p: &samecore::store::Project| {
+        (p.values().unwrap().iter())
+            .filter(|v| v.coder == "ana" && v.version == v1)
+            .count()
+    };
+    let before = ana_v1(&p);
+    let mut extra = book.variables[0].clone();
+    extra.name = "tone_again".into();
+    book.variables.push(extra);
+    let v2 = p.save_codebook(&book, "lead", "a second tone").unwrap();
+    assert!(v2 > v1);
+    drop(p);
+    std::fs::remove_file(&packages[0]).unwrap();
+    let out = ok(&[
+        "assign",
+        "--project",
+        s(&project),
+        "--round",
+        "r2",
+        "--coders",
+        "ana",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["packages"][0]["carried"], 6, "{report}");
+    let file = PathBuf::from(report["packages"][0]["file"].as_str().unwrap());
+    let mut package = samecore::package::Package::open(&file).unwrap();
+    assert_eq!(package.info.codebook.version, v2);
+    // Her six earlier answers are there, each of the version it was coded under.
+    let carried = package.values().unwrap();
+    assert_eq!(carried.len(), 6);
+    assert!(
+        carried
+            .iter()
+            .all(|v| v.version == v1 && v.variable == "tone")
+    );
+    package.set_value(0, "tone_again", "2").unwrap();
+    drop(package);
+    let merged: serde_json::Value = serde_json::from_str(&ok(&[
+        "merge",
+        "--project",
+        s(&project),
+        s(&file),
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(merged["packages"][0]["values_in"], 1, "{merged}");
+    let p = samecore::store::Project::open(&project).unwrap();
+    let values: Vec<_> = p
+        .values()
+        .unwrap()
+        .into_iter()
+        .filter(|v| v.coder == "ana")
+        .collect();
+    assert_eq!(ana_v1(&p), before);
+    assert!(
+        values
+            .iter()
+            .any(|v| v.version == v2 && v.variable == "tone_again")
+    );
+}

@@ -654,8 +654,9 @@ class Project:
 
     def assign(
         self,
-        round: str,
+        round: Optional[str] = None,
         *,
+        sample: Optional[str] = None,
         out: Optional[PathLike] = None,
         coders: Optional[Sequence[str]] = None,
         by: str = "lead",
@@ -663,11 +664,14 @@ class Project:
         """Write one package per coder of reliability round ``round`` (or only ``coders``)
         into ``out`` (default: the project's folder), as ``samecore assign`` does: a single
         file each with the stories, their texts and the codebook, coded without the archive.
-        One dict per package: coder, file, units, carried, bytes."""
+        With ``sample=`` instead, one package per coder in ``coders`` with the sample's pairs
+        to judge (both pages and their sites' frames). One dict per package: coder, file,
+        units, carried, bytes."""
         return json.loads(
             _samecore.project_assign(
                 self.path,
                 round,
+                sample=sample,
                 out=None if out is None else os.fspath(out),
                 coders=None if coders is None else list(coders),
                 by=by,
@@ -722,9 +726,29 @@ class Package:
         return _samecore.package_undo(self.path)
 
     def progress(self) -> Tuple[int, int]:
-        """Stories with every scored variable answered, of all."""
+        """Stories with every scored variable answered, of all (a package of pairs: pairs
+        labelled, of all)."""
         info = json.loads(_samecore.package_info(self.path))
+        if info.get("kind") == "sample":
+            return int(info["labelled"]), int(info["pairs"])
         return int(info["done"]), int(info["stories"])
+
+    def pairs(self) -> pd.DataFrame:
+        """A package of pairs: one row per pair (position from 1; a_/b_ key, title, url, site,
+        published, captured, core; score and stratum unless blind; the coder's verdict,
+        reason and note)."""
+        return pd.DataFrame(json.loads(_samecore.package_pairs(self.path)))
+
+    def label(
+        self, position: int, verdict: str, *, reason: Optional[str] = None, note: str = ""
+    ) -> None:
+        """Judge pair ``position`` (from 1): ``correct``, ``incorrect`` or ``undecided``, with
+        an optional reason and note; saved in the package at once."""
+        _samecore.package_label(self.path, int(position), verdict, reason=reason, note=note)
+
+    def undo_label(self) -> Optional[int]:
+        """Take back the latest label; the pair it was on, if any."""
+        return _samecore.package_undo_label(self.path)
 
     def __repr__(self) -> str:
         return f"Package({self.path!r}, coder={self.coder!r})"

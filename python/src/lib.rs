@@ -622,13 +622,15 @@ fn project_agreement(
     serde_json::to_string(&table).map_err(error)
 }
 
-/// Write one package per coder of round `round` (JSON: the packages written).
+/// Write one package per coder of round `round` (JSON: the packages written); with `sample`,
+/// one per coder in `coders` of that sample's pairs.
 #[pyfunction]
-#[pyo3(signature = (path, round, *, out = None, coders = None, by = "lead".to_string()))]
+#[pyo3(signature = (path, round = None, *, sample = None, out = None, coders = None, by = "lead".to_string()))]
 fn project_assign(
     py: Python<'_>,
     path: PathBuf,
-    round: String,
+    round: Option<String>,
+    sample: Option<String>,
     out: Option<PathBuf>,
     coders: Option<Vec<String>>,
     by: String,
@@ -640,8 +642,20 @@ fn project_assign(
             .map_or_else(|| PathBuf::from("."), PathBuf::from)
     });
     let written = py
-        .detach(move || {
-            samecore::package::assign(&mut project, &round, coders.as_deref(), &folder, &by)
+        .detach(move || match (round, sample) {
+            (Some(round), None) => {
+                samecore::package::assign(&mut project, &round, coders.as_deref(), &folder, &by)
+            }
+            (None, Some(sample)) => samecore::package::assign_sample(
+                &mut project,
+                &sample,
+                coders.as_deref().unwrap_or_default(),
+                &folder,
+                &by,
+            ),
+            _ => Err(samecore::Error::InvalidParameter(
+                "say what to assign: a round, or sample= with coders=".into(),
+            )),
         })
         .map_err(error)?;
     serde_json::to_string(&written).map_err(error)
@@ -668,11 +682,13 @@ fn project_merge(
 fn package_info(path: PathBuf) -> PyResult<String> {
     let package = samecore::package::Package::open_read(&path).map_err(error)?;
     let (done, total) = package.progress().map_err(error)?;
+    let pairs = package.pair_count().map_err(error)?;
+    let labelled = package.labels().map_err(error)?.len();
     let i = &package.info;
     serde_json::to_string(&serde_json::json!({
-        "coder": i.coder, "round": i.round, "run": i.run.0, "blind": i.blind,
+        "coder": i.coder, "round": i.round, "kind": i.kind, "run": i.run.0, "blind": i.blind,
         "codebook": i.codebook, "created_by": i.created_by, "created_at": i.created_at,
-        "done": done, "stories": total,
+        "done": done, "stories": total, "pairs": pairs, "labelled": labelled,
     }))
     .map_err(error)
 }
@@ -750,6 +766,72 @@ fn package_undo(path: PathBuf) -> PyResult<Option<(String, i64)>> {
                 .map_or(position, |u| u.cluster);
             (variable, cluster)
         }))
+}
+
+/// A package's pairs (JSON rows: position, both pages' keys, titles, URLs, sites, dates and
+/// core texts; score and stratum unless blind; the coder's current label).
+#[pyfunction]
+fn package_pairs(path: PathBuf) -> PyResult<String> {
+    let package = samecore::package::Package::open_read(&path).map_err(error)?;
+    let labels = package.labels().map_err(error)?;
+    let mut rows = Vec::new();
+    for position in 0..package.pair_count().map_err(error)? {
+        let pair = package.pair(position).map_err(error)?;
+        let label = labels.iter().find(|l| l.position == position);
+        let mut row = serde_json::json!({
+            "position": position + 1, "score": pair.score, "stratum": pair.stratum,
+            "verdict": label.map(|l| l.label.verdict.as_str()),
+            "reason": label.and_then(|l| l.label.reason.map(|r| r.as_str())),
+            "note": label.map(|l| l.label.note.clone()),
+        });
+        for (side, p) in [("a", &pair.a), ("b", &pair.b)] {
+            for (field, value) in [
+                ("key", Some(p.key.clone())),
+                ("title", p.title.clone()),
+                ("url", p.url.clone()),
+                ("site", p.site.clone()),
+                ("published", p.published.as_ref().map(|(at, _)| at.clone())),
+                ("captured", p.captured.clone()),
+                (
+                    "core",
+                    Some(samecore::passages::Core::of_page(&p.html).text),
+                ),
+            ] {
+                row[format!("{side}_{field}")] = serde_json::json!(value);
+            }
+        }
+        rows.push(row);
+    }
+    serde_json::to_string(&rows).map_err(error)
+}
+
+/// The package coder's decision on pair `position` (from 1, as shown).
+#[pyfunction]
+#[pyo3(signature = (path, position, verdict, *, reason = None, note = ""))]
+fn package_label(
+    path: PathBuf,
+    position: u32,
+    verdict: &str,
+    reason: Option<&str>,
+    note: &str,
+) -> PyResult<()> {
+    let mut package = samecore::package::Package::open(&path).map_err(error)?;
+    let label = samecore::labels::LabelInput {
+        verdict: verdict.parse().map_err(error)?,
+        reason: reason.map(str::parse).transpose().map_err(error)?,
+        note: note.to_string(),
+    };
+    let at = position
+        .checked_sub(1)
+        .ok_or_else(|| error("pairs are numbered from 1"))?;
+    package.add_label(at, &label).map_err(error)
+}
+
+/// Undo the package coder's latest label; the pair (from 1) it was on, if any.
+#[pyfunction]
+fn package_undo_label(path: PathBuf) -> PyResult<Option<u32>> {
+    let mut package = samecore::package::Package::open(&path).map_err(error)?;
+    Ok(package.undo_label().map_err(error)?.map(|p| p + 1))
 }
 
 /// A sample of a project, as the samples table shows it.
@@ -944,6 +1026,9 @@ fn _samecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(package_values, m)?)?;
     m.add_function(wrap_pyfunction!(package_code, m)?)?;
     m.add_function(wrap_pyfunction!(package_undo, m)?)?;
+    m.add_function(wrap_pyfunction!(package_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(package_label, m)?)?;
+    m.add_function(wrap_pyfunction!(package_undo_label, m)?)?;
     m.add_function(wrap_pyfunction!(project_label, m)?)?;
     m.add_function(wrap_pyfunction!(compare_html, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;

@@ -15,9 +15,14 @@ pub struct AssignArgs {
     #[arg(long)]
     pub project: PathBuf,
     /// The reliability round whose stories the coders code.
+    #[arg(long, required_unless_present = "sample", conflicts_with = "sample")]
+    pub round: Option<String>,
+    /// A sample of pairs to judge instead (its pages and their sites' frames are read again
+    /// from the archives); name the coders with --coders.
     #[arg(long)]
-    pub round: String,
-    /// Only these of the round's coders (comma-separated; default: all of them).
+    pub sample: Option<String>,
+    /// Only these of the round's coders (comma-separated; default: all of them); for a
+    /// sample, who judges its pairs.
     #[arg(long, value_delimiter = ',')]
     pub coders: Option<Vec<String>>,
     /// The folder the packages are written to (default: the project's).
@@ -41,29 +46,43 @@ pub fn run(args: AssignArgs) -> anyhow::Result<()> {
             .filter(|p| !p.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), PathBuf::from)
     });
-    let written = samecore::package::assign(
-        &mut project,
-        &args.round,
-        args.coders.as_deref(),
-        &folder,
-        &by,
-    )?;
+    let (written, what, name) = match (&args.round, &args.sample) {
+        (Some(round), _) => (
+            samecore::package::assign(&mut project, round, args.coders.as_deref(), &folder, &by)?,
+            ("stories", "values", "round"),
+            round,
+        ),
+        (None, Some(sample)) => (
+            samecore::package::assign_sample(
+                &mut project,
+                sample,
+                args.coders.as_deref().unwrap_or_default(),
+                &folder,
+                &by,
+            )?,
+            ("pairs", "decisions", "sample"),
+            sample,
+        ),
+        (None, None) => anyhow::bail!("say what to assign: --round R or --sample S"),
+    };
     let mut out = super::stdout_for(args.json);
     if args.json {
         writeln!(
             out,
             "{}",
-            serde_json::json!({ "round": args.round, "packages": written })
+            serde_json::json!({ what.2: name, "packages": written })
         )?;
         return Ok(());
     }
     for p in &written {
         writeln!(
             out,
-            "{}: {} stories ({} earlier values carried), {} -> {}",
+            "{}: {} {} ({} earlier {} carried), {} -> {}",
             p.coder,
             p.units,
+            what.0,
             p.carried,
+            what.1,
             human_bytes(p.bytes),
             p.file.display()
         )?;

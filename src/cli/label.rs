@@ -32,11 +32,15 @@ use samecore::store::samples::{PairView, SampleInfo};
 #[derive(Debug, Args)]
 pub struct LabelArgs {
     /// The project file.
+    #[arg(long, required_unless_present = "package", conflicts_with = "package")]
+    pub project: Option<PathBuf>,
+    /// A coder's package of pairs (from `samecore assign --sample`) instead of the project:
+    /// its pairs are judged from the prompt or `--answers`, every decision saved in it.
     #[arg(long)]
-    pub project: PathBuf,
+    pub package: Option<PathBuf>,
     /// The sample to label.
-    #[arg(long)]
-    pub sample: String,
+    #[arg(long, required_unless_present = "package")]
+    pub sample: Option<String>,
     /// Who is labelling (or settling).
     #[arg(long, default_value = "")]
     pub annotator: String,
@@ -68,14 +72,21 @@ pub struct LabelArgs {
 
 /// Run `samecore label`.
 pub fn run(args: LabelArgs) -> anyhow::Result<()> {
-    let mut project = super::open_existing(&args.project)?;
+    let (path, name) = match (&args.project, &args.package, &args.sample) {
+        (_, Some(package), _) => return in_package(package, &args),
+        (Some(p), None, Some(s)) => (p, s),
+        _ => {
+            bail!("say which project and sample (--project P --sample S) or package (--package F)")
+        }
+    };
+    let mut project = super::open_existing(path)?;
     if !args.report {
         // Labels are stored as they are given: a project that cannot keep them is said first.
         project
             .check_writable()
-            .with_context(|| format!("cannot write to project {}", args.project.display()))?;
+            .with_context(|| format!("cannot write to project {}", path.display()))?;
     }
-    let sample = project.sample_by_name(&args.sample)?;
+    let sample = project.sample_by_name(name)?;
     let mut out = super::stdout_for(args.json);
     if !args.settle.is_empty() {
         let by = needs_name(&args.annotator)?;
@@ -124,8 +135,10 @@ pub fn run(args: LabelArgs) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
     let interactive = std::io::IsTerminal::is_terminal(&stdin);
     label_loop(
-        &mut project,
-        &sample,
+        &mut InProject {
+            project: &mut project,
+            sample: &sample,
+        },
         who,
         &mut stdin.lock(),
         interactive,
@@ -308,9 +321,9 @@ fn show(
         )?;
     }
     if let Some(score) = view.score {
-        let detector = view.detector.as_deref().unwrap_or("?");
+        let detector = (view.detector.as_deref()).map_or_else(String::new, |d| format!(" ({d})"));
         let stratum = view.stratum.as_deref().unwrap_or("-");
-        writeln!(out, "  score {score:.4} ({detector}), stratum {stratum}")?;
+        writeln!(out, "  score {score:.4}{detector}, stratum {stratum}")?;
     }
     write!(
         out,
@@ -324,16 +337,20 @@ fn show(
 fn page_core(project: &Project, page: &samecore::store::runs::Page) -> anyhow::Result<String> {
     let location = project.locate(page)?;
     let html = samecore::archive::text_at(&location, page.identity.url.as_deref())?;
-    let core = samecore::passages::Core::of_page(&html);
-    let text = core.text.split_whitespace().collect::<Vec<_>>().join(" ");
-    Ok(match text.char_indices().nth(3000) {
+    Ok(shorten(&samecore::passages::Core::of_page(&html).text))
+}
+
+/// A core text on one line, cut after 3,000 characters.
+fn shorten(core: &str) -> String {
+    let text = core.split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.char_indices().nth(3000) {
         Some((cut, _)) => format!(
             "{} … ({} characters in all)",
             &text[..cut],
             text.chars().count()
         ),
         None => text,
-    })
+    }
 }
 
 /// The keys, once at the start of a session.
@@ -355,12 +372,185 @@ fn legend(out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "reasons: {}", reasons.join(", "))
 }
 
+/// Where pairs are judged: the project's sample, or a coder's package of its pairs.
+trait Judged {
+    /// Pairs in all.
+    fn size(&self) -> u32;
+    /// The pairs `who` has a current label of.
+    fn done(&self, who: &str) -> anyhow::Result<BTreeSet<u32>>;
+    /// The pair at `position` as the prompt shows it, with both titles.
+    fn view(&self, position: u32) -> anyhow::Result<(PairView, [Option<String>; 2])>;
+    /// Both pages' core texts.
+    fn texts(&self, view: &PairView) -> Vec<String>;
+    /// Store `who`'s decision.
+    fn add(&mut self, position: u32, who: &str, label: &LabelInput) -> samecore::Result<()>;
+    /// Undo `who`'s latest decision; the pair it was on.
+    fn undo(&mut self, who: &str) -> anyhow::Result<Option<u32>>;
+}
+
+struct InProject<'a> {
+    project: &'a mut Project,
+    sample: &'a SampleInfo,
+}
+
+impl Judged for InProject<'_> {
+    fn size(&self) -> u32 {
+        self.sample.size
+    }
+    fn done(&self, who: &str) -> anyhow::Result<BTreeSet<u32>> {
+        Ok((self.project.labels(self.sample.id)?.into_iter())
+            .filter(|l| l.annotator == who)
+            .map(|l| l.position)
+            .collect())
+    }
+    fn view(&self, position: u32) -> anyhow::Result<(PairView, [Option<String>; 2])> {
+        let view = self.project.pair_view(self.sample.id, position)?;
+        let titles = [title(self.project, &view.a), title(self.project, &view.b)];
+        Ok((view, titles))
+    }
+    fn texts(&self, view: &PairView) -> Vec<String> {
+        [&view.a, &view.b]
+            .into_iter()
+            .map(|page| {
+                page_core(self.project, page)
+                    .unwrap_or_else(|e| format!("(cannot be read again: {e})"))
+            })
+            .collect()
+    }
+    fn add(&mut self, position: u32, who: &str, label: &LabelInput) -> samecore::Result<()> {
+        self.project
+            .add_label(self.sample.id, position, who, label)
+            .map(|_| ())
+    }
+    fn undo(&mut self, who: &str) -> anyhow::Result<Option<u32>> {
+        Ok(self.project.undo_last_label(self.sample.id, who)?)
+    }
+}
+
+struct InPackage {
+    package: samecore::package::Package,
+    size: u32,
+}
+
+impl InPackage {
+    fn page(p: &samecore::package::PackagePage, id: i64) -> samecore::store::runs::Page {
+        samecore::store::runs::Page {
+            id: samecore::store::PageId(id),
+            identity: samecore::store::runs::PageIdentity {
+                key: p.key.clone(),
+                url: p.url.clone(),
+                date: p.captured.clone(),
+                site: p.site.clone(),
+                title: p.title.clone(),
+                published: p.published.as_ref().map(|(at, _)| at.clone()),
+                ..Default::default()
+            },
+        }
+    }
+}
+
+impl Judged for InPackage {
+    fn size(&self) -> u32 {
+        self.size
+    }
+    fn done(&self, _who: &str) -> anyhow::Result<BTreeSet<u32>> {
+        Ok(self
+            .package
+            .labels()?
+            .into_iter()
+            .map(|l| l.position)
+            .collect())
+    }
+    fn view(&self, position: u32) -> anyhow::Result<(PairView, [Option<String>; 2])> {
+        let pair = self.package.pair(position)?;
+        let titles = [pair.a.title.clone(), pair.b.title.clone()];
+        Ok((
+            PairView {
+                position,
+                a: Self::page(&pair.a, 0),
+                b: Self::page(&pair.b, 1),
+                score: pair.score,
+                stratum: pair.stratum,
+                detector: None,
+            },
+            titles,
+        ))
+    }
+    fn texts(&self, view: &PairView) -> Vec<String> {
+        match self.package.pair(view.position) {
+            Ok(pair) => [&pair.a, &pair.b]
+                .into_iter()
+                .map(|p| shorten(&samecore::passages::Core::of_page(&p.html).text))
+                .collect(),
+            Err(e) => vec![format!("(cannot be read: {e})")],
+        }
+    }
+    fn add(&mut self, position: u32, _who: &str, label: &LabelInput) -> samecore::Result<()> {
+        self.package.add_label(position, label)
+    }
+    fn undo(&mut self, _who: &str) -> anyhow::Result<Option<u32>> {
+        Ok(self.package.undo_label()?)
+    }
+}
+
+/// `samecore label --package F`: judging the pairs of a coder's package.
+fn in_package(path: &std::path::Path, args: &LabelArgs) -> anyhow::Result<()> {
+    use samecore::store::packages::PackageKind;
+    if args.report || !args.settle.is_empty() {
+        bail!("reports and settlements are made in the project, after the merge (--project)");
+    }
+    let package = samecore::package::Package::open(path)
+        .with_context(|| format!("cannot open package {}", path.display()))?;
+    let coder = package.info.coder.clone();
+    if package.info.kind != PackageKind::Sample {
+        bail!(
+            "{} holds stories to code, not pairs to judge: samecore code --package",
+            path.display()
+        );
+    }
+    if !args.annotator.is_empty() && args.annotator != coder {
+        bail!("this package is {coder}'s, not {}'s", args.annotator);
+    }
+    if let Some(wanted) = &args.sample
+        && *wanted != package.info.round
+    {
+        bail!("this package holds sample {:?}", package.info.round);
+    }
+    let size = package.pair_count()?;
+    let mut judged = InPackage { package, size };
+    let mut out = super::stdout_for(false);
+    if let Some(file) = &args.answers {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read answers {}", file.display()))?;
+        let answers = parse_answers(&text, size)
+            .with_context(|| format!("{} (nothing labelled)", file.display()))?;
+        for (position, label) in &answers {
+            judged.add(*position, &coder, label)?;
+        }
+        writeln!(
+            out,
+            "{} pairs labelled by {coder} in the package from {}",
+            answers.len(),
+            file.display()
+        )?;
+        return Ok(());
+    }
+    let stdin = std::io::stdin();
+    let interactive = std::io::IsTerminal::is_terminal(&stdin);
+    label_loop(
+        &mut judged,
+        &coder,
+        &mut stdin.lock(),
+        interactive,
+        &mut out,
+    )
+}
+
 /// Label pair after pair from `input`. From a terminal an unknown key is said and asked again;
 /// from a pipe or a file it is an error naming the line, so answers cannot slide onto the
 /// wrong pairs (the scripted way is `--answers`, keyed by position).
 fn label_loop(
-    project: &mut Project,
-    sample: &SampleInfo,
+    judged: &mut dyn Judged,
     who: &str,
     input: &mut impl BufRead,
     interactive: bool,
@@ -368,22 +558,16 @@ fn label_loop(
 ) -> anyhow::Result<()> {
     let mut skipped = BTreeSet::new();
     let mut line_number = 0usize;
+    let size = judged.size();
     legend(out)?;
     // Ends when every pair is decided or skipped, at the end of input, or on `q`.
     let labelled = loop {
-        let done: BTreeSet<u32> = project
-            .labels(sample.id)?
-            .into_iter()
-            .filter(|l| l.annotator == who)
-            .map(|l| l.position)
-            .collect();
-        let Some(position) = (0..sample.size).find(|p| !done.contains(p) && !skipped.contains(p))
-        else {
+        let done = judged.done(who)?;
+        let Some(position) = (0..size).find(|p| !done.contains(p) && !skipped.contains(p)) else {
             break done.len();
         };
-        let view = project.pair_view(sample.id, position)?;
-        let titles = [title(project, &view.a), title(project, &view.b)];
-        show(out, &view, titles, done.len() as u32, sample.size)?;
+        let (view, titles) = judged.view(position)?;
+        show(out, &view, titles, done.len() as u32, size)?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
             break done.len();
@@ -406,12 +590,10 @@ fn label_loop(
         };
         match key {
             Ok(Key::Label(label)) => {
-                save_with_retry(out, position, &label, || {
-                    project.add_label(sample.id, position, who, &label)
-                })?;
+                save_with_retry(out, position, &label, || judged.add(position, who, &label))?;
                 writeln!(out, "pair {}: {}", position + 1, label.verdict)?;
             }
-            Ok(Key::Undo) => match project.undo_last_label(sample.id, who)? {
+            Ok(Key::Undo) => match judged.undo(who)? {
                 Some(p) => {
                     skipped.remove(&p);
                     writeln!(out, "undid the decision on pair {}", p + 1)?;
@@ -423,9 +605,7 @@ fn label_loop(
             }
             Ok(Key::Quit) => break done.len(),
             Ok(Key::Text) => {
-                for (side, page) in [("A", &view.a), ("B", &view.b)] {
-                    let text = page_core(project, page)
-                        .unwrap_or_else(|e| format!("(cannot be read again: {e})"));
+                for (side, text) in ["A", "B"].into_iter().zip(judged.texts(&view)) {
                     writeln!(out, "\n--- {side} ---\n{text}")?;
                 }
                 // The same pair again, with its keys.
@@ -434,11 +614,7 @@ fn label_loop(
             Err(e) => writeln!(out, "{e}")?,
         }
     };
-    writeln!(
-        out,
-        "\n{labelled} of {} pairs labelled by {who}",
-        sample.size
-    )?;
+    writeln!(out, "\n{labelled} of {size} pairs labelled by {who}")?;
     Ok(())
 }
 

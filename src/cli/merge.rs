@@ -37,22 +37,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     for p in &report.packages {
-        writeln!(
-            out,
-            "{} ({}, round {}): {} of {} stories coded; {} values in, {} already there{}",
-            p.coder,
-            p.file.display(),
-            p.round,
-            p.units_coded,
-            p.units,
-            p.values_in,
-            p.already,
-            if p.undone > 0 {
-                format!(", {} undone since", p.undone)
-            } else {
-                String::new()
-            }
-        )?;
+        writeln!(out, "{} <- {}", p.summary(), p.file.display())?;
         for c in &p.conflicts {
             writeln!(
                 out,

@@ -183,8 +183,10 @@ pub enum ProjectAction {
     UndoValue,
     /// Write one package per coder of a round into a folder.
     Assign {
-        /// The round.
+        /// The round (or the sample, when `coders` are given).
         round: String,
+        /// A sample of pairs is assigned to these coders.
+        coders: Option<Vec<String>>,
         /// The folder.
         folder: std::path::PathBuf,
     },

@@ -7,7 +7,13 @@
 //! loses nothing. What needs the archive or the project (runs, samples, the other tabs) is not
 //! shown.
 //!
-//! In: a [`Package`]. Out: its values, and notes for the message bar.
+//! A package of pairs opens into the labelling view instead: the pairs on the left with what is
+//! judged, the labelling bar of the Labels tab (C / I / U, digit reasons, N note, J / K, Ctrl+Z)
+//! over the pair view of the project (terms and their diff, raw pages, aligned passages with
+//! each page's site frame left out as the package carries it, and the derivation class to
+//! record). The pages are compared in memory ([`crate::session::Session::of_pages`]).
+//!
+//! In: a [`Package`]. Out: its values or labels, and notes for the message bar.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -39,6 +45,7 @@ pub struct Outcome {
 
 /// A package being coded.
 pub struct PackageView {
+    pairs: Option<PairsState>,
     package: Package,
     units: Vec<PackageUnit>,
     values: Vec<PackageValue>,
@@ -54,7 +61,11 @@ impl PackageView {
         let units = package.units()?;
         let values = package.values()?;
         let others = package.others()?;
+        let pairs = (package.info.kind == crate::store::packages::PackageKind::Sample)
+            .then(|| PairsState::new(&package))
+            .transpose()?;
         let mut view = PackageView {
+            pairs,
             package,
             units,
             values,
@@ -66,10 +77,17 @@ impl PackageView {
         Ok(view)
     }
 
-    /// "Round r1 for ana".
+    /// "Round r1 for ana" ("Sample s1 for ana").
     pub fn title(&self) -> String {
         let i = &self.package.info;
-        format!("Round {} for {}", i.round, i.coder)
+        match i.kind {
+            crate::store::packages::PackageKind::Round => {
+                format!("Round {} for {}", i.round, i.coder)
+            }
+            crate::store::packages::PackageKind::Sample => {
+                format!("Sample {} for {}", i.round, i.coder)
+            }
+        }
     }
 
     fn variables(&self) -> Vec<&Variable> {
@@ -111,6 +129,11 @@ impl PackageView {
     /// Draw the view.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Outcome {
         let mut outcome = Outcome::default();
+        if let Some(mut pairs) = self.pairs.take() {
+            pairs.ui(ui, &mut self.package, &mut outcome);
+            self.pairs = Some(pairs);
+            return outcome;
+        }
         let done = (self.units.iter())
             .filter(|u| self.done(u.position))
             .count();
@@ -361,4 +384,312 @@ impl PackageView {
                 ui.label(&u.core);
             });
     }
+}
+
+/// A package of pairs being judged.
+struct PairsState {
+    snapshot: crate::gui::project::SampleSnapshot,
+    bar: super::labelling::LabelsView,
+    view: super::pair_view::PairView,
+    /// The pair shown: its position, its pages in memory and their comparison.
+    shown: Option<(
+        u32,
+        crate::session::Session,
+        crate::gui::model::pair::PairComparison,
+    )>,
+}
+
+impl PairsState {
+    fn new(package: &Package) -> crate::Result<PairsState> {
+        let mut state = PairsState {
+            snapshot: snapshot(package)?,
+            bar: Default::default(),
+            view: Default::default(),
+            shown: None,
+        };
+        state.bar.labelling = true;
+        state.bar.position = Some(
+            (0..state.snapshot.pairs.len() as u32)
+                .find(|p| state.snapshot.mine[*p as usize].is_none())
+                .unwrap_or(0),
+        );
+        Ok(state)
+    }
+
+    fn reload(&mut self, package: &Package, notes: &mut Vec<String>) {
+        match snapshot(package) {
+            Ok(s) => self.snapshot = s,
+            Err(e) => notes.push(format!("The package cannot be read: {e}")),
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, package: &mut Package, outcome: &mut Outcome) {
+        let info = package.info.clone();
+        let n = self.snapshot.pairs.len() as u32;
+        ui.horizontal_wrapped(|ui| {
+            ui.heading(format!("Sample {} for {}", info.round, info.coder));
+            ui.label(format!(
+                "{} of {n} pairs labelled{}",
+                self.snapshot.progress.labelled,
+                if info.blind {
+                    " · blind: no score, stratum or detector"
+                } else {
+                    ""
+                }
+            ));
+            if ui
+                .button("Close package")
+                .on_hover_text("Every decision is already saved in the package")
+                .clicked()
+            {
+                outcome.close = true;
+            }
+        });
+        ui.weak(format!(
+            "{} · every decision is saved in the package as you make it; send the file back to \
+             {} to merge it (samecore merge).",
+            package.path().display(),
+            info.created_by
+        ));
+        ui.separator();
+        if n == 0 {
+            ui.label("The package holds no pair.");
+            return;
+        }
+        self.pair_list(ui);
+        for action in self.bar.bar(ui, &self.snapshot) {
+            self.apply(action, package, outcome);
+        }
+        let Some(position) = self.bar.position else {
+            return;
+        };
+        if self.shown.as_ref().is_none_or(|s| s.0 != position) {
+            self.show_pair(position, package, outcome);
+        }
+        let Some((_, ws, cmp)) = &self.shown else {
+            return;
+        };
+        let decided = package
+            .derivation(position)
+            .ok()
+            .flatten()
+            .map(|(a, class, at)| {
+                format!(
+                    "the {} page {} ({}, {})",
+                    if a { "right" } else { "left" },
+                    class.label(),
+                    info.coder,
+                    at.get(..10).unwrap_or(&at)
+                )
+            });
+        let coding = super::pair_view::Coding {
+            busy: false,
+            blind: info.blind,
+            open: true,
+            decided,
+        };
+        match self.view.show(ui, ws, Some(cmp), None, &coding) {
+            Some(super::action::Action::Project(ProjectAction::SetDerivation {
+                source,
+                class,
+                ..
+            })) => {
+                let left_is_source = source == crate::DocId(0);
+                match package.set_derivation(position, left_is_source, class, "") {
+                    Ok(()) => outcome.notes.push(format!(
+                        "Pair {}: the {} page is {}",
+                        position + 1,
+                        if left_is_source { "right" } else { "left" },
+                        class.label()
+                    )),
+                    Err(e) => outcome.notes.push(format!("Not saved: {e}")),
+                }
+            }
+            Some(super::action::Action::OpenCapture(doc)) => {
+                let d = &ws.docs()[doc.index()];
+                let view = crate::safe_view::inert_html(
+                    &d.html.text(),
+                    d.url.as_deref().unwrap_or(&d.key),
+                    d.date.as_deref(),
+                );
+                let opened = super::capture::write_inert(&view).and_then(|path| {
+                    super::capture::open_in_browser(&path.display().to_string())
+                        .map_err(|e| crate::Error::io(e, &path))
+                });
+                if let Err(e) = opened {
+                    outcome.notes.push(format!("Cannot open the page: {e}"));
+                }
+            }
+            Some(_) => outcome
+                .notes
+                .push("Replay needs the project's archive; the package has the page itself".into()),
+            None => {}
+        }
+    }
+
+    /// Compare the pair at `position` in memory.
+    fn show_pair(&mut self, position: u32, package: &Package, outcome: &mut Outcome) {
+        let compared = package.pair(position).and_then(|pair| {
+            let ws = crate::session::Session::of_pages(
+                vec![pair.a.document(), pair.b.document()],
+                vec![Some(pair.a.frame.clone()), Some(pair.b.frame.clone())],
+            );
+            let cmp = crate::gui::model::pair::compare(
+                &ws,
+                crate::DocId(0),
+                crate::DocId(1),
+                &Default::default(),
+                &[],
+                std::time::Duration::from_millis(500),
+            )?;
+            Ok((ws, cmp))
+        });
+        match compared {
+            Ok((ws, cmp)) => {
+                self.view.forget_layout();
+                self.shown = Some((position, ws, cmp));
+            }
+            Err(e) => {
+                outcome
+                    .notes
+                    .push(format!("Pair {} cannot be shown: {e}", position + 1));
+                self.shown = None;
+            }
+        }
+    }
+
+    fn apply(&mut self, action: ProjectAction, package: &mut Package, outcome: &mut Outcome) {
+        match action {
+            ProjectAction::Label {
+                position,
+                label,
+                next,
+            } => {
+                match package.add_label(position, &label) {
+                    Ok(()) => {
+                        outcome
+                            .notes
+                            .push(format!("Pair {}: {}", position + 1, label.verdict));
+                        if let Some(next) = next {
+                            self.bar.position = Some(next);
+                        }
+                    }
+                    Err(e) => outcome.notes.push(format!("Not saved: {e}")),
+                }
+                self.reload(package, &mut outcome.notes);
+            }
+            ProjectAction::UndoLabel => {
+                match package.undo_label() {
+                    Ok(Some(p)) => {
+                        outcome
+                            .notes
+                            .push(format!("Undone: your label of pair {}", p + 1));
+                        self.bar.position = Some(p);
+                    }
+                    Ok(None) => outcome.notes.push("Nothing to undo".into()),
+                    Err(e) => outcome.notes.push(format!("Undo failed: {e}")),
+                }
+                self.reload(package, &mut outcome.notes);
+            }
+            ProjectAction::Goto(p) => self.bar.position = Some(p),
+            ProjectAction::StopLabelling => outcome.close = true,
+            ProjectAction::Notice(text) => outcome.notes.push(text),
+            _ => {}
+        }
+    }
+
+    fn pair_list(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::left("package_pairs")
+            .resizable(true)
+            .default_size(240.0)
+            .size_range(160.0..=420.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("package_pair_list")
+                    .show(ui, |ui| {
+                        super::view::rows_take_clicks(ui);
+                        for (i, p) in self.snapshot.pairs.iter().enumerate() {
+                            let mark = match &self.snapshot.mine[i] {
+                                Some(l) => format!(
+                                    "[{}]",
+                                    l.verdict.as_str().chars().next().unwrap_or('x')
+                                ),
+                                None => "[ ]".into(),
+                            };
+                            let title = p.a.identity.title.as_deref().unwrap_or("(untitled)");
+                            let chosen = self.bar.position == Some(i as u32);
+                            let r =
+                                ui.selectable_label(chosen, format!("{mark} {}  {title}", i + 1));
+                            if r.clicked() {
+                                self.bar.position = Some(i as u32);
+                            }
+                        }
+                    });
+            });
+    }
+}
+
+/// The package's pairs and the coder's labels as the labelling bar reads a sample.
+fn snapshot(package: &Package) -> crate::Result<crate::gui::project::SampleSnapshot> {
+    use crate::store::runs::{Page, PageIdentity};
+    let info = &package.info;
+    let n = package.pair_count()?;
+    let page = |p: &crate::package::PackagePage, id: i64| Page {
+        id: crate::store::PageId(id),
+        identity: PageIdentity {
+            key: p.key.clone(),
+            url: p.url.clone(),
+            date: p.captured.clone(),
+            site: p.site.clone(),
+            title: p.title.clone(),
+            ..Default::default()
+        },
+    };
+    let mut pairs = Vec::with_capacity(n as usize);
+    for position in 0..n {
+        let pair = package.pair(position)?;
+        pairs.push(crate::store::samples::SamplePair {
+            position,
+            a: page(&pair.a, 0),
+            b: page(&pair.b, 1),
+            score: pair.score,
+            stratum: pair.stratum.unwrap_or_default(),
+        });
+    }
+    let mut mine = vec![None; n as usize];
+    let mut labels = Vec::new();
+    for l in package.labels()? {
+        if let Some(m) = mine.get_mut(l.position as usize) {
+            *m = Some(l.label.clone());
+        }
+        labels.push(crate::store::samples::LabelRecord {
+            position: l.position,
+            annotator: info.coder.clone(),
+            label: l.label,
+            created_at: l.at,
+        });
+    }
+    let labelled = labels.len() as u32;
+    Ok(crate::gui::project::SampleSnapshot {
+        info: crate::store::samples::SampleInfo {
+            id: crate::store::SampleId(0),
+            name: info.round.clone(),
+            run: Some(info.run),
+            method: String::new(),
+            seed: 0,
+            blind: info.blind,
+            spec: serde_json::Value::Null,
+            created_at: info.created_at.clone(),
+            size: n,
+        },
+        pairs,
+        labels,
+        annotator: info.coder.clone(),
+        mine,
+        progress: crate::store::samples::LabelProgress { total: n, labelled },
+        annotators: vec![info.coder.clone()],
+        estimate: crate::labels::stats::stratified_precision(&[], &[], 1.96),
+        agreements: Vec::new(),
+        unsettled: Vec::new(),
+    })
 }

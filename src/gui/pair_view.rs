@@ -159,6 +159,11 @@ pub fn place_in_cluster(run: Option<&AlgoRun>, pair: &PairComparison) -> Option<
 }
 
 impl PairView {
+    /// Lay the sides out again at the next draw (another pair of the same documents).
+    pub fn forget_layout(&mut self) {
+        self.cache = None;
+    }
+
     /// Draw the view; `blind` (labelling a blind sample) hides every detector's score.
     pub fn show(
         &mut self,
@@ -355,6 +360,9 @@ impl PairView {
         ui.horizontal_wrapped(|ui| {
             if blind {
                 ui.weak("Blind sample: scores and detectors hidden");
+                return;
+            }
+            if pair.scores.is_empty() {
                 return;
             }
             ui.label("Similarity:");

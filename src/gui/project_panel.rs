@@ -174,7 +174,11 @@ impl Workbench {
             } => self.project.set_value(unit, variable, raw),
             ProjectAction::UndoValue => self.project.undo_value(),
             ProjectAction::SaveCodebook { book, note } => self.project.save_codebook(book, note),
-            ProjectAction::Assign { round, folder } => self.project.assign(round, folder),
+            ProjectAction::Assign {
+                round,
+                coders,
+                folder,
+            } => self.project.assign(round, coders, folder),
             ProjectAction::Merge(paths) => self.project.merge(paths),
             ProjectAction::WriteCodebook {
                 book,
@@ -342,36 +346,80 @@ impl Workbench {
                         .filter(|d| !d.as_os_str().is_empty())
                         .map_or_else(|| ".".to_string(), |d| d.display().to_string());
                 }
-                if rounds.is_empty() {
-                    ui.weak("No reliability round yet (samecore round new).");
+                // What goes out: a round's stories or a sample's pairs ("sample NAME").
+                let samples: Vec<String> = (self.project.samples.iter())
+                    .filter(|s| s.run.is_some())
+                    .map(|s| format!("sample {}", s.name))
+                    .collect();
+                let choices: Vec<String> = (rounds.iter().map(|r| format!("round {r}")))
+                    .chain(samples)
+                    .collect();
+                if choices.is_empty() {
+                    ui.weak(
+                        "No reliability round (samecore round new) or sample of pairs (Labels \
+                         tab) yet.",
+                    );
                 } else {
-                    if form.round.as_ref().is_none_or(|r| !rounds.contains(r)) {
-                        form.round = rounds.first().cloned();
+                    if form.round.as_ref().is_none_or(|r| !choices.contains(r)) {
+                        form.round = choices.first().cloned();
                     }
                     ui.horizontal(|ui| {
-                        let l = ui.label("Round");
+                        let l = ui.label("Assign");
                         egui::ComboBox::from_id_salt("assign_round")
                             .selected_text(form.round.clone().unwrap_or_default())
                             .show_ui(ui, |ui| {
-                                for r in &rounds {
+                                for r in &choices {
                                     ui.selectable_value(&mut form.round, Some(r.clone()), r);
                                 }
                             })
                             .response
-                            .labelled_by(l.id);
+                            .labelled_by(l.id)
+                            .on_hover_text(
+                                "A round's stories to code, or a sample's pairs to judge",
+                            );
                     });
+                    let sample = (form.round.as_deref())
+                        .and_then(|r| r.strip_prefix("sample "))
+                        .map(str::to_string);
+                    if sample.is_some() {
+                        let l = ui.label("Coders (comma-separated)");
+                        ui.add(
+                            egui::TextEdit::singleline(&mut form.coders)
+                                .desired_width(240.0)
+                                .hint_text("ana, ben"),
+                        )
+                        .labelled_by(l.id);
+                    }
+                    let coders: Vec<String> = (form.coders.split(','))
+                        .map(str::trim)
+                        .filter(|c| !c.is_empty())
+                        .map(str::to_string)
+                        .collect();
                     let l = ui.label("Into the folder");
                     ui.add(egui::TextEdit::singleline(&mut form.folder).desired_width(240.0))
                         .labelled_by(l.id);
+                    let ready = sample.is_none() || !coders.is_empty();
                     if ui
-                        .button("Assign…")
-                        .on_hover_text("Write one package per coder of the round into the folder")
+                        .add_enabled(ready, egui::Button::new("Assign…"))
+                        .on_hover_text(if sample.is_some() {
+                            "Write one package per coder with the sample's pairs into the folder"
+                        } else {
+                            "Write one package per coder of the round into the folder"
+                        })
                         .clicked()
-                        && let Some(round) = form.round.clone()
+                        && let Some(choice) = form.round.clone()
                     {
-                        actions.push(ProjectAction::Assign {
-                            round,
-                            folder: PathBuf::from(form.folder.trim()),
+                        actions.push(match sample {
+                            Some(name) => ProjectAction::Assign {
+                                round: name,
+                                coders: Some(coders),
+                                folder: PathBuf::from(form.folder.trim()),
+                            },
+                            None => ProjectAction::Assign {
+                                round: choice.trim_start_matches("round ").to_string(),
+                                coders: None,
+                                folder: PathBuf::from(form.folder.trim()),
+                            },
                         });
                     }
                 }
@@ -401,10 +449,7 @@ impl Workbench {
                 }
                 if let Some(report) = &self.project.merged {
                     for p in &report.packages {
-                        ui.label(format!(
-                            "{}: {} of {} stories coded; {} values in, {} already there",
-                            p.coder, p.units_coded, p.units, p.values_in, p.already
-                        ));
+                        ui.label(p.summary());
                         for c in &p.conflicts {
                             ui.colored_label(
                                 ui.visuals().warn_fg_color,
@@ -423,8 +468,10 @@ impl Workbench {
 /// What the Coders' packages section holds between frames.
 #[derive(Debug, Default)]
 pub struct PackageForm {
-    /// The round to assign.
+    /// What to assign: "round NAME" or "sample NAME".
     pub round: Option<String>,
+    /// Who judges a sample's pairs, comma-separated.
+    pub coders: String,
     /// The folder the packages are written to.
     pub folder: String,
     /// The packages to merge, one path a line.

@@ -589,29 +589,37 @@ impl ProjectSession {
         });
     }
 
-    /// Write one package per coder of round `round` into `folder`, as the annotator (the
-    /// lead).
-    pub fn assign(&mut self, round: String, folder: PathBuf) {
+    /// Write one package per coder of round `round` into `folder` (or, with `coders`, one per
+    /// coder of sample `round`'s pairs), as the annotator (the lead).
+    pub fn assign(&mut self, round: String, coders: Option<Vec<String>>, folder: PathBuf) {
         let by = self.lead();
         self.send(move |st| {
+            let (written, what) = match &coders {
+                None => (
+                    crate::package::assign(&mut st.project, &round, None, &folder, &by),
+                    "stories",
+                ),
+                Some(coders) => (
+                    crate::package::assign_sample(&mut st.project, &round, coders, &folder, &by),
+                    "pairs",
+                ),
+            };
             replies(
                 "Writing the packages",
-                crate::package::assign(&mut st.project, &round, None, &folder, &by).map(
-                    |written| {
-                        written
-                            .iter()
-                            .map(|p| {
-                                Reply::Notice(format!(
-                                    "Package for {}: {} stories, {} KB: {}",
-                                    p.coder,
-                                    p.units,
-                                    p.bytes.div_ceil(1000),
-                                    p.file.display()
-                                ))
-                            })
-                            .collect()
-                    },
-                ),
+                written.map(|written| {
+                    written
+                        .iter()
+                        .map(|p| {
+                            Reply::Notice(format!(
+                                "Package for {}: {} {what}, {} KB: {}",
+                                p.coder,
+                                p.units,
+                                p.bytes.div_ceil(1000),
+                                p.file.display()
+                            ))
+                        })
+                        .collect()
+                }),
             )
         });
     }
@@ -625,10 +633,14 @@ impl ProjectSession {
                 (|| {
                     let report = crate::package::merge(&mut st.project, &paths, &by)?;
                     let values: usize = report.packages.iter().map(|p| p.values_in).sum();
+                    let labels: usize = (report.packages.iter())
+                        .map(|p| p.labels_in + p.derivations_in)
+                        .sum();
                     Ok(vec![
                         Reply::Codes(Arc::new(project::code_snapshot(&st.project)?)),
                         Reply::Notice(format!(
-                            "{} package(s) merged: {values} values came in",
+                            "{} package(s) merged: {values} values and {labels} labels and \
+                             derivation classes came in",
                             report.packages.len()
                         )),
                         Reply::Merged(Arc::new(report)),

@@ -3,18 +3,24 @@
 //! still in the project, every value one its codebook takes); then all their values go in
 //! under one transaction, so a merge killed at any point leaves the project as it was and can
 //! be run again. A value remembers its package row (`origin`): one merged before is counted as
-//! already there; an undo made in the package after an earlier merge is carried over.
+//! already there; an undo made in the package after an earlier merge is carried over. A
+//! package of pairs brings labels and derivation classes the same way, into the sample it was
+//! written from (which must still have the same pairs).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use rusqlite::params;
 
+use super::pairs::{DerivationRow, LabelRow};
 use super::{Package, bad};
 use crate::Result;
 use crate::codebook::Answer;
+use crate::labels::Reason;
 use crate::store::Project;
+use crate::store::packages::PackageKind;
 use crate::store::values::Unit;
+use crate::store::{PageId, SampleId};
 
 /// One row the coder wrote in a package.
 #[derive(Debug, Clone)]
@@ -53,20 +59,54 @@ pub struct PackageMerge {
     pub file: PathBuf,
     /// Its coder.
     pub coder: String,
-    /// Its round.
+    /// Its round (or sample).
     pub round: String,
-    /// Its stories.
+    /// What it held.
+    pub kind: PackageKind,
+    /// Its stories (or pairs).
     pub units: usize,
-    /// Stories the coder answered every scored variable of (in the package).
+    /// Stories the coder answered every scored variable of (pairs the coder labelled).
     pub units_coded: usize,
     /// Values that came in now.
     pub values_in: usize,
-    /// Values that were there from an earlier merge.
+    /// Labels that came in now (a package of pairs).
+    pub labels_in: usize,
+    /// Derivation classes that came in now (a package of pairs).
+    pub derivations_in: usize,
+    /// Values (labels, classes) that were there from an earlier merge.
     pub already: usize,
     /// Values undone in the package since an earlier merge, undone in the project now.
     pub undone: usize,
     /// Where the coder gave one story two values.
     pub conflicts: Vec<Conflict>,
+}
+
+impl PackageMerge {
+    /// One line: "ana (round r1): 3 of 5 stories coded; 12 values in, 0 already there".
+    pub fn summary(&self) -> String {
+        let undone = if self.undone > 0 {
+            format!(", {} undone since", self.undone)
+        } else {
+            String::new()
+        };
+        match self.kind {
+            PackageKind::Round => format!(
+                "{} (round {}): {} of {} stories coded; {} values in, {} already there{undone}",
+                self.coder, self.round, self.units_coded, self.units, self.values_in, self.already
+            ),
+            PackageKind::Sample => format!(
+                "{} (sample {}): {} of {} pairs labelled; {} labels and {} derivation classes \
+                 in, {} already there{undone}",
+                self.coder,
+                self.round,
+                self.units_coded,
+                self.units,
+                self.labels_in,
+                self.derivations_in,
+                self.already
+            ),
+        }
+    }
 }
 
 /// What a merge did, package by package.
@@ -83,6 +123,8 @@ struct Checked {
     units: BTreeMap<i64, Unit>,
     rows: Vec<Row>,
     done: usize,
+    /// For a package of pairs: what it brings.
+    sample: Option<SampleChecked>,
 }
 
 /// Whether `at` is a time as samecore writes it (`2026-12-02T17:34:13.187Z`).
@@ -126,10 +168,13 @@ fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked
              merged"
         )));
     }
-    if record.coder != info.coder || record.run != info.run {
+    if record.coder != info.coder || record.run != Some(info.run) || record.kind != info.kind {
         return Err(bad(format!(
-            "{name}: its coder or run is not the one recorded"
+            "{name}: its coder, run or kind is not the one recorded"
         )));
+    }
+    if info.kind == PackageKind::Sample {
+        return check_sample(project, path, package);
     }
     let history = project.codebook_history()?;
     if !history
@@ -238,7 +283,241 @@ fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked
         units,
         rows,
         done,
+        sample: None,
     })
+}
+
+/// What a package of pairs brings, checked.
+struct SampleChecked {
+    sample: SampleId,
+    /// Each pair's (left, right) page in the project, by position.
+    pages: BTreeMap<u32, (PageId, PageId)>,
+    labels: Vec<LabelRow>,
+    derivations: Vec<DerivationRow>,
+}
+
+/// [`check`] for a package of pairs: the project still has the sample with the same pairs,
+/// and every row the coder wrote is one samecore writes.
+fn check_sample(project: &Project, path: &Path, package: Package) -> Result<Checked> {
+    let name = path.display();
+    let info = &package.info;
+    let sample = project.sample_by_name(&info.round).map_err(|_| {
+        bad(format!(
+            "{name}: the project no longer has sample {:?}; nothing was merged",
+            info.round
+        ))
+    })?;
+    let theirs: BTreeMap<u32, (PageId, PageId, String, String)> = project
+        .sample_pairs(sample.id)?
+        .into_iter()
+        .map(|p| {
+            (
+                p.position,
+                (p.a.id, p.b.id, p.a.identity.key, p.b.identity.key),
+            )
+        })
+        .collect();
+    let n = package.pair_count()?;
+    let mut pages = BTreeMap::new();
+    let mut differ = Vec::new();
+    for position in 0..n {
+        let pair = package.pair(position)?;
+        match theirs.get(&position) {
+            Some((a, b, ka, kb)) if *ka == pair.a.key && *kb == pair.b.key => {
+                pages.insert(position, (*a, *b));
+            }
+            _ => differ.push((position + 1).to_string()),
+        }
+    }
+    if !differ.is_empty() || theirs.len() != n as usize {
+        return Err(bad(format!(
+            "{name}: sample {:?} of the project no longer has the package's pairs (pairs {} \
+             differ; the project's sample has {} pairs, the package {n}); nothing was merged",
+            info.round,
+            if differ.is_empty() {
+                "none".to_string()
+            } else {
+                differ.join(", ")
+            },
+            theirs.len()
+        )));
+    }
+    let labels = package.own_labels()?;
+    for l in &labels {
+        if !well_timed(&l.at) || l.position >= n {
+            return Err(bad(format!(
+                "{name}: label {} is not one samecore writes (pair {}, time {:?})",
+                l.id,
+                l.position + 1,
+                l.at
+            )));
+        }
+    }
+    let derivations = package.own_derivations()?;
+    for d in &derivations {
+        if !well_timed(&d.at) || d.position >= n {
+            return Err(bad(format!(
+                "{name}: derivation {} is not one samecore writes (pair {}, time {:?})",
+                d.id,
+                d.position + 1,
+                d.at
+            )));
+        }
+    }
+    let done = package.labels()?.len();
+    Ok(Checked {
+        file: path.to_path_buf(),
+        package,
+        units: BTreeMap::new(),
+        rows: Vec::new(),
+        done,
+        sample: Some(SampleChecked {
+            sample: sample.id,
+            pages,
+            labels,
+            derivations,
+        }),
+    })
+}
+
+/// Bring a package's labels and derivation classes in (inside the merge's transaction): each
+/// under the coder with when it was decided, each once (its `origin`); a label undone in the
+/// package since an earlier merge is undone in the project. (labels in, derivations in,
+/// already there, undone, conflicts.)
+fn merge_sample(
+    tx: &rusqlite::Transaction<'_>,
+    c: &Checked,
+    s: &SampleChecked,
+    soon: &str,
+) -> Result<(usize, usize, usize, usize, Vec<Conflict>)> {
+    let info = &c.package.info;
+    let file = c.file.display();
+    let (mut labels_in, mut derivations_in, mut already, mut undone) = (0, 0, 0, 0);
+    let mut touched = BTreeSet::new();
+    for l in &s.labels {
+        if l.at.as_str() > soon {
+            return Err(bad(format!(
+                "{file}: label {} was given in the future ({}); nothing was merged",
+                l.id, l.at
+            )));
+        }
+        let origin = format!("{}:label:{}", info.id, l.id);
+        let n = tx.execute(
+            "INSERT OR IGNORE INTO labels (sample_id, position, annotator, verdict, reason, note,
+               created_at, undone, origin) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                s.sample.0,
+                l.position,
+                info.coder,
+                l.label.verdict.as_str(),
+                l.label.reason.map(Reason::as_str),
+                l.label.note,
+                l.at,
+                l.undone,
+                origin
+            ],
+        )?;
+        if n == 1 {
+            labels_in += 1;
+            touched.insert(l.position);
+            continue;
+        }
+        let before: (u32, String, Option<String>, String, String) = tx.query_row(
+            "SELECT position, verdict, reason, note, created_at FROM labels WHERE origin = ?1",
+            [&origin],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )?;
+        let now = (
+            l.position,
+            l.label.verdict.as_str().to_string(),
+            l.label.reason.map(|r| r.as_str().to_string()),
+            l.label.note.clone(),
+            l.at.clone(),
+        );
+        if before != now {
+            return Err(bad(format!(
+                "{file}: label {} is not the one merged from this package before (was the \
+                 package restored from a copy, or coded in two copies?); nothing was merged",
+                l.id
+            )));
+        }
+        already += 1;
+        if l.undone {
+            undone += tx.execute(
+                "UPDATE labels SET undone = 1 WHERE origin = ?1 AND undone = 0",
+                [&origin],
+            )?;
+        }
+    }
+    for d in &s.derivations {
+        if d.at.as_str() > soon {
+            return Err(bad(format!(
+                "{file}: derivation {} was given in the future ({}); nothing was merged",
+                d.id, d.at
+            )));
+        }
+        let (a, b) = s.pages[&d.position];
+        let (source, derived) = if d.source_is_a { (a, b) } else { (b, a) };
+        let origin = format!("{}:derivation:{}", info.id, d.id);
+        let n = tx.execute(
+            "INSERT OR IGNORE INTO derivations (source, derived, class, by, at, note, undone,
+               origin) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                source.0,
+                derived.0,
+                d.class.name(),
+                info.coder,
+                d.at,
+                d.note,
+                d.undone,
+                origin
+            ],
+        )?;
+        if n == 1 {
+            derivations_in += 1;
+        } else {
+            already += 1;
+            if d.undone {
+                undone += tx.execute(
+                    "UPDATE derivations SET undone = 1 WHERE origin = ?1 AND undone = 0",
+                    [&origin],
+                )?;
+            }
+        }
+    }
+    // The coder's standing labels of a pair from another package with another verdict: the
+    // later counts, both stay (one carried from the project and changed is a revision).
+    let mut conflicts = Vec::new();
+    for position in touched {
+        let mut stmt = tx.prepare(
+            "SELECT verdict, created_at, coalesce(origin, '') FROM labels
+             WHERE sample_id = ?1 AND position = ?2 AND annotator = ?3 AND undone = 0
+             ORDER BY created_at, id",
+        )?;
+        let rows: Vec<(String, String, String)> = stmt
+            .query_map(params![s.sample.0, position, info.coder], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let place = |origin: &str| origin.split(':').next().unwrap_or("").to_string();
+        let Some(last) = rows.last() else { continue };
+        let mine = place(&last.2);
+        if let Some(e) = rows
+            .iter()
+            .rev()
+            .find(|r| !place(&r.2).is_empty() && place(&r.2) != mine && r.0 != last.0)
+        {
+            conflicts.push(Conflict {
+                unit: format!("sample {} pair {}", info.round, position + 1),
+                variable: "label".into(),
+                kept: last.0.clone(),
+                kept_at: last.1.clone(),
+                earlier: e.0.clone(),
+                earlier_at: e.1.clone(),
+            });
+        }
+    }
+    Ok((labels_in, derivations_in, already, undone, conflicts))
 }
 
 /// Merge the packages at `paths` into `project`, recording the merge as `by`'s. All or
@@ -271,6 +550,37 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
         )?;
         for c in &checked {
             let info = &c.package.info;
+            if let Some(sample) = &c.sample {
+                let (labels_in, derivations_in, already, undone, conflicts) =
+                    merge_sample(tx, c, sample, &soon)?;
+                tx.execute(
+                    "INSERT INTO package_merges (package_id, by, values_in, already, undone,
+                       labels_in, derivations_in) VALUES (?1, ?2, 0, ?3, ?4, ?5, ?6)",
+                    params![
+                        info.id,
+                        by,
+                        already as i64,
+                        undone as i64,
+                        labels_in as i64,
+                        derivations_in as i64
+                    ],
+                )?;
+                report.packages.push(PackageMerge {
+                    file: c.file.clone(),
+                    coder: info.coder.clone(),
+                    round: info.round.clone(),
+                    kind: info.kind,
+                    units: sample.pages.len(),
+                    units_coded: c.done,
+                    values_in: 0,
+                    labels_in,
+                    derivations_in,
+                    already,
+                    undone,
+                    conflicts,
+                });
+                continue;
+            }
             let (mut values_in, mut already, mut undone) = (0, 0, 0);
             let mut touched: BTreeSet<(i64, String)> = BTreeSet::new();
             for row in &c.rows {
@@ -395,9 +705,12 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
                 file: c.file.clone(),
                 coder: info.coder.clone(),
                 round: info.round.clone(),
+                kind: info.kind,
                 units: c.units.len(),
                 units_coded,
                 values_in,
+                labels_in: 0,
+                derivations_in: 0,
                 already,
                 undone,
                 conflicts,

@@ -28,8 +28,10 @@
 //! Not in packages yet: samples of pairs to judge and page variables (a round is of stories).
 
 mod merge;
+mod pairs;
 
 pub use merge::{Conflict, MergeReport, PackageMerge, merge};
+pub use pairs::{PackageLabel, PackagePage, PackagePair, assign_sample};
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +40,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use sha2::Sha256;
 
 use crate::codebook::{Answer, Codebook, Kind, UnitKind};
+use crate::store::packages::{PackageKind, PackageRecord};
 use crate::store::values::{Role, Unit};
 use crate::store::{Project, RunId};
 use crate::{Error, Result};
@@ -45,7 +48,7 @@ use crate::{Error, Result};
 /// What a package file says it is.
 pub const FORMAT: &str = crate::store::packages::PACKAGE_FORMAT;
 /// The layout this samecore writes and reads.
-pub const FORMAT_VERSION: i64 = 1;
+pub const FORMAT_VERSION: i64 = 2;
 /// The extension of package files.
 pub const EXTENSION: &str = "samecore-package";
 
@@ -85,7 +88,65 @@ CREATE TABLE others (
     answer TEXT NOT NULL,
     value TEXT
 );
+CREATE TABLE pages (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    title TEXT,
+    url TEXT,
+    site TEXT,
+    published TEXT,
+    published_source TEXT,
+    captured TEXT,
+    frame TEXT NOT NULL,
+    html BLOB NOT NULL
+);
+CREATE TABLE frames (site TEXT PRIMARY KEY, seeds BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE pairs (
+    position INTEGER PRIMARY KEY,
+    a INTEGER NOT NULL REFERENCES pages(id),
+    b INTEGER NOT NULL REFERENCES pages(id),
+    score REAL,
+    stratum TEXT
+);
+CREATE TABLE labels (
+    id INTEGER PRIMARY KEY,
+    position INTEGER NOT NULL REFERENCES pairs(position),
+    verdict TEXT NOT NULL,
+    reason TEXT,
+    note TEXT NOT NULL DEFAULT '',
+    at TEXT NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0,
+    carried INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE derivations (
+    id INTEGER PRIMARY KEY,
+    position INTEGER NOT NULL REFERENCES pairs(position),
+    source TEXT NOT NULL CHECK (source IN ('a', 'b')),
+    class TEXT NOT NULL,
+    note TEXT NOT NULL DEFAULT '',
+    at TEXT NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0,
+    carried INTEGER NOT NULL DEFAULT 0
+);
 "#;
+
+/// The signed tables of a package layout, each read in its key's order: a v1 package (stories
+/// only) signs its units; a v2 package its pages, their sites' frames and its pairs too.
+fn signed_tables(format: i64) -> &'static [&'static str] {
+    const V1: &[&str] = &[
+        "SELECT position, run_id, cluster, stratum, pages, key, title, url, site, sites,
+           published, captured, core, view FROM units ORDER BY position",
+    ];
+    const V2: &[&str] = &[
+        "SELECT position, run_id, cluster, stratum, pages, key, title, url, site, sites,
+           published, captured, core, view FROM units ORDER BY position",
+        "SELECT id, key, title, url, site, published, published_source, captured, frame, html
+           FROM pages ORDER BY id",
+        "SELECT site, seeds FROM frames ORDER BY site",
+        "SELECT position, a, b, score, stratum FROM pairs ORDER BY position",
+    ];
+    if format < 2 { V1 } else { V2 }
+}
 
 /// What a package is for, as its file says.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,9 +157,13 @@ pub struct PackageInfo {
     pub project: String,
     /// The coder it is for.
     pub coder: String,
-    /// The round.
+    /// The round (or the sample of pairs).
     pub round: String,
-    /// The run whose stories it holds.
+    /// What it holds: stories to code or pairs to judge.
+    pub kind: PackageKind,
+    /// Its layout ([`FORMAT_VERSION`] when written by this samecore).
+    pub format: i64,
+    /// The run whose stories (or pairs) it holds.
     pub run: RunId,
     /// Coders see no one else's values.
     pub blind: bool,
@@ -199,7 +264,8 @@ fn random_hex(bytes: usize) -> String {
     raw.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The signature of a package's meta (but the signature) and units under `key`.
+/// The signature of a package's meta (but the signature) and its signed tables
+/// ([`signed_tables`] of the layout its meta names) under `key`.
 fn signature(conn: &Connection, key: &[u8]) -> Result<String> {
     let mut mac = Hmac::<Sha256>::new_from_slice(key).map_err(|e| bad(e.to_string()))?;
     let field = |mac: &mut Hmac<Sha256>, v: Option<&[u8]>| match v {
@@ -210,29 +276,40 @@ fn signature(conn: &Connection, key: &[u8]) -> Result<String> {
             mac.update(b);
         }
     };
+    let mut format = 1;
     let mut stmt = conn.prepare("SELECT key, value FROM meta WHERE key <> 'mac' ORDER BY key")?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
     for row in rows {
         let (k, v) = row?;
+        if k == "format_version" {
+            format = v.parse().unwrap_or(i64::MAX);
+        }
         field(&mut mac, Some(k.as_bytes()));
         field(&mut mac, Some(v.as_bytes()));
     }
-    let mut stmt = conn.prepare(
-        "SELECT position, run_id, cluster, stratum, pages, key, title, url, site, sites,
-           published, captured, core, view FROM units ORDER BY position",
-    )?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
-        for i in 0..14 {
-            let v: rusqlite::types::Value = r.get(i)?;
-            match v {
-                rusqlite::types::Value::Null => field(&mut mac, None),
-                rusqlite::types::Value::Integer(n) => {
-                    field(&mut mac, Some(n.to_string().as_bytes()))
+    for (t, sql) in signed_tables(format).iter().enumerate() {
+        // Each table's rows apart from the next one's (a v1 package has one table, signed
+        // as the release that wrote it did).
+        if format >= 2 {
+            mac.update(&[2, t as u8]);
+        }
+        let mut stmt = conn.prepare(sql)?;
+        let columns = stmt.column_count();
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            for i in 0..columns {
+                let v: rusqlite::types::Value = r.get(i)?;
+                match v {
+                    rusqlite::types::Value::Null => field(&mut mac, None),
+                    rusqlite::types::Value::Integer(n) => {
+                        field(&mut mac, Some(n.to_string().as_bytes()))
+                    }
+                    rusqlite::types::Value::Real(x) => {
+                        field(&mut mac, Some(&x.to_bits().to_le_bytes()))
+                    }
+                    rusqlite::types::Value::Text(t) => field(&mut mac, Some(t.as_bytes())),
+                    rusqlite::types::Value::Blob(b) => field(&mut mac, Some(&b)),
                 }
-                rusqlite::types::Value::Text(t) => field(&mut mac, Some(t.as_bytes())),
-                rusqlite::types::Value::Blob(b) => field(&mut mac, Some(&b)),
-                other => field(&mut mac, Some(format!("{other:?}").as_bytes())),
             }
         }
     }
@@ -277,88 +354,21 @@ pub fn assign(
             list.to_vec()
         }
     };
-    if !folder.is_dir() {
-        return Err(Error::io(
-            std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
-            folder,
-        ));
-    }
-    let inputs = project.inputs()?;
-    let project_id = project_id(project)?;
+    check_folder(folder)?;
     let units = read_units(project, &round)?;
     let values = project.values()?;
     let mut out = Vec::new();
     for coder in &coders {
-        let file = folder.join(format!(
-            "{}-{}.{EXTENSION}",
-            file_part(&round.name),
-            file_part(coder)
-        ));
-        inputs.check(&file, "the package file")?;
-        let id = random_hex(16);
-        let key = {
-            use rand::RngCore;
-            let mut k = vec![0u8; 32];
-            rand::rng().fill_bytes(&mut k);
-            k
+        let header = Header {
+            kind: PackageKind::Round,
+            name: round.name.clone(),
+            run: round.run,
+            blind: round.blind,
+            codebook: book.clone(),
+            units: units.len(),
         };
-        let meta = [
-            ("format", FORMAT.to_string()),
-            ("format_version", FORMAT_VERSION.to_string()),
-            ("package", id.clone()),
-            ("project", project_id.clone()),
-            ("coder", coder.clone()),
-            ("round", round.name.clone()),
-            ("run", round.run.0.to_string()),
-            ("blind", if round.blind { "1" } else { "0" }.to_string()),
-            ("codebook", serde_json::to_string(&book)?),
-            ("created_by", by.to_string()),
-        ];
-        let tmp = file.with_file_name(format!(
-            ".{}.partial",
-            file.file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-        ));
-        let _ = std::fs::remove_file(&tmp);
-        let written = (|| -> Result<usize> {
-            let mut conn = Connection::open(&tmp)?;
-            conn.pragma_update(None, "journal_mode", "DELETE")?;
-            let tx = conn.transaction()?;
-            tx.execute_batch(SCHEMA)?;
-            for (k, v) in &meta {
-                tx.execute(
-                    "INSERT INTO meta (key, value) VALUES (?1, ?2)",
-                    params![k, v],
-                )?;
-            }
-            tx.execute(
-                "INSERT INTO meta (key, value)
-                 VALUES ('created_at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
-                [],
-            )?;
-            for u in &units {
-                tx.execute(
-                    "INSERT INTO units (position, run_id, cluster, stratum, pages, key, title,
-                       url, site, sites, published, captured, core, view)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-                    params![
-                        u.position,
-                        u.run.0,
-                        u.cluster,
-                        u.stratum,
-                        u.pages,
-                        u.key,
-                        u.title,
-                        u.url,
-                        u.site,
-                        serde_json::to_string(&u.sites)?,
-                        u.published,
-                        u.captured,
-                        u.core,
-                        deflate(&u.view)?
-                    ],
-                )?;
-            }
+        let written = write_package(project, folder, coder, by, &header, &|tx| {
+            insert_units(tx, &units)?;
             let mut carried = 0;
             for u in &units {
                 let unit = Unit::Story {
@@ -386,48 +396,165 @@ pub fn assign(
                     }
                 }
             }
-            let mac = signature(&tx, &key)?;
-            tx.execute("INSERT INTO meta (key, value) VALUES ('mac', ?1)", [mac])?;
-            tx.commit()?;
-            conn.close().map_err(|(_, e)| e)?;
             Ok(carried)
-        })();
-        let carried = match written {
-            Ok(c) => c,
-            Err(e) => {
-                let _ = std::fs::remove_file(&tmp);
-                return Err(e);
-            }
-        };
-        // Recorded before it is in place: a package the project does not know would be
-        // refused at merge, and the coder's work with it.
-        let recorded = project.record_package(&crate::store::packages::PackageRecord {
-            id,
-            coder: coder.clone(),
-            round: round.name.clone(),
-            run: round.run,
-            units: units.len(),
-            codebook_version: book.version,
-            blind: round.blind,
-            key,
-            file: file.display().to_string(),
-            created_by: by.to_string(),
-        });
-        if let Err(e) = recorded {
+        })?;
+        out.push(written);
+    }
+    Ok(out)
+}
+
+/// What a package is of, for [`write_package`].
+pub(crate) struct Header {
+    pub kind: PackageKind,
+    /// The round's or the sample's name.
+    pub name: String,
+    pub run: RunId,
+    pub blind: bool,
+    pub codebook: Codebook,
+    /// Its stories or pairs.
+    pub units: usize,
+}
+
+pub(crate) fn check_folder(folder: &Path) -> Result<()> {
+    if folder.is_dir() {
+        return Ok(());
+    }
+    Err(Error::io(
+        std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+        folder,
+    ))
+}
+
+/// Write `coder`'s package of `header` into `folder`: the meta, what `fill` puts in (it
+/// returns how many of the coder's earlier answers it carried), the signature; under a
+/// temporary name, recorded in the project, then renamed into place.
+pub(crate) fn write_package(
+    project: &mut Project,
+    folder: &Path,
+    coder: &str,
+    by: &str,
+    header: &Header,
+    fill: &dyn Fn(&rusqlite::Transaction<'_>) -> Result<usize>,
+) -> Result<Assigned> {
+    let inputs = project.inputs()?;
+    let project_id = project_id(project)?;
+    let file = folder.join(format!(
+        "{}-{}.{EXTENSION}",
+        file_part(&header.name),
+        file_part(coder)
+    ));
+    inputs.check(&file, "the package file")?;
+    let id = random_hex(16);
+    let key = {
+        use rand::RngCore;
+        let mut k = vec![0u8; 32];
+        rand::rng().fill_bytes(&mut k);
+        k
+    };
+    let meta = [
+        ("format", FORMAT.to_string()),
+        ("format_version", FORMAT_VERSION.to_string()),
+        ("kind", header.kind.as_str().to_string()),
+        ("package", id.clone()),
+        ("project", project_id),
+        ("coder", coder.to_string()),
+        ("round", header.name.clone()),
+        ("run", header.run.0.to_string()),
+        ("blind", if header.blind { "1" } else { "0" }.to_string()),
+        ("codebook", serde_json::to_string(&header.codebook)?),
+        ("created_by", by.to_string()),
+    ];
+    let tmp = file.with_file_name(format!(
+        ".{}.partial",
+        file.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    ));
+    let _ = std::fs::remove_file(&tmp);
+    let written = (|| -> Result<usize> {
+        let mut conn = Connection::open(&tmp)?;
+        conn.pragma_update(None, "journal_mode", "DELETE")?;
+        let tx = conn.transaction()?;
+        tx.execute_batch(SCHEMA)?;
+        for (k, v) in &meta {
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                params![k, v],
+            )?;
+        }
+        tx.execute(
+            "INSERT INTO meta (key, value)
+             VALUES ('created_at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+            [],
+        )?;
+        let carried = fill(&tx)?;
+        let mac = signature(&tx, &key)?;
+        tx.execute("INSERT INTO meta (key, value) VALUES ('mac', ?1)", [mac])?;
+        tx.commit()?;
+        conn.close().map_err(|(_, e)| e)?;
+        Ok(carried)
+    })();
+    let carried = match written {
+        Ok(c) => c,
+        Err(e) => {
             let _ = std::fs::remove_file(&tmp);
             return Err(e);
         }
-        std::fs::rename(&tmp, &file).map_err(|e| Error::io(e, &file))?;
-        let bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
-        out.push(Assigned {
-            coder: coder.clone(),
-            file,
-            units: units.len(),
-            carried,
-            bytes,
-        });
+    };
+    // Recorded before it is in place: a package the project does not know would be refused
+    // at merge, and the coder's work with it.
+    let recorded = project.record_package(&PackageRecord {
+        id,
+        coder: coder.to_string(),
+        round: header.name.clone(),
+        kind: header.kind,
+        run: Some(header.run),
+        units: header.units,
+        codebook_version: (header.kind == PackageKind::Round).then_some(header.codebook.version),
+        blind: header.blind,
+        key,
+        file: file.display().to_string(),
+        created_by: by.to_string(),
+    });
+    if let Err(e) = recorded {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
     }
-    Ok(out)
+    std::fs::rename(&tmp, &file).map_err(|e| Error::io(e, &file))?;
+    let bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
+    Ok(Assigned {
+        coder: coder.to_string(),
+        file,
+        units: header.units,
+        carried,
+        bytes,
+    })
+}
+
+fn insert_units(tx: &rusqlite::Transaction<'_>, units: &[PackageUnit]) -> Result<()> {
+    for u in units {
+        tx.execute(
+            "INSERT INTO units (position, run_id, cluster, stratum, pages, key, title,
+               url, site, sites, published, captured, core, view)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            params![
+                u.position,
+                u.run.0,
+                u.cluster,
+                u.stratum,
+                u.pages,
+                u.key,
+                u.title,
+                u.url,
+                u.site,
+                serde_json::to_string(&u.sites)?,
+                u.published,
+                u.captured,
+                u.core,
+                deflate(&u.view)?
+            ],
+        )?;
+    }
+    Ok(())
 }
 
 /// A name made safe as part of a file name.
@@ -618,6 +745,17 @@ impl Package {
             project: get("project")?,
             coder: get("coder")?,
             round: get("round")?,
+            kind: match conn
+                .query_row("SELECT value FROM meta WHERE key = 'kind'", [], |r| {
+                    r.get::<_, String>(0)
+                })
+                .optional()?
+            {
+                None => PackageKind::Round,
+                Some(k) => PackageKind::from_name(&k)
+                    .ok_or_else(|| bad(format!("{name}: a package of {k:?}, unknown here")))?,
+            },
+            format: version,
             run: RunId(
                 get("run")?
                     .parse()

@@ -58,18 +58,23 @@ impl Project {
     /// The current decision of every pair that has one (its latest), by pair.
     pub fn derivations(&self) -> Result<Vec<DerivationRow>> {
         self.derivation_rows(
-            "SELECT source, derived, class, by, at, note FROM derivations d
-             WHERE id = (SELECT max(id) FROM derivations e
-                         WHERE min(e.source, e.derived) = min(d.source, d.derived)
-                           AND max(e.source, e.derived) = max(d.source, d.derived))
-             ORDER BY min(source, derived), max(source, derived)",
+            // The latest by when it was decided (one merged from a coder's package keeps its
+            // time), then by row; an undone one does not count.
+            "SELECT source, derived, class, by, at, note FROM (
+               SELECT source, derived, class, by, at, note,
+                 row_number() OVER (PARTITION BY min(source, derived), max(source, derived)
+                                    ORDER BY at DESC, id DESC) AS latest
+               FROM derivations WHERE undone = 0)
+             WHERE latest = 1 ORDER BY min(source, derived), max(source, derived)",
         )
     }
 
-    /// Every decision ever recorded, oldest first.
+    /// Every decision recorded and not undone (in a coder's package, before it was merged),
+    /// oldest first.
     pub fn derivation_history(&self) -> Result<Vec<DerivationRow>> {
         self.derivation_rows(
-            "SELECT source, derived, class, by, at, note FROM derivations ORDER BY id",
+            "SELECT source, derived, class, by, at, note FROM derivations WHERE undone = 0
+             ORDER BY id",
         )
     }
 

@@ -243,7 +243,7 @@ fn import_label(
         .query_row(
             "SELECT verdict, reason, note FROM labels WHERE sample_id = ?1
              AND position = ?2 AND annotator = ?3 AND undone = 0
-             ORDER BY id DESC LIMIT 1",
+             ORDER BY created_at DESC, id DESC LIMIT 1",
             params![sample.0, position, label.annotator],
             |r| label_input(r, 0),
         )

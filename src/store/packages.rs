@@ -17,14 +17,16 @@ pub struct PackageRecord {
     pub id: String,
     /// The coder.
     pub coder: String,
-    /// The round.
+    /// The round (or the sample, for a package of pairs).
     pub round: String,
-    /// The run.
-    pub run: RunId,
-    /// Its stories.
+    /// What it holds.
+    pub kind: PackageKind,
+    /// The run (none for a sample imported without one).
+    pub run: Option<RunId>,
+    /// Its stories or pairs.
     pub units: usize,
-    /// The codebook version it was written under.
-    pub codebook_version: i64,
+    /// The codebook version it was written under (none for a package of pairs).
+    pub codebook_version: Option<i64>,
     /// Blind or not.
     pub blind: bool,
     /// The key of its signature.
@@ -35,24 +37,55 @@ pub struct PackageRecord {
     pub created_by: String,
 }
 
+/// What a package holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PackageKind {
+    /// The stories of a reliability round, to code with the codebook.
+    Round,
+    /// The pairs of a sample, to judge.
+    Sample,
+}
+
+impl PackageKind {
+    /// As stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PackageKind::Round => "round",
+            PackageKind::Sample => "sample",
+        }
+    }
+
+    /// From its stored name.
+    pub fn from_name(name: &str) -> Option<PackageKind> {
+        match name {
+            "round" => Some(PackageKind::Round),
+            "sample" => Some(PackageKind::Sample),
+            _ => None,
+        }
+    }
+}
+
 impl Project {
     /// Record a package written.
     pub fn record_package(&mut self, p: &PackageRecord) -> Result<()> {
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO packages (id, coder, round, run_id, units, codebook_version, blind,
-                   key, file, created_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                   key, file, created_by, kind)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
                     p.id,
                     p.coder,
                     p.round,
-                    p.run.0,
+                    p.run.map(|r| r.0),
                     p.units as i64,
                     p.codebook_version,
                     p.blind,
                     p.key,
                     p.file,
-                    p.created_by
+                    p.created_by,
+                    p.kind.as_str()
                 ],
             )?;
             Ok(())
@@ -65,20 +98,22 @@ impl Project {
             Ok(tx
                 .query_row(
                     "SELECT id, coder, round, run_id, units, codebook_version, blind, key, file,
-                       created_by FROM packages WHERE id = ?1",
+                       created_by, kind FROM packages WHERE id = ?1",
                     [id],
                     |r| {
                         Ok(PackageRecord {
                             id: r.get(0)?,
                             coder: r.get(1)?,
                             round: r.get(2)?,
-                            run: RunId(r.get(3)?),
+                            run: r.get::<_, Option<i64>>(3)?.map(RunId),
                             units: r.get::<_, i64>(4)? as usize,
                             codebook_version: r.get(5)?,
                             blind: r.get(6)?,
                             key: r.get(7)?,
                             file: r.get(8)?,
                             created_by: r.get(9)?,
+                            kind: PackageKind::from_name(&r.get::<_, String>(10)?)
+                                .unwrap_or(PackageKind::Round),
                         })
                     },
                 )

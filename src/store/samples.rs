@@ -343,7 +343,7 @@ impl Project {
             let last: Option<(i64, i64)> = tx
                 .query_row(
                     "SELECT id, position FROM labels WHERE sample_id = ?1 AND annotator = ?2
-                     AND undone = 0 ORDER BY id DESC LIMIT 1",
+                     AND undone = 0 ORDER BY created_at DESC, id DESC LIMIT 1",
                     params![sample.0, annotator],
                     |r| Ok((r.get(0)?, r.get(1)?)),
                 )
@@ -362,11 +362,14 @@ impl Project {
     pub fn labels(&self, sample: SampleId) -> Result<Vec<LabelRecord>> {
         self.read(|tx| {
             let mut stmt = tx.prepare(
-                "SELECT l.position, l.annotator, l.verdict, l.reason, l.note, l.created_at
-                 FROM labels l WHERE l.sample_id = ?1 AND l.undone = 0 AND l.id = (
-                   SELECT max(m.id) FROM labels m WHERE m.sample_id = l.sample_id
-                   AND m.position = l.position AND m.annotator = l.annotator AND m.undone = 0)
-                 ORDER BY l.position, l.annotator",
+                // The latest by when it was decided (a label merged from a coder's package
+                // keeps its time), then by row.
+                "SELECT position, annotator, verdict, reason, note, created_at FROM (
+                   SELECT position, annotator, verdict, reason, note, created_at,
+                     row_number() OVER (PARTITION BY position, annotator
+                                        ORDER BY created_at DESC, id DESC) AS latest
+                   FROM labels WHERE sample_id = ?1 AND undone = 0)
+                 WHERE latest = 1 ORDER BY position, annotator",
             )?;
             let rows = stmt.query_map([sample.0], |r| {
                 Ok(LabelRecord {

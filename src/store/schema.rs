@@ -31,6 +31,10 @@
 //!   the key its contents are signed with), and every merge of one; a coded value remembers
 //!   the package row it came from (`origin`), so a package merged twice adds nothing the
 //!   second time. Nothing earlier changes.
+//! - v7: packages of a sample of pairs too (`packages.kind`; their run and codebook version may
+//!   be none); a label and a derivation class remember the package row they came from
+//!   (`origin`), and a derivation class can be undone; a merge counts the labels and classes
+//!   it brought. The label and class that count are the latest by when they were decided.
 
 use std::path::{Path, PathBuf};
 
@@ -39,7 +43,7 @@ use rusqlite::Connection;
 use crate::{Error, Result};
 
 /// The schema version this samecore writes.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// `user_version` 0 -> 1: the first released schema.
 const V1: &str = r#"
@@ -294,8 +298,54 @@ CREATE TABLE package_merges (
 );
 "#;
 
+/// `user_version` 6 -> 7. `packages` and `package_merges` are rebuilt (a package of a sample has
+/// no codebook version): renamed first, so the merges keep pointing at their packages while the
+/// rows are copied, and the old tables dropped children first.
+const V7: &str = r#"
+ALTER TABLE labels ADD COLUMN origin TEXT;
+CREATE UNIQUE INDEX labels_by_origin ON labels (origin) WHERE origin IS NOT NULL;
+ALTER TABLE derivations ADD COLUMN origin TEXT;
+ALTER TABLE derivations ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
+CREATE UNIQUE INDEX derivations_by_origin ON derivations (origin) WHERE origin IS NOT NULL;
+ALTER TABLE packages RENAME TO packages_v6;
+ALTER TABLE package_merges RENAME TO package_merges_v6;
+CREATE TABLE packages (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL DEFAULT 'round' CHECK (kind IN ('round', 'sample')),
+    coder TEXT NOT NULL,
+    round TEXT NOT NULL,
+    run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    units INTEGER NOT NULL,
+    codebook_version INTEGER REFERENCES codebook_versions(version),
+    blind INTEGER NOT NULL,
+    key BLOB NOT NULL,
+    file TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) WITHOUT ROWID;
+INSERT INTO packages (id, kind, coder, round, run_id, units, codebook_version, blind, key, file,
+    created_by, created_at)
+  SELECT id, 'round', coder, round, run_id, units, codebook_version, blind, key, file,
+    created_by, created_at FROM packages_v6;
+CREATE TABLE package_merges (
+    id INTEGER PRIMARY KEY,
+    package_id TEXT NOT NULL REFERENCES packages(id) ON DELETE CASCADE,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    values_in INTEGER NOT NULL,
+    already INTEGER NOT NULL,
+    undone INTEGER NOT NULL,
+    labels_in INTEGER NOT NULL DEFAULT 0,
+    derivations_in INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO package_merges (id, package_id, by, at, values_in, already, undone)
+  SELECT id, package_id, by, at, values_in, already, undone FROM package_merges_v6;
+DROP TABLE package_merges_v6;
+DROP TABLE packages_v6;
+"#;
+
 /// Migration `i` takes the file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2, V3, V4, V5, V6];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [V1, V2, V3, V4, V5, V6, V7];
 
 /// What [`migrate`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
