@@ -2319,6 +2319,97 @@ fn a_package_is_coded_in_the_workbench_and_merged() {
     assert!(ana.iter().any(|v| v.answer == Answer::NotApplicable));
 }
 
+/// A coder's package of pairs opened in the workbench: the labelling bar over the pair view,
+/// C labels the pair and moves on, a digit gives the reason, Ctrl+Z undoes, the aligned
+/// passages (A) offer the derivation class, which is saved in the package; the merge brings the
+/// labels and the class into the sample under the coder.
+#[test]
+fn a_package_of_pairs_is_judged_in_the_workbench_and_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pairs.samecore");
+    std::fs::copy(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/v6.samecore"),
+        &file,
+    )
+    .unwrap();
+    let mut project = samecore::store::Project::open(&file).unwrap();
+    project
+        .relocate(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_archives"))
+        .unwrap();
+    let written = samecore::package::assign_sample(
+        &mut project,
+        "pairs1",
+        &["dora".to_string()],
+        dir.path(),
+        "lead",
+    )
+    .unwrap();
+    let package = written[0].file.clone();
+    let mut app = Workbench::new(true);
+    app.open(vec![package.clone()]);
+    let mut h = harness(app);
+    h.run();
+    assert_eq!(
+        h.state().package_title().as_deref(),
+        Some("Sample pairs1 for dora")
+    );
+    let labels = |p: &std::path::Path| {
+        samecore::package::Package::open_read(p)
+            .unwrap()
+            .labels()
+            .unwrap()
+    };
+    h.get_by_label_contains("Labelling pairs1 as dora");
+    // Reason 1 then C: the first pair is correct (URL only), and the bar moves to the second.
+    h.key_press(Key::Num1);
+    h.key_press(Key::C);
+    h.run();
+    let first = labels(&package);
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!(first[0].position, 0);
+    assert_eq!(first[0].label.verdict, samecore::labels::Verdict::Correct);
+    assert_eq!(
+        first[0].label.reason,
+        Some(samecore::labels::Reason::ALL[0])
+    );
+    h.get_by_label_contains("Pair 2 of 12");
+    h.key_press(Key::I);
+    h.run();
+    assert_eq!(labels(&package).len(), 2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(labels(&package).len(), 1);
+    // The aligned passages of the second pair, and its class.
+    h.key_press(Key::A);
+    h.run();
+    h.get_by_label_contains("non-derived").click();
+    h.run();
+    let p = samecore::package::Package::open_read(&package).unwrap();
+    let class = p.derivation(1).unwrap();
+    assert!(
+        matches!(class, Some((_, samecore::passages::Derivation::Non, _))),
+        "{class:?}"
+    );
+    drop(p);
+    click(&mut h, "Close package");
+    let report = samecore::package::merge(&mut project, &[package], "lead").unwrap();
+    // The label and the one undone.
+    assert_eq!(report.packages[0].labels_in, 2, "{report:?}");
+    assert_eq!(report.packages[0].derivations_in, 1, "{report:?}");
+    let sample = project.sample_by_name("pairs1").unwrap();
+    let dora: Vec<_> = (project.labels(sample.id).unwrap().into_iter())
+        .filter(|l| l.annotator == "dora")
+        .collect();
+    assert_eq!(dora.len(), 1, "{dora:?}");
+    assert!(
+        project
+            .derivations()
+            .unwrap()
+            .iter()
+            .any(|d| d.by == "dora" && d.class == samecore::passages::Derivation::Non)
+    );
+}
+
 /// Assign… and Merge… in the project panel: the packages of a round written beside the
 /// project, one coded, merged back with the report shown.
 #[test]
@@ -2356,7 +2447,7 @@ fn packages_are_assigned_and_merged_from_the_project_panel() {
         .type_text(ana.to_str().unwrap());
     h.run();
     click(&mut h, "Merge…");
-    h.get_by_label_contains("ana: 4 of 4 stories coded; 1 values in, 0 already there");
+    h.get_by_label_contains("4 of 4 stories coded; 1 values in, 0 already there");
 }
 
 /// Who is coding is asked in the Project panel and shown in the window's title; the help lists
