@@ -452,3 +452,44 @@ def test_a_round_is_coded_in_packages_from_python_and_merged(tmp_path: Path) -> 
     assert [p["values_in"] for p in again["packages"]] == [0, 0]
     values = project.values()
     assert (values.coder == "ana").sum() == 5 and (values.coder == "ben").sum() == 3
+
+
+def test_a_sample_is_judged_in_packages_from_python_and_merged(tmp_path: Path) -> None:
+    """Project.assign(sample=...) writes a package of pairs per coder; one is judged from
+    Python (Package.label / undo_label), one from the command (label --package --answers);
+    Project.merge brings the labels in, and again adds nothing."""
+    path = tmp_path / "pairs.samecore"
+    samecore.run(SAMPLE, progress=False).save(path)
+    subprocess.run([cli(), "sample", "--project", str(path), "--name", "s1", "--size", "6",
+                    "--seed", "4", "--blind"], check=True, capture_output=True)
+    project = samecore.Project(path)
+    written = project.assign(sample="s1", coders=["ana", "ben"], out=tmp_path)
+    assert [p["coder"] for p in written] == ["ana", "ben"]
+    assert all(p["units"] == 6 for p in written)
+    ana = samecore.Package(written[0]["file"])
+    pairs = ana.pairs()
+    assert len(pairs) == 6 and list(pairs.position) == [1, 2, 3, 4, 5, 6]
+    # Blind: no score or stratum; both pages' cores are there.
+    assert pairs.score.isna().all() and pairs.stratum.isna().all()
+    assert pairs.a_core.str.len().min() > 0 and pairs.b_core.str.len().min() > 0
+    ana.label(1, "correct")
+    ana.label(2, "incorrect", reason="url_only", note="a different day")
+    ana.label(3, "undecided")
+    assert ana.undo_label() == 3
+    with pytest.raises(samecore.SamecoreError):
+        ana.label(7, "correct")
+    assert ana.progress() == (2, 6)
+    assert list(ana.pairs().verdict[:3].fillna("")) == ["correct", "incorrect", ""]
+    answers = tmp_path / "ben.txt"
+    answers.write_text("1 c\n2 c\n")
+    subprocess.run([cli(), "label", "--package", written[1]["file"], "--answers",
+                    str(answers)], check=True, capture_output=True)
+    report = project.merge([ana.path, written[1]["file"]])
+    assert [p["labels_in"] for p in report["packages"]] == [3, 2]
+    again = project.merge([written[1]["file"], ana.path])
+    assert [p["labels_in"] for p in again["packages"]] == [0, 0]
+    labels = project.labels("s1")
+    judged = labels[labels.annotator.notna() & (labels.annotator != "")]
+    assert sorted(zip(judged.annotator, judged.position, judged.verdict)) == [
+        ("ana", 1, "correct"), ("ana", 2, "incorrect"), ("ben", 1, "correct"),
+        ("ben", 2, "correct")]
