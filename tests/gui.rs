@@ -2296,13 +2296,29 @@ fn a_package_is_coded_in_the_workbench_and_merged() {
     h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
     h.run();
     assert!(coded(&package).is_empty());
+    // The keys moved on to the page's variable; Up goes back to the story's.
+    h.key_press(Key::ArrowUp);
+    h.run();
     h.key_press(Key::Num3);
     h.run();
+    // The answer moves the keys on to the page variable of the story's first page.
+    h.get_by_label_contains("Page 1 of");
+    h.key_press(Key::Num1);
+    h.run();
+    let on_page: Vec<_> = coded(&package)
+        .into_iter()
+        .filter(|v| v.page.is_some())
+        .collect();
+    assert_eq!(on_page.len(), 1, "{on_page:?}");
+    assert_eq!(on_page[0].variable, "genre");
     h.key_press(Key::U);
     h.run();
     h.key_press(Key::Num0);
     h.run();
-    let now = coded(&package);
+    let now: Vec<_> = coded(&package)
+        .into_iter()
+        .filter(|v| v.page.is_none())
+        .collect();
     assert_eq!(now.len(), 2, "{now:?}");
     assert!(now.iter().any(|v| v.answer == Answer::NotApplicable));
     assert_ne!(now[0].position, now[1].position);

@@ -849,3 +849,109 @@ fn a_round_sent_again_under_a_revised_codebook_keeps_each_value_s_version() {
             .any(|v| v.version == v2 && v.variable == "tone_again")
     );
 }
+
+/// A codebook with a page variable: the round's package carries every page of its stories with
+/// its core text; the page variable is coded on one of them (from the terminal by URL, through
+/// the library by key), undone and given again, and merges onto that page of the project.
+#[test]
+fn a_page_variable_is_coded_on_a_story_s_page_in_a_package_and_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, packages) = assigned(dir.path());
+    let package = samecore::package::Package::open_read(&packages[0]).unwrap();
+    let units = package.units().unwrap();
+    let members = package.members(0).unwrap();
+    assert_eq!(members.len() as i64, units[0].pages, "{members:?}");
+    assert!(members.iter().all(|m| !m.core.is_empty()));
+    let (first, url) = (
+        members[0].key.clone(),
+        members[0]
+            .url
+            .clone()
+            .expect("the sample archive's pages have URLs"),
+    );
+    drop(package);
+    ok(&[
+        "code",
+        "--package",
+        s(&packages[0]),
+        "value",
+        "genre",
+        "1",
+        "--page",
+        &url,
+    ]);
+    ok(&["code", "--package", s(&packages[0]), "undo-value"]);
+    ok(&[
+        "code",
+        "--package",
+        s(&packages[0]),
+        "value",
+        "genre",
+        "2",
+        "--page",
+        &url,
+    ]);
+    // A story variable is not given on a page, nor a page of another story.
+    refused(&[
+        "code",
+        "--package",
+        s(&packages[0]),
+        "value",
+        "tone",
+        "1",
+        "--page",
+        &url,
+    ]);
+    let mut p = samecore::package::Package::open(&packages[0]).unwrap();
+    assert!(p.set_page_value(1, &first, "genre", "1").is_err());
+    let listed = ok(&["code", "--package", s(&packages[0]), "list"]);
+    assert!(listed.contains(&format!("page {url}  genre=2")), "{listed}");
+    drop(p);
+    ok(&["merge", "--project", s(&project), s(&packages[0])]);
+    let project = samecore::store::Project::open(&project).unwrap();
+    let page = project
+        .pages_named(&first)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.identity.key == first)
+        .unwrap();
+    let on_page: Vec<_> = project
+        .values()
+        .unwrap()
+        .into_iter()
+        .filter(|v| v.coder == "ana" && v.unit == samecore::store::values::Unit::Page(page.id))
+        .collect();
+    assert_eq!(on_page.len(), 1, "{on_page:?}");
+    assert_eq!(
+        on_page[0].answer,
+        samecore::codebook::Answer::Value("2".into())
+    );
+}
+
+/// A package written by the previous release (layout 1, with one value) and the project that
+/// wrote it: the package is coded on with this release and merges with both values.
+#[test]
+fn a_package_of_the_previous_release_is_coded_on_and_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/packages");
+    let project = dir.path().join("lead.samecore");
+    let package = dir.path().join("home-ana.samecore-package");
+    std::fs::copy(fixtures.join("v6-lead.samecore"), &project).unwrap();
+    std::fs::copy(fixtures.join("v1-home-ana.samecore-package"), &package).unwrap();
+    let mut p = samecore::package::Package::open(&package).unwrap();
+    assert_eq!(p.info.format, 1);
+    assert_eq!(p.values().unwrap().len(), 1);
+    assert!(p.members(0).unwrap().is_empty());
+    let open = p.units().unwrap()[1].position;
+    p.set_value(open, "tone", "3").unwrap();
+    drop(p);
+    let report: serde_json::Value = serde_json::from_str(&ok(&[
+        "merge",
+        "--project",
+        s(&project),
+        s(&package),
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(report["packages"][0]["values_in"], 2, "{report}");
+}

@@ -710,16 +710,25 @@ class Package:
         )
 
     def values(self) -> pd.DataFrame:
-        """The coder's values as they stand: cluster, variable, answer, value, version, at."""
+        """The coder's values as they stand: cluster, page (the page's key for a page
+        variable, else none), variable, answer, value, version, at."""
         return pd.DataFrame(
             json.loads(_samecore.package_values(self.path)),
-            columns=["cluster", "variable", "answer", "value", "version", "at"],
+            columns=["cluster", "page", "variable", "answer", "value", "version", "at"],
         )
 
-    def code(self, cluster: int, variable: str, value: Any) -> None:
+    def pages(self, cluster: int) -> pd.DataFrame:
+        """The pages of the story of ``cluster`` (key, title, url, site, published,
+        captured, core), carried when the codebook has page variables."""
+        return pd.DataFrame(
+            json.loads(_samecore.package_pages(self.path, int(cluster))),
+            columns=["position", "key", "title", "url", "site", "published", "captured", "core"],
+        )
+
+    def code(self, cluster: int, variable: str, value: Any, *, page: Optional[str] = None) -> None:
         """Give ``variable`` the answer ``value`` on the story of ``cluster`` (checked against
-        the package's codebook)."""
-        _samecore.package_code(self.path, int(cluster), variable, str(value))
+        the package's codebook); a page variable on the story's ``page`` (key or URL)."""
+        _samecore.package_code(self.path, int(cluster), variable, str(value), page=page)
 
     def undo(self) -> Optional[Tuple[str, int]]:
         """Take back the latest value; the variable and cluster it was on, if any."""

@@ -733,22 +733,49 @@ fn package_values(path: PathBuf) -> PyResult<String> {
                 .find(|u| u.position == v.position)
                 .map(|u| u.cluster);
             let (answer, value) = v.answer.stored();
-            serde_json::json!({"cluster": cluster, "variable": v.variable, "answer": answer,
-                "value": value, "version": v.version, "at": v.at})
+            serde_json::json!({"cluster": cluster, "page": v.page, "variable": v.variable,
+                "answer": answer, "value": value, "version": v.version, "at": v.at})
         })
         .collect();
     serde_json::to_string(&rows).map_err(error)
 }
 
-/// The package coder's answer `value` to `variable` on the story of cluster `cluster`.
+/// The package coder's answer `value` to `variable` on the story of cluster `cluster` (or,
+/// with `page`, on that page of the story: its key or URL).
 #[pyfunction]
-fn package_code(path: PathBuf, cluster: i64, variable: String, value: String) -> PyResult<()> {
+#[pyo3(signature = (path, cluster, variable, value, *, page = None))]
+fn package_code(
+    path: PathBuf,
+    cluster: i64,
+    variable: String,
+    value: String,
+    page: Option<String>,
+) -> PyResult<()> {
     let mut package = samecore::package::Package::open(&path).map_err(error)?;
     let position = package.position_of(cluster).map_err(error)?;
-    package
-        .set_value(position, &variable, &value)
-        .map(|_| ())
-        .map_err(error)
+    match page {
+        None => package.set_value(position, &variable, &value),
+        Some(page) => {
+            let (on, key) = package.page_of(&page).map_err(error)?;
+            if on != position {
+                return Err(error(format!(
+                    "page {page} is not a page of cluster {cluster}"
+                )));
+            }
+            package.set_page_value(position, &key, &variable, &value)
+        }
+    }
+    .map(|_| ())
+    .map_err(error)
+}
+
+/// The pages of the story of cluster `cluster` in a package (JSON rows), when its codebook has
+/// page variables.
+#[pyfunction]
+fn package_pages(path: PathBuf, cluster: i64) -> PyResult<String> {
+    let package = samecore::package::Package::open_read(&path).map_err(error)?;
+    let position = package.position_of(cluster).map_err(error)?;
+    serde_json::to_string(&package.members(position).map_err(error)?).map_err(error)
 }
 
 /// Undo the package coder's latest value; the variable and cluster undone, if any.
@@ -1027,6 +1054,7 @@ fn _samecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(package_code, m)?)?;
     m.add_function(wrap_pyfunction!(package_undo, m)?)?;
     m.add_function(wrap_pyfunction!(package_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(package_pages, m)?)?;
     m.add_function(wrap_pyfunction!(package_label, m)?)?;
     m.add_function(wrap_pyfunction!(package_undo_label, m)?)?;
     m.add_function(wrap_pyfunction!(project_label, m)?)?;

@@ -448,6 +448,7 @@ def test_a_round_is_coded_in_packages_from_python_and_merged(tmp_path: Path) -> 
                         str(c)], check=True, capture_output=True)
     report = project.merge([ana.path, ben_file])
     assert [p["values_in"] for p in report["packages"]] == [6, 3]
+    assert ana.pages(stories.cluster[0]).empty  # no page variable: no pages carried
     again = project.merge([ben_file, ana.path])
     assert [p["values_in"] for p in again["packages"]] == [0, 0]
     values = project.values()
@@ -493,3 +494,32 @@ def test_a_sample_is_judged_in_packages_from_python_and_merged(tmp_path: Path) -
     assert sorted(zip(judged.annotator, judged.position, judged.verdict)) == [
         ("ana", 1, "correct"), ("ana", 2, "incorrect"), ("ben", 1, "correct"),
         ("ben", 2, "correct")]
+
+
+def test_a_page_variable_is_coded_in_a_package_from_python(tmp_path: Path) -> None:
+    """A codebook with a page variable: the package carries each story's pages; Package.code
+    with page= codes one of them, and the merge puts the value on that page."""
+    path = tmp_path / "pages.samecore"
+    samecore.run(SAMPLE, progress=False).save(path)
+    book = tmp_path / "codebook.json"
+    book.write_text(json.dumps({"variables": [
+        {"name": "tone", "level": "nominal", "kind": "one", "unit": "story",
+         "values": [{"code": 1, "label": "negative"}, {"code": 2, "label": "positive"}]},
+        {"name": "genre", "level": "nominal", "kind": "one", "unit": "page",
+         "values": [{"code": 1, "label": "news"}, {"code": 2, "label": "opinion"}]}]}))
+    subprocess.run([cli(), "codebook", "--project", str(path), "read", str(book)], check=True)
+    subprocess.run([cli(), "round", "--project", str(path), "new", "r1", "--size", "3",
+                    "--coders", "ana,ben", "--seed", "2"], check=True, capture_output=True)
+    project = samecore.Project(path)
+    ana = samecore.Package(project.assign("r1", out=tmp_path, coders=["ana"])[0]["file"])
+    cluster = int(ana.stories().cluster[0])
+    pages = ana.pages(cluster)
+    assert len(pages) == int(ana.stories().pages[0]) and pages.core.str.len().min() > 0
+    ana.code(cluster, "genre", 2, page=pages.url[0])
+    with pytest.raises(samecore.SamecoreError):
+        ana.code(cluster, "tone", 1, page=pages.url[0])
+    values = ana.values()
+    assert list(values.page) == [pages.key[0]]
+    project.merge([ana.path])
+    merged = project.values()
+    assert ((merged.variable == "genre") & (merged.coder == "ana")).sum() == 1

@@ -521,7 +521,7 @@ fn in_package(
             for u in package.units()? {
                 let mine: Vec<String> = values
                     .iter()
-                    .filter(|v| v.position == u.position)
+                    .filter(|v| v.position == u.position && v.page.is_none())
                     .map(|v| format!("{}={}", v.variable, v.answer.shown()))
                     .collect();
                 writeln!(
@@ -532,6 +532,19 @@ fn in_package(
                     u.title.as_deref().unwrap_or("(untitled)"),
                     mine.join(" ")
                 )?;
+                for m in package.members(u.position)? {
+                    let on_page: Vec<String> = values
+                        .iter()
+                        .filter(|v| v.position == u.position && v.page.as_ref() == Some(&m.key))
+                        .map(|v| format!("{}={}", v.variable, v.answer.shown()))
+                        .collect();
+                    writeln!(
+                        out,
+                        "          page {}  {}",
+                        m.url.as_deref().unwrap_or(&m.key),
+                        on_page.join(" ")
+                    )?;
+                }
             }
         }
         CodeAction::Value {
@@ -545,17 +558,23 @@ fn in_package(
             if final_value {
                 bail!("final values are set in the project, not in a coder's package");
             }
-            if page.is_some() {
-                bail!("a package holds stories: say which one with --cluster N");
-            }
             if let Some(run) = run
                 && run != package.info.run.0
             {
                 bail!("the package holds stories of run {}", package.info.run);
             }
-            let cluster = cluster.context("say which story (--cluster N)")?;
-            let position = package.position_of(cluster)?;
-            let answer = package.set_value(position, &variable, &value)?;
+            let answer = match page {
+                // A page variable: on the story's page named by its key or URL.
+                Some(page) => {
+                    let (position, key) = package.page_of(&page)?;
+                    package.set_page_value(position, &key, &variable, &value)?
+                }
+                None => {
+                    let cluster = cluster.context("say which story (--cluster N)")?;
+                    let position = package.position_of(cluster)?;
+                    package.set_value(position, &variable, &value)?
+                }
+            };
             writeln!(
                 out,
                 "{variable} = {} ({coder}, in the package)",

@@ -51,6 +51,10 @@ pub struct PackageView {
     values: Vec<PackageValue>,
     others: Vec<(i64, String, String, Answer)>,
     selected: usize,
+    /// The story's page whose variables are shown (an index into its members).
+    member: usize,
+    /// The story `member` is of: another story starts at its first page.
+    member_of: usize,
     fields: VariablesPanel,
 }
 
@@ -71,6 +75,8 @@ impl PackageView {
             values,
             others,
             selected: 0,
+            member: 0,
+            member_of: 0,
             fields: VariablesPanel::default(),
         };
         view.selected = view.first_open().unwrap_or(0);
@@ -98,7 +104,21 @@ impl PackageView {
 
     fn mine(&self, position: i64) -> BTreeMap<&str, &Answer> {
         (self.values.iter())
-            .filter(|v| v.position == position)
+            .filter(|v| v.position == position && v.page.is_none())
+            .map(|v| (v.variable.as_str(), &v.answer))
+            .collect()
+    }
+
+    fn page_variables(&self) -> Vec<&Variable> {
+        (self.package.info.codebook.variables.iter())
+            .filter(|v| v.unit == UnitKind::Page)
+            .collect()
+    }
+
+    /// The coder's answers on the story's page `key`.
+    fn page_mine(&self, position: i64, key: &str) -> BTreeMap<&str, &Answer> {
+        (self.values.iter())
+            .filter(|v| v.position == position && v.page.as_deref() == Some(key))
             .map(|v| (v.variable.as_str(), &v.answer))
             .collect()
     }
@@ -285,6 +305,11 @@ impl PackageView {
         let mut asked = Vec::new();
         // The panel's state is its own; the rest is read from `self`.
         let mut fields = std::mem::take(&mut self.fields);
+        if self.member_of != self.selected {
+            self.member = 0;
+            self.member_of = self.selected;
+        }
+        let mut member = self.member;
         egui::Panel::right("package_variables")
             .resizable(true)
             .default_size(260.0)
@@ -304,7 +329,60 @@ impl PackageView {
                             variables.len(),
                             self.package.info.coder
                         ));
-                        fields.unit_ui(ui, story, &variables, &mine, &mut asked);
+                        let pages = self.page_variables();
+                        let members = self.package.members(position).unwrap_or_default();
+                        if pages.is_empty() || members.is_empty() {
+                            fields.unit_ui(ui, story, &variables, &mine, &mut asked);
+                        } else {
+                            // J / K choose the story's page whose variables follow the story's.
+                            let keys = !ui.ctx().egui_wants_keyboard_input();
+                            let (j, k) = ui.input(|i| {
+                                (
+                                    keys && i.modifiers.is_none() && i.key_pressed(egui::Key::J),
+                                    keys && i.modifiers.is_none() && i.key_pressed(egui::Key::K),
+                                )
+                            });
+                            let last = members.len() - 1;
+                            let mut at = member.min(last);
+                            if j && at < last {
+                                at += 1;
+                            }
+                            if k && at > 0 {
+                                at -= 1;
+                            }
+                            let name = |m: &crate::package::PackageMember| {
+                                format!(
+                                    "{} — {}",
+                                    m.site.as_deref().unwrap_or("?"),
+                                    m.title.as_deref().unwrap_or(&m.key)
+                                )
+                            };
+                            ui.add_space(6.0);
+                            let l = ui.label(format!("Page {} of {}", at + 1, members.len()));
+                            egui::ComboBox::from_id_salt("package_member")
+                                .selected_text(name(&members[at]))
+                                .width(220.0)
+                                .show_ui(ui, |ui| {
+                                    for (i, m) in members.iter().enumerate() {
+                                        ui.selectable_value(&mut at, i, name(m));
+                                    }
+                                })
+                                .response
+                                .labelled_by(l.id)
+                                .on_hover_text("The story's page coded below (J / K)");
+                            member = at;
+                            let page_mine = self.page_mine(position, &members[at].key);
+                            let page_unit = Unit::Page(crate::store::PageId(at as i64));
+                            fields.units_ui(
+                                ui,
+                                &[
+                                    (story, &variables, &mine, None),
+                                    (page_unit, &pages, &page_mine, Some("Page variables")),
+                                ],
+                                &mut asked,
+                            );
+                            ui.weak(format!("Core of this page: {}", short(&members[at].core)));
+                        }
                         let others: Vec<_> =
                             (self.others.iter()).filter(|o| o.0 == position).collect();
                         if !others.is_empty() {
@@ -317,9 +395,27 @@ impl PackageView {
                     });
             });
         self.fields = fields;
+        self.member = member;
         for action in asked {
-            if let ProjectAction::SetValue { variable, raw, .. } = action {
-                if let Err(e) = self.package.set_value(position, &variable, &raw) {
+            if let ProjectAction::SetValue {
+                variable,
+                raw,
+                unit,
+            } = action
+            {
+                let saved = match unit {
+                    Unit::Page(i) => {
+                        let members = self.package.members(position).unwrap_or_default();
+                        match members.get(i.0 as usize) {
+                            Some(m) => self
+                                .package
+                                .set_page_value(position, &m.key, &variable, &raw),
+                            None => Err(crate::Error::InvalidParameter("no such page".into())),
+                        }
+                    }
+                    Unit::Story { .. } => self.package.set_value(position, &variable, &raw),
+                };
+                if let Err(e) = saved {
                     outcome.notes.push(format!("Not saved: {e}"));
                 }
                 self.reload(&mut outcome.notes);
@@ -383,6 +479,15 @@ impl PackageView {
             .show(ui, |ui| {
                 ui.label(&u.core);
             });
+    }
+}
+
+/// The first 300 characters of a text, on one line.
+fn short(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(300) {
+        Some((cut, _)) => format!("{} …", &line[..cut]),
+        None => line,
     }
 }
 

@@ -198,13 +198,35 @@ impl VariablesPanel {
         mine: &BTreeMap<&str, &Answer>,
         out: &mut Vec<ProjectAction>,
     ) {
-        let fields: Vec<(Unit, &Variable)> = variables.iter().map(|v| (unit, *v)).collect();
-        let keys = self.walk(ui, (Some(unit), None), &fields);
+        self.units_ui(ui, &[(unit, variables, mine, None)], out);
+    }
+
+    /// [`VariablesPanel::unit_ui`] for several units in turn (a story, then its selected
+    /// page), each under its heading: the keys walk on from one unit's fields to the next.
+    pub(super) fn units_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        units: &[(Unit, &[&Variable], &BTreeMap<&str, &Answer>, Option<&str>)],
+        out: &mut Vec<ProjectAction>,
+    ) {
+        let fields: Vec<(Unit, &Variable)> = (units.iter())
+            .flat_map(|(unit, vars, _, _)| vars.iter().map(move |v| (*unit, *v)))
+            .collect();
+        let at = (units.first().map(|u| u.0), units.get(1).map(|u| u.0));
+        let keys = self.walk(ui, at, &fields);
         let mut answered = None;
-        for (i, var) in variables.iter().enumerate() {
-            let current = mine.get(var.name.as_str()).copied();
-            if self.field(ui, unit, var, current, i, keys, out) {
-                answered = Some(i);
+        let mut i = 0;
+        for (unit, vars, mine, heading) in units {
+            if let Some(h) = heading {
+                ui.add_space(6.0);
+                ui.strong(*h);
+            }
+            for var in vars.iter() {
+                let current = mine.get(var.name.as_str()).copied();
+                if self.field(ui, *unit, var, current, i, keys, out) {
+                    answered = Some(i);
+                }
+                i += 1;
             }
         }
         if let Some(i) = answered

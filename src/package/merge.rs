@@ -27,6 +27,8 @@ use crate::store::{PageId, SampleId};
 pub(super) struct Row {
     pub id: i64,
     pub position: i64,
+    /// The member page (its key) of a page variable's value.
+    pub page: Option<String>,
     pub variable: String,
     pub answer: Answer,
     pub version: i64,
@@ -122,6 +124,8 @@ struct Checked {
     package: Package,
     units: BTreeMap<i64, Unit>,
     rows: Vec<Row>,
+    /// The project's page of each (story, page key) a page value is on.
+    pages: BTreeMap<(i64, String), PageId>,
     done: usize,
     /// For a package of pairs: what it brings.
     sample: Option<SampleChecked>,
@@ -219,6 +223,7 @@ fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked
         )));
     }
     let rows = package.rows()?;
+    let mut pages: BTreeMap<(i64, String), PageId> = BTreeMap::new();
     for row in &rows {
         if row.version != info.codebook.version {
             return Err(bad(format!(
@@ -249,15 +254,46 @@ fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked
                     row.id, row.version
                 ))
             })?;
+        let unit = if row.page.is_some() {
+            crate::codebook::UnitKind::Page
+        } else {
+            crate::codebook::UnitKind::Story
+        };
         let var = book
             .variable(&row.variable)
-            .filter(|v| v.unit == crate::codebook::UnitKind::Story)
+            .filter(|v| v.unit == unit)
             .ok_or_else(|| {
                 bad(format!(
-                    "{name}: value {} is of {:?}, not a story variable of codebook version {}",
-                    row.id, row.variable, row.version
+                    "{name}: value {} is of {:?}, not a {} variable of codebook version {}",
+                    row.id,
+                    row.variable,
+                    unit.name(),
+                    row.version
                 ))
             })?;
+        if let Some(key) = &row.page
+            && !pages.contains_key(&(row.position, key.clone()))
+        {
+            let page = project
+                .pages_named(key)?
+                .into_iter()
+                .find(|p| p.identity.key == *key)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "{name}: value {} is on page {key}, which the project no longer has; \
+                         nothing was merged",
+                        row.id
+                    ))
+                })?;
+            let on_story = package.members(row.position)?.iter().any(|m| m.key == *key);
+            if !on_story {
+                return Err(bad(format!(
+                    "{name}: value {} is on page {key}, not a page of its story in the package",
+                    row.id
+                )));
+            }
+            pages.insert((row.position, key.clone()), page.id);
+        }
         let raw = match &row.answer {
             Answer::Value(v) => v.clone(),
             Answer::NotApplicable => var
@@ -282,6 +318,7 @@ fn check(project: &Project, own_id: Option<&str>, path: &Path) -> Result<Checked
         package,
         units,
         rows,
+        pages,
         done,
         sample: None,
     })
@@ -370,6 +407,7 @@ fn check_sample(project: &Project, path: &Path, package: Package) -> Result<Chec
         package,
         units: BTreeMap::new(),
         rows: Vec::new(),
+        pages: BTreeMap::new(),
         done,
         sample: Some(SampleChecked {
             sample: sample.id,
@@ -597,13 +635,19 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
                     )));
                 }
                 let (kind, value) = row.answer.stored();
+                // A page variable's value is on the page, not the story.
+                let doc = (row.page.as_ref()).map(|key| c.pages[&(row.position, key.clone())].0);
+                let (unit_kind, run, cluster) = match doc {
+                    Some(_) => ("page", None, None),
+                    None => ("story", Some(run.0), Some(cluster)),
+                };
                 let n = tx.execute(
                     "INSERT OR IGNORE INTO coded_values (variable, unit_kind, run_id, cluster,
                        doc_id, coder, role, answer, value, version, at, undone, origin)
-                     VALUES (?1, 'story', ?2, ?3, NULL, ?4, 'coder', ?5, ?6, ?7, ?8, ?9, ?10)",
+                     VALUES (?1, ?11, ?2, ?3, ?12, ?4, 'coder', ?5, ?6, ?7, ?8, ?9, ?10)",
                     params![
                         row.variable,
-                        run.0,
+                        run,
                         cluster,
                         info.coder,
                         kind,
@@ -611,12 +655,16 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
                         row.version,
                         row.at,
                         row.undone,
-                        origin
+                        origin,
+                        unit_kind,
+                        doc
                     ],
                 )?;
                 if n == 1 {
                     values_in += 1;
-                    touched.insert((row.position, row.variable.clone()));
+                    if doc.is_none() {
+                        touched.insert((row.position, row.variable.clone()));
+                    }
                 } else {
                     // The row merged before must be this one: a package restored from a copy
                     // or coded twice reuses row numbers for other values.

@@ -25,7 +25,8 @@
 //! value that counts is the latest by when it was coded, so packages merge in any order to the
 //! same project.
 //!
-//! Not in packages yet: samples of pairs to judge and page variables (a round is of stories).
+//! A package can hold a sample of pairs to judge instead ([`pairs`]). Not in packages yet: page
+//! variables (a round carries its stories' representatives only).
 
 mod merge;
 mod pairs;
@@ -79,8 +80,20 @@ CREATE TABLE coded (
     version INTEGER NOT NULL,
     at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     undone INTEGER NOT NULL DEFAULT 0,
-    carried INTEGER NOT NULL DEFAULT 0
+    carried INTEGER NOT NULL DEFAULT 0,
+    page TEXT
 );
+CREATE TABLE members (
+    position INTEGER NOT NULL REFERENCES units(position),
+    key TEXT NOT NULL,
+    title TEXT,
+    url TEXT,
+    site TEXT,
+    published TEXT,
+    captured TEXT,
+    core TEXT NOT NULL,
+    PRIMARY KEY (position, key)
+) WITHOUT ROWID;
 CREATE TABLE others (
     position INTEGER NOT NULL REFERENCES units(position),
     variable TEXT NOT NULL,
@@ -144,6 +157,8 @@ fn signed_tables(format: i64) -> &'static [&'static str] {
            FROM pages ORDER BY id",
         "SELECT site, seeds FROM frames ORDER BY site",
         "SELECT position, a, b, score, stratum FROM pairs ORDER BY position",
+        "SELECT position, key, title, url, site, published, captured, core FROM members
+           ORDER BY position, key",
     ];
     if format < 2 { V1 } else { V2 }
 }
@@ -213,6 +228,8 @@ pub struct PackageUnit {
 pub struct PackageValue {
     /// The story's position.
     pub position: i64,
+    /// The member page it is on (its key), for a page variable; none: the story.
+    pub page: Option<String>,
     /// The variable.
     pub variable: String,
     /// The answer.
@@ -221,6 +238,28 @@ pub struct PackageValue {
     pub version: i64,
     /// When.
     pub at: String,
+}
+
+/// A page of a story in a package (a round whose codebook has page variables carries every
+/// member of its stories).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PackageMember {
+    /// The story's position.
+    pub position: i64,
+    /// The page key.
+    pub key: String,
+    /// Its title.
+    pub title: Option<String>,
+    /// Its URL.
+    pub url: Option<String>,
+    /// Its site.
+    pub site: Option<String>,
+    /// When it says it was published.
+    pub published: Option<String>,
+    /// When it was captured.
+    pub captured: Option<String>,
+    /// Its core text.
+    pub core: String,
 }
 
 /// A package written by [`assign`].
@@ -356,6 +395,12 @@ pub fn assign(
     };
     check_folder(folder)?;
     let units = read_units(project, &round)?;
+    // The stories' pages, read only when there is a page variable to code on them.
+    let members = if book.variables.iter().any(|v| v.unit == UnitKind::Page) {
+        read_members(project, &round, &units)?
+    } else {
+        Vec::new()
+    };
     let values = project.values()?;
     let mut out = Vec::new();
     for coder in &coders {
@@ -370,6 +415,33 @@ pub fn assign(
         let written = write_package(project, folder, coder, by, &header, &|tx| {
             insert_units(tx, &units)?;
             let mut carried = 0;
+            for (m, page) in &members {
+                tx.execute(
+                    "INSERT INTO members (position, key, title, url, site, published, captured,
+                       core) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    params![
+                        m.position,
+                        m.key,
+                        m.title,
+                        m.url,
+                        m.site,
+                        m.published,
+                        m.captured,
+                        m.core
+                    ],
+                )?;
+                for v in values.iter().filter(|v| {
+                    v.unit == Unit::Page(*page) && v.role == Role::Coder && v.coder == *coder
+                }) {
+                    let (kind, value) = v.answer.stored();
+                    tx.execute(
+                        "INSERT INTO coded (position, page, variable, answer, value, version, at,
+                           carried) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1)",
+                        params![m.position, m.key, v.variable, kind, value, v.version, v.at],
+                    )?;
+                    carried += 1;
+                }
+            }
             for u in &units {
                 let unit = Unit::Story {
                     run: u.run,
@@ -635,6 +707,52 @@ fn read_units(project: &Project, round: &crate::store::rounds::Round) -> Result<
     Ok(out)
 }
 
+/// Every page of the round's stories with its core text, read from the archives (in
+/// parallel), and its page in the project.
+fn read_members(
+    project: &Project,
+    round: &crate::store::rounds::Round,
+    units: &[PackageUnit],
+) -> Result<Vec<(PackageMember, crate::store::PageId)>> {
+    use rayon::prelude::*;
+    let clusters: std::collections::BTreeMap<i64, crate::store::codes::RunCluster> = project
+        .run_clusters(round.run)?
+        .into_iter()
+        .map(|c| (c.id, c))
+        .collect();
+    let mut wanted = Vec::new();
+    for u in units {
+        for m in clusters.get(&u.cluster).map_or(&[][..], |c| &c.members[..]) {
+            let page = project
+                .page(*m)?
+                .ok_or_else(|| bad(format!("no page {m}")))?;
+            let location = project.locate(&page)?;
+            wanted.push((u.position, page, location));
+        }
+    }
+    wanted
+        .into_par_iter()
+        .map(|(position, page, location)| {
+            let id = &page.identity;
+            let html = crate::archive::text_at(&location, id.url.as_deref())
+                .map_err(|e| bad(format!("page {} cannot be read: {e}", id.key)))?;
+            Ok((
+                PackageMember {
+                    position,
+                    key: id.key.clone(),
+                    title: id.title.clone(),
+                    url: id.url.clone(),
+                    site: id.site.clone(),
+                    published: id.published.clone(),
+                    captured: id.date.clone(),
+                    core: crate::passages::Core::of_page(&html).text,
+                },
+                page.id,
+            ))
+        })
+        .collect()
+}
+
 /// The inert page as stored (deflated: a page is mostly markup, and a package travels).
 fn deflate(text: &str) -> Result<Vec<u8>> {
     use std::io::Write;
@@ -831,21 +949,50 @@ impl Package {
     /// Record the coder's answer `raw` to `variable` on the story at `position`, checked
     /// against the package's codebook; saved at once.
     pub fn set_value(&mut self, position: i64, variable: &str, raw: &str) -> Result<Answer> {
-        let var = self.info.codebook.variable(variable).ok_or_else(|| {
-            let names: Vec<&str> = (self.info.codebook.variables.iter())
-                .filter(|v| v.unit == UnitKind::Story)
-                .map(|v| v.name.as_str())
-                .collect();
-            bad(format!(
-                "no story variable {variable:?} in the package's codebook (it has: {})",
-                names.join(", ")
-            ))
-        })?;
-        if var.unit != UnitKind::Story {
-            return Err(bad(format!(
-                "variable {variable} is coded on pages; a package holds stories"
-            )));
-        }
+        self.insert_value(position, None, variable, raw)
+    }
+
+    /// Record the coder's answer `raw` to the page variable `variable` on the story's page
+    /// `page` (its key); saved at once.
+    pub fn set_page_value(
+        &mut self,
+        position: i64,
+        page: &str,
+        variable: &str,
+        raw: &str,
+    ) -> Result<Answer> {
+        self.insert_value(position, Some(page), variable, raw)
+    }
+
+    fn insert_value(
+        &mut self,
+        position: i64,
+        page: Option<&str>,
+        variable: &str,
+        raw: &str,
+    ) -> Result<Answer> {
+        let unit = if page.is_some() {
+            UnitKind::Page
+        } else {
+            UnitKind::Story
+        };
+        let var = (self.info.codebook.variable(variable))
+            .filter(|v| v.unit == unit)
+            .ok_or_else(|| {
+                let names: Vec<&str> = (self.info.codebook.variables.iter())
+                    .filter(|v| v.unit == unit)
+                    .map(|v| v.name.as_str())
+                    .collect();
+                bad(format!(
+                    "no {} variable {variable:?} in the package's codebook (it has: {})",
+                    unit.name(),
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ))
+            })?;
         let answer = var.parse(raw)?;
         let known: Option<i64> = self
             .conn
@@ -856,19 +1003,87 @@ impl Package {
         if known.is_none() {
             return Err(bad(format!("the package has no story {position}")));
         }
+        if let Some(key) = page
+            && !self.members(position)?.iter().any(|m| m.key == key)
+        {
+            return Err(bad(format!(
+                "page {key} is not one of the story's pages in the package"
+            )));
+        }
         let (kind, value) = answer.stored();
         // Later than every row already there (carried ones too), whatever the laptop's clock
         // says: the latest by time is the latest given, here and once merged.
-        self.conn.execute(
-            "INSERT INTO coded (position, variable, answer, value, version, at)
-             SELECT ?1, ?2, ?3, ?4, ?5,
-               CASE WHEN m IS NULL OR now > m THEN now
-                 ELSE strftime('%Y-%m-%dT%H:%M:%fZ', julianday(m) + 0.0000000174) END
+        const AT: &str = "CASE WHEN m IS NULL OR now > m THEN now
+               ELSE strftime('%Y-%m-%dT%H:%M:%fZ', julianday(m) + 0.0000000174) END
              FROM (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now,
-                          (SELECT max(at) FROM coded) AS m)",
-            params![position, variable, kind, value, self.info.codebook.version],
-        )?;
+                          (SELECT max(at) FROM coded) AS m)";
+        let version = self.info.codebook.version;
+        if self.info.format < 2 {
+            // A package of the release before pages and pairs: no page column, story
+            // variables only (`page` is none there, the codebook having no page variable).
+            self.conn.execute(
+                &format!(
+                    "INSERT INTO coded (position, variable, answer, value, version, at)
+                     SELECT ?1, ?2, ?3, ?4, ?5, {AT}"
+                ),
+                params![position, variable, kind, value, version],
+            )?;
+        } else {
+            self.conn.execute(
+                &format!(
+                    "INSERT INTO coded (position, page, variable, answer, value, version, at)
+                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, {AT}"
+                ),
+                params![position, page, variable, kind, value, version],
+            )?;
+        }
         Ok(answer)
+    }
+
+    /// The story and key of the page `name` (its key or URL) among the stories' pages.
+    pub fn page_of(&self, name: &str) -> Result<(i64, String)> {
+        let found: Option<(i64, String)> = if self.info.format < 2 {
+            None
+        } else {
+            self.conn
+                .query_row(
+                    "SELECT position, key FROM members WHERE key = ?1 OR url = ?1
+                     ORDER BY key = ?1 DESC, captured LIMIT 1",
+                    [name],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?
+        };
+        found.ok_or_else(|| {
+            bad(format!(
+                "no page {name:?} among the package's stories (a package carries its stories' \
+                 pages only when the codebook has page variables)"
+            ))
+        })
+    }
+
+    /// The pages of the story at `position` (none unless the codebook has page variables).
+    pub fn members(&self, position: i64) -> Result<Vec<PackageMember>> {
+        if self.info.format < 2 {
+            return Ok(Vec::new());
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT position, key, title, url, site, published, captured, core FROM members
+             WHERE position = ?1 ORDER BY captured, key",
+        )?;
+        let rows = stmt.query_map([position], |r| {
+            Ok(PackageMember {
+                position: r.get(0)?,
+                key: r.get(1)?,
+                title: r.get(2)?,
+                url: r.get(3)?,
+                site: r.get(4)?,
+                published: r.get(5)?,
+                captured: r.get(6)?,
+                core: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Undo the coder's latest value (the one before counts again); what was undone.
@@ -893,16 +1108,21 @@ impl Package {
     /// The coder's values as they stand: the latest (by time) of each story and variable.
     pub fn values(&self) -> Result<Vec<PackageValue>> {
         let mut out: Vec<PackageValue> = Vec::new();
-        for row in self.read_rows("undone = 0", "position, variable, at, id")? {
+        for row in self.read_rows("undone = 0", "position, page, variable, at, id")? {
             let v = PackageValue {
                 position: row.position,
+                page: row.page,
                 variable: row.variable,
                 answer: row.answer,
                 version: row.version,
                 at: row.at,
             };
             match out.last_mut() {
-                Some(last) if last.position == v.position && last.variable == v.variable => {
+                Some(last)
+                    if last.position == v.position
+                        && last.page == v.page
+                        && last.variable == v.variable =>
+                {
                     *last = v
                 }
                 _ => out.push(v),
@@ -965,9 +1185,16 @@ impl Package {
 
     /// The `coded` rows `filter` keeps, in `order` (both written here, never from input).
     fn read_rows(&self, filter: &str, order: &str) -> Result<Vec<merge::Row>> {
+        // A v1 package (stories only) has no page column.
+        let page = if self.info.format < 2 { "NULL" } else { "page" };
+        let order = if self.info.format < 2 {
+            order.replace("page, ", "")
+        } else {
+            order.to_string()
+        };
         let mut stmt = self.conn.prepare(&format!(
-            "SELECT id, position, variable, answer, value, version, at, undone FROM coded
-             WHERE {filter} ORDER BY {order}"
+            "SELECT id, position, variable, answer, value, version, at, undone, {page} AS page
+             FROM coded WHERE {filter} ORDER BY {order}"
         ))?;
         let rows = stmt.query_map([], |r| {
             Ok((
@@ -979,14 +1206,16 @@ impl Package {
                 r.get::<_, i64>(5)?,
                 r.get::<_, String>(6)?,
                 r.get::<_, bool>(7)?,
+                r.get::<_, Option<String>>(8)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, position, variable, kind, value, version, at, undone) = row?;
+            let (id, position, variable, kind, value, version, at, undone, page) = row?;
             out.push(merge::Row {
                 id,
                 position,
+                page,
                 variable,
                 answer: answer_of(&kind, value)?,
                 version,
