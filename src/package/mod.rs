@@ -91,7 +91,7 @@ CREATE TABLE members (
     site TEXT,
     published TEXT,
     captured TEXT,
-    core TEXT NOT NULL,
+    core BLOB NOT NULL,
     PRIMARY KEY (position, key)
 ) WITHOUT ROWID;
 CREATE TABLE others (
@@ -427,7 +427,7 @@ pub fn assign(
                         m.site,
                         m.published,
                         m.captured,
-                        m.core
+                        deflate(&m.core)?
                     ],
                 )?;
                 for v in values.iter().filter(|v| {
@@ -1072,18 +1072,29 @@ impl Package {
              WHERE position = ?1 ORDER BY captured, key",
         )?;
         let rows = stmt.query_map([position], |r| {
-            Ok(PackageMember {
-                position: r.get(0)?,
-                key: r.get(1)?,
-                title: r.get(2)?,
-                url: r.get(3)?,
-                site: r.get(4)?,
-                published: r.get(5)?,
-                captured: r.get(6)?,
-                core: r.get(7)?,
-            })
+            Ok((
+                PackageMember {
+                    position: r.get(0)?,
+                    key: r.get(1)?,
+                    title: r.get(2)?,
+                    url: r.get(3)?,
+                    site: r.get(4)?,
+                    published: r.get(5)?,
+                    captured: r.get(6)?,
+                    core: String::new(),
+                },
+                r.get::<_, Vec<u8>>(7)?,
+            ))
         })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let mut out = Vec::new();
+        for row in rows {
+            let (member, core) = row?;
+            out.push(PackageMember {
+                core: inflate(&core)?,
+                ..member
+            });
+        }
+        Ok(out)
     }
 
     /// Undo the coder's latest value (the one before counts again); what was undone.
