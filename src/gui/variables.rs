@@ -47,6 +47,15 @@ pub struct VariablesPanel {
     round: Option<String>,
 }
 
+/// One unit's fields for [`VariablesPanel::units_ui`]: the unit, its variables, the coder's
+/// answers on it, and a heading above them.
+pub(super) type UnitFields<'a> = (
+    Unit,
+    &'a [&'a Variable],
+    &'a BTreeMap<&'a str, &'a Answer>,
+    Option<&'a str>,
+);
+
 impl VariablesPanel {
     /// Draw the variables of story `cluster` of project run `run`, then the page variables of
     /// the selected `member`; the actions to apply, and the cluster to select (a step through
@@ -206,7 +215,7 @@ impl VariablesPanel {
     pub(super) fn units_ui(
         &mut self,
         ui: &mut egui::Ui,
-        units: &[(Unit, &[&Variable], &BTreeMap<&str, &Answer>, Option<&str>)],
+        units: &[UnitFields<'_>],
         out: &mut Vec<ProjectAction>,
     ) {
         let fields: Vec<(Unit, &Variable)> = (units.iter())

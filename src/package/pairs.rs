@@ -486,8 +486,7 @@ impl Package {
         Ok(self
             .derivation_rows("undone = 0", "at, id")?
             .into_iter()
-            .filter(|d| d.position == position)
-            .next_back()
+            .rfind(|d| d.position == position)
             .map(|d| (d.source_is_a, d.class, d.at)))
     }
 
