@@ -321,7 +321,7 @@ impl PackageView {
                         let variables = self.variables();
                         let mine = self.mine(position);
                         ui.strong(format!(
-                            "{} of {} coded by {}",
+                            "{} of {} story variables coded by {}",
                             variables
                                 .iter()
                                 .filter(|v| mine.contains_key(v.name.as_str()))
@@ -357,30 +357,41 @@ impl PackageView {
                                     m.title.as_deref().unwrap_or(&m.key)
                                 )
                             };
-                            ui.add_space(6.0);
-                            let l = ui.label(format!("Page {} of {}", at + 1, members.len()));
-                            egui::ComboBox::from_id_salt("package_member")
-                                .selected_text(name(&members[at]))
-                                .width(220.0)
-                                .show_ui(ui, |ui| {
-                                    for (i, m) in members.iter().enumerate() {
-                                        ui.selectable_value(&mut at, i, name(m));
-                                    }
-                                })
-                                .response
-                                .labelled_by(l.id)
-                                .on_hover_text("The story's page coded below (J / K)");
-                            member = at;
                             let page_mine = self.page_mine(position, &members[at].key);
                             let page_unit = Unit::Page(crate::store::PageId(at as i64));
+                            let mut chosen = at;
+                            // The page's heading and chooser sit between the story's fields and
+                            // the page's.
+                            let mut head = |ui: &mut egui::Ui, n: usize| {
+                                if n != 1 {
+                                    return;
+                                }
+                                ui.add_space(8.0);
+                                ui.strong("Page variables");
+                                let l = ui.label(format!(
+                                    "Page {} of {} (J / K)",
+                                    at + 1,
+                                    members.len()
+                                ));
+                                egui::ComboBox::from_id_salt("package_member")
+                                    .selected_text(name(&members[at]))
+                                    .width(220.0)
+                                    .show_ui(ui, |ui| {
+                                        for (i, m) in members.iter().enumerate() {
+                                            ui.selectable_value(&mut chosen, i, name(m));
+                                        }
+                                    })
+                                    .response
+                                    .labelled_by(l.id)
+                                    .on_hover_text("The story's page coded below (J / K)");
+                            };
                             fields.units_ui(
                                 ui,
-                                &[
-                                    (story, &variables, &mine, None),
-                                    (page_unit, &pages, &page_mine, Some("Page variables")),
-                                ],
+                                &[(story, &variables, &mine), (page_unit, &pages, &page_mine)],
                                 &mut asked,
+                                &mut head,
                             );
+                            member = chosen;
                             ui.weak(format!("Core of this page: {}", short(&members[at].core)));
                         }
                         let others: Vec<_> =

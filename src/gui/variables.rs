@@ -47,14 +47,9 @@ pub struct VariablesPanel {
     round: Option<String>,
 }
 
-/// One unit's fields for [`VariablesPanel::units_ui`]: the unit, its variables, the coder's
-/// answers on it, and a heading above them.
-pub(super) type UnitFields<'a> = (
-    Unit,
-    &'a [&'a Variable],
-    &'a BTreeMap<&'a str, &'a Answer>,
-    Option<&'a str>,
-);
+/// One unit's fields for [`VariablesPanel::units_ui`]: the unit, its variables and the
+/// coder's answers on it.
+pub(super) type UnitFields<'a> = (Unit, &'a [&'a Variable], &'a BTreeMap<&'a str, &'a Answer>);
 
 impl VariablesPanel {
     /// Draw the variables of story `cluster` of project run `run`, then the page variables of
@@ -207,29 +202,28 @@ impl VariablesPanel {
         mine: &BTreeMap<&str, &Answer>,
         out: &mut Vec<ProjectAction>,
     ) {
-        self.units_ui(ui, &[(unit, variables, mine, None)], out);
+        self.units_ui(ui, &[(unit, variables, mine)], out, &mut |_, _| {});
     }
 
     /// [`VariablesPanel::unit_ui`] for several units in turn (a story, then its selected
-    /// page), each under its heading: the keys walk on from one unit's fields to the next.
+    /// page), `head(ui, i)` drawn above the `i`th: the keys walk on from one unit's fields to
+    /// the next.
     pub(super) fn units_ui(
         &mut self,
         ui: &mut egui::Ui,
         units: &[UnitFields<'_>],
         out: &mut Vec<ProjectAction>,
+        head: &mut dyn FnMut(&mut egui::Ui, usize),
     ) {
         let fields: Vec<(Unit, &Variable)> = (units.iter())
-            .flat_map(|(unit, vars, _, _)| vars.iter().map(move |v| (*unit, *v)))
+            .flat_map(|(unit, vars, _)| vars.iter().map(move |v| (*unit, *v)))
             .collect();
         let at = (units.first().map(|u| u.0), units.get(1).map(|u| u.0));
         let keys = self.walk(ui, at, &fields);
         let mut answered = None;
         let mut i = 0;
-        for (unit, vars, mine, heading) in units {
-            if let Some(h) = heading {
-                ui.add_space(6.0);
-                ui.strong(*h);
-            }
+        for (n, (unit, vars, mine)) in units.iter().enumerate() {
+            head(ui, n);
             for var in vars.iter() {
                 let current = mine.get(var.name.as_str()).copied();
                 if self.field(ui, *unit, var, current, i, keys, out) {
