@@ -443,6 +443,8 @@ fn sign_refuses_two_inputs_of_one_name_and_writes_a_shard_per_input() {
 struct Standalone {
     master_url: String,
     processes: Vec<std::process::Child>,
+    /// The workers' work folders (an executor of an application runs in `app-…/N`).
+    work: Vec<PathBuf>,
 }
 
 impl Drop for Standalone {
@@ -532,6 +534,7 @@ impl Standalone {
         let cluster = Standalone {
             master_url,
             processes,
+            work: (1..=2).map(|w| dir.join(format!("worker{w}"))).collect(),
         };
         let started = std::time::Instant::now();
         loop {
@@ -580,9 +583,18 @@ impl Standalone {
             .unwrap();
         let err = String::from_utf8_lossy(&result.stderr);
         assert!(result.status.success(), "spark-submit failed: {err}");
-        // The work ran in the workers' executors, not in the driver.
+        // The work ran in the workers' executors, not in the driver: a worker made an
+        // executor's folder for the application (the driver's log says so only when the
+        // executors came up before the job turned its log level down, which a busy machine
+        // does not promise).
+        let executors = (self.work.iter())
+            .filter_map(|w| std::fs::read_dir(w).ok())
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("app-"))
+            .count();
         assert!(
-            err.contains("Granted executor ID") || err.contains("Executor added"),
+            executors > 0 || err.contains("Granted executor ID") || err.contains("Executor added"),
             "no executor of the standalone cluster took part: {err}"
         );
     }
