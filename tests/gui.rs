@@ -2466,6 +2466,51 @@ fn packages_are_assigned_and_merged_from_the_project_panel() {
     h.get_by_label_contains("4 of 4 stories coded; 1 values in, 0 already there");
 }
 
+/// Assign… a sample of pairs from the project panel: chosen beside the rounds, its coders typed,
+/// one package per coder written with the sample's pairs.
+#[test]
+fn a_sample_is_assigned_from_the_project_panel() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pairs.samecore");
+    std::fs::copy(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/v6.samecore"),
+        &file,
+    )
+    .unwrap();
+    samecore::store::Project::open(&file)
+        .unwrap()
+        .relocate(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_archives"))
+        .unwrap();
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    h.set_annotator_for_test("lead");
+    click(&mut h, "Coders' packages");
+    h.get_by_label("Assign").click();
+    h.run();
+    click(&mut h, "sample pairs1");
+    // No coder named yet: Assign… does nothing.
+    click(&mut h, "Assign…");
+    assert!(!dir.path().join("pairs1-eve.samecore-package").exists());
+    h.get_by_label("Coders (comma-separated)").focus();
+    h.run();
+    h.get_by_label("Coders (comma-separated)")
+        .type_text("eve, finn");
+    h.run();
+    click(&mut h, "Assign…");
+    for _ in 0..50 {
+        h.run();
+        if dir.path().join("pairs1-finn.samecore-package").is_file() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let said = h.state().messages().join("\n");
+    assert!(said.contains("Package for eve: 12 pairs"), "{said}");
+    let p = samecore::package::Package::open_read(&dir.path().join("pairs1-finn.samecore-package"))
+        .unwrap();
+    assert_eq!(p.pair_count().unwrap(), 12);
+}
+
 /// Who is coding is asked in the Project panel and shown in the window's title; the help lists
 /// Ctrl+F once.
 #[test]
