@@ -277,17 +277,7 @@ pub fn cores_without_frames(
     read: &(dyn Fn(usize) -> crate::Result<String> + Sync),
     progress: &crate::progress::Progress,
 ) -> crate::Result<HashMap<usize, PageCore>> {
-    use rayon::prelude::*;
-    let framed = frames_of(n, wanted, site_of, read, progress)?;
-    let none = std::collections::HashSet::new();
-    Ok(framed
-        .texts
-        .par_iter()
-        .map(|(&i, text)| {
-            let frame = framed.frames.get(&site_of(i)).unwrap_or(&none);
-            (i, PageCore::of_page(text, frame))
-        })
-        .collect())
+    Ok(frames_of(n, wanted, site_of, read, progress)?.cores(site_of))
 }
 
 /// What [`frames_of`] found: the wanted pages' texts and their sites' frames.
@@ -298,6 +288,21 @@ pub struct Framed {
     /// Each wanted page's site's frame ([`frame_seeds`]; empty for a site of too few pages),
     /// by site.
     pub frames: HashMap<String, std::collections::HashSet<u64>>,
+}
+
+impl Framed {
+    /// Each page's core and text without its site's frame (`site_of(i)`: page `i`'s site).
+    pub fn cores(&self, site_of: &(dyn Fn(usize) -> String + Sync)) -> HashMap<usize, PageCore> {
+        use rayon::prelude::*;
+        let none = std::collections::HashSet::new();
+        self.texts
+            .par_iter()
+            .map(|(&i, text)| {
+                let frame = self.frames.get(&site_of(i)).unwrap_or(&none);
+                (i, PageCore::of_page(text, frame))
+            })
+            .collect()
+    }
 }
 
 /// The texts of pages `wanted` of a collection of `n` pages, and the frames of their sites,

@@ -14,8 +14,7 @@ use rayon::prelude::*;
 use samecore::calendar::Published;
 use samecore::export::{self, PassageRow};
 use samecore::passages::{
-    AlignOptions, Alignment, Cutoffs, Derivation, Direction, PageCore, align_pair,
-    cores_without_frames, derivation,
+    AlignOptions, Alignment, Cutoffs, Derivation, Direction, PageCore, align_pair, derivation,
 };
 use samecore::progress::Progress;
 use samecore::store::Project;
@@ -289,34 +288,7 @@ fn cores_of(
     progress: &Progress,
 ) -> samecore::Result<HashMap<usize, PageCore>> {
     let site_of = |i: usize| pages[i].identity.site.clone().unwrap_or_default();
-    // Records are found (`locate` looks at the disk) only for the pages that may be read: the
-    // wanted ones and the pages of their sites, not the whole project.
-    let want: std::collections::HashSet<usize> = wanted.iter().copied().collect();
-    let sites: std::collections::HashSet<String> = wanted
-        .iter()
-        .map(|&i| site_of(i))
-        .filter(|s| !s.is_empty())
-        .collect();
-    let locations: Vec<_> = pages
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let site = p.identity.site.as_deref().unwrap_or_default();
-            (want.contains(&i) || sites.contains(site))
-                .then(|| project.locate(p).ok())
-                .flatten()
-        })
-        .collect();
-    let read = |i: usize| -> samecore::Result<String> {
-        let location = locations[i].as_ref().ok_or_else(|| {
-            samecore::Error::InvalidParameter(format!(
-                "page {} has no record to read again (see samecore relocate)",
-                pages[i].identity.key
-            ))
-        })?;
-        samecore::archive::text_at(location, pages[i].identity.url.as_deref())
-    };
-    cores_without_frames(pages.len(), wanted, &site_of, &read, progress)
+    Ok(samecore::package::frames_of_pages(project, pages, wanted, progress)?.cores(&site_of))
 }
 
 fn normalise(s: &str) -> String {

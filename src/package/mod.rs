@@ -32,7 +32,7 @@ mod merge;
 mod pairs;
 
 pub use merge::{Conflict, MergeReport, PackageMerge, merge};
-pub use pairs::{PackageLabel, PackagePage, PackagePair, assign_sample};
+pub use pairs::{PackageLabel, PackagePage, PackagePair, assign_sample, frames_of_pages};
 
 use std::path::{Path, PathBuf};
 

@@ -157,7 +157,7 @@ pub fn assign_sample(
             }
         }
     }
-    let framed = frames_of_pages(project, &pages, &wanted)?;
+    let framed = frames_of_pages(project, &pages, &wanted, &crate::progress::Progress::new())?;
     let labels = project.labels(info.id)?;
     let derivations = project.derivation_history()?;
     let mut out = Vec::new();
@@ -271,12 +271,14 @@ pub fn assign_sample(
     Ok(out)
 }
 
-/// The decoded texts of `wanted` (indices into `pages`) and their sites' frames, read again
-/// from the archives as `samecore passages --project` reads them.
-fn frames_of_pages(
+/// The decoded texts of `wanted` (indices into the project's `pages`) and their sites'
+/// frames, read again from the archives (the pages of those sites only are looked for on
+/// disk): what a package of pairs carries, and what `samecore passages --project` aligns.
+pub fn frames_of_pages(
     project: &Project,
     pages: &[crate::store::runs::Page],
     wanted: &[usize],
+    progress: &crate::progress::Progress,
 ) -> Result<crate::passages::Framed> {
     let site_of = |i: usize| pages[i].identity.site.clone().unwrap_or_default();
     let want: HashSet<usize> = wanted.iter().copied().collect();
@@ -305,13 +307,7 @@ fn frames_of_pages(
         })?;
         crate::archive::text_at(location, pages[i].identity.url.as_deref())
     };
-    crate::passages::frames_of(
-        pages.len(),
-        wanted,
-        &site_of,
-        &read,
-        &crate::progress::Progress::new(),
-    )
+    crate::passages::frames_of(pages.len(), wanted, &site_of, &read, progress)
 }
 
 impl Package {
