@@ -394,7 +394,7 @@ fn kind(bytes: &[u8], at: usize, len: usize) -> u8 {
     };
     // Upper-case letters take the 0x20 bit (`ascii_within` marks them with 0x80).
     match key | (ascii_within(key, b'A', b'Z') >> 2) {
-        SCRIPT | STYLE | NOSCRIPT | TEMPLATE => HIDDEN,
+        SCRIPT | STYLE | NOSCRIPT | TEMPLATE | NOEMBED | NOFRAMES => HIDDEN,
         A => LINK | INLINE,
         SPAN => INLINE | CONTAINER,
         ABBR | ACRONYM | B | BIG | CITE | CODE | EM | FONT | I | IMG | KBD | LABEL | Q | S
@@ -449,6 +449,8 @@ const SCRIPT: u64 = key(b"script");
 const STYLE: u64 = key(b"style");
 const NOSCRIPT: u64 = key(b"noscript");
 const TEMPLATE: u64 = key(b"template");
+const NOEMBED: u64 = key(b"noembed");
+const NOFRAMES: u64 = key(b"noframes");
 const A: u64 = key(b"a");
 const SPAN: u64 = key(b"span");
 const ABBR: u64 = key(b"abbr");
@@ -808,6 +810,24 @@ mod tests {
 
     const STORY: &str = "The council voted on Tuesday to close the old bridge for repairs \
         after engineers found cracks in two of its supports, the mayor said.";
+
+    /// An advertiser's fallback markup escaped as text inside `<noembed>` (goldset-dev's
+    /// Coffee/c3.htm) is not page text: a browser shows none of it.
+    #[test]
+    fn what_noembed_and_noframes_hold_is_no_text() {
+        let html = format!(
+            "<html><body><div class=story><p>{STORY}</p><p>{STORY}</p>\
+             <object><embed src=ad.swf></object><noembed>&lt;A TARGET=\"_new\"\
+             HREF=\"http://ad.doubleclick.net/click\"&gt;&lt;IMG SRC=\"x.gif\" BORDER=0&gt;\
+             &lt;/A&gt;</noembed><noframes>Your browser has no frames</noframes>\
+             <p>{STORY}</p></div></body></html>"
+        );
+        let text = content_text(&html);
+        assert!(text.contains("council voted"), "{text}");
+        for junk in ["<A", "<a", "HREF", "IMG", "img", "frames"] {
+            assert!(!text.contains(junk), "{junk} kept: {text}");
+        }
+    }
 
     #[test]
     fn navigation_goes_and_the_story_stays() {
