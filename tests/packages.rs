@@ -955,3 +955,45 @@ fn a_package_of_the_previous_release_is_coded_on_and_merged() {
     .unwrap();
     assert_eq!(report["packages"][0]["values_in"], 2, "{report}");
 }
+
+/// A label merged from a laptop whose clock runs ahead does not outlive a later decision in
+/// the project: the project's new label is stamped after it and counts.
+#[test]
+fn a_decision_in_the_project_after_a_merge_counts_whatever_the_laptop_s_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, _ana, cy) = sample_assigned(dir.path());
+    let mut p = samecore::package::Package::open(&cy).unwrap();
+    p.add_label(
+        0,
+        &samecore::labels::LabelInput::new(samecore::labels::Verdict::Incorrect),
+    )
+    .unwrap();
+    drop(p);
+    // The laptop's clock was an hour ahead.
+    let conn = rusqlite::Connection::open(&cy).unwrap();
+    conn.execute(
+        "UPDATE labels SET at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+1 hour')",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    ok(&["merge", "--project", s(&project), s(&cy)]);
+    let answers = dir.path().join("cy.txt");
+    std::fs::write(&answers, "1 c\n").unwrap();
+    ok(&[
+        "label",
+        "--project",
+        s(&project),
+        "--sample",
+        "pairs1",
+        "--annotator",
+        "cy",
+        "--answers",
+        s(&answers),
+    ]);
+    let rows = label_rows(&project, "pairs1");
+    assert!(
+        rows.contains(&r#"1 "cy" "correct" null """#.to_string()),
+        "{rows:#?}"
+    );
+}

@@ -756,12 +756,7 @@ fn package_code(
     match page {
         None => package.set_value(position, &variable, &value),
         Some(page) => {
-            let (on, key) = package.page_of(&page).map_err(error)?;
-            if on != position {
-                return Err(error(format!(
-                    "page {page} is not a page of cluster {cluster}"
-                )));
-            }
+            let (_, key) = package.page_of(&page, Some(position)).map_err(error)?;
             package.set_page_value(position, &key, &variable, &value)
         }
     }

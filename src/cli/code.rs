@@ -566,7 +566,7 @@ fn in_package(
             let answer = match page {
                 // A page variable: on the story's page named by its key or URL.
                 Some(page) => {
-                    let (position, key) = package.page_of(&page)?;
+                    let (position, key) = package.page_of(&page, None)?;
                     package.set_page_value(position, &key, &variable, &value)?
                 }
                 None => {

@@ -513,6 +513,8 @@ struct PairsState {
         crate::session::Session,
         crate::gui::model::pair::PairComparison,
     )>,
+    /// The pair that could not be shown (said once, not tried again every frame).
+    failed: Option<u32>,
 }
 
 impl PairsState {
@@ -522,6 +524,7 @@ impl PairsState {
             bar: Default::default(),
             view: Default::default(),
             shown: None,
+            failed: None,
         };
         state.bar.labelling = true;
         state.bar.position = Some(
@@ -579,7 +582,7 @@ impl PairsState {
         let Some(position) = self.bar.position else {
             return;
         };
-        if self.shown.as_ref().is_none_or(|s| s.0 != position) {
+        if self.shown.as_ref().is_none_or(|s| s.0 != position) && self.failed != Some(position) {
             self.show_pair(position, package, outcome);
         }
         let Some((_, ws, cmp)) = &self.shown else {
@@ -664,8 +667,10 @@ impl PairsState {
             Ok((ws, cmp)) => {
                 self.view.forget_layout();
                 self.shown = Some((position, ws, cmp));
+                self.failed = None;
             }
             Err(e) => {
+                self.failed = Some(position);
                 outcome
                     .notes
                     .push(format!("Pair {} cannot be shown: {e}", position + 1));

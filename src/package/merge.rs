@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::pairs::{DerivationRow, LabelRow};
 use super::{Package, bad};
@@ -514,6 +514,29 @@ fn merge_sample(
         if n == 1 {
             derivations_in += 1;
         } else {
+            // The row merged before must be this one (as for labels and values).
+            let before: Option<(i64, i64, String, String, String)> = tx
+                .query_row(
+                    "SELECT source, derived, class, at, note FROM derivations WHERE origin = ?1",
+                    [&origin],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+                )
+                .optional()?;
+            let now = (
+                source.0,
+                derived.0,
+                d.class.name().to_string(),
+                d.at.clone(),
+                d.note.clone(),
+            );
+            if before.as_ref() != Some(&now) {
+                return Err(bad(format!(
+                    "{file}: derivation {} is not the one merged from this package before (was \
+                     the package restored from a copy, or coded in two copies?); nothing was \
+                     merged",
+                    d.id
+                )));
+            }
             already += 1;
             if d.undone {
                 undone += tx.execute(
@@ -668,11 +691,28 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
                 } else {
                     // The row merged before must be this one: a package restored from a copy
                     // or coded twice reuses row numbers for other values.
-                    let before: (String, String, Option<String>, i64, String) = tx.query_row(
-                        "SELECT variable, answer, value, version, at FROM coded_values
-                         WHERE origin = ?1",
+                    #[allow(clippy::type_complexity)]
+                    let before: (
+                        String,
+                        String,
+                        Option<String>,
+                        i64,
+                        String,
+                        Option<i64>,
+                    ) = tx.query_row(
+                        "SELECT variable, answer, value, version, at, doc_id FROM coded_values
+                             WHERE origin = ?1",
                         [&origin],
-                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+                        |r| {
+                            Ok((
+                                r.get(0)?,
+                                r.get(1)?,
+                                r.get(2)?,
+                                r.get(3)?,
+                                r.get(4)?,
+                                r.get(5)?,
+                            ))
+                        },
                     )?;
                     let now = (
                         row.variable.clone(),
@@ -680,6 +720,7 @@ pub fn merge(project: &mut Project, paths: &[PathBuf], by: &str) -> Result<Merge
                         value.map(str::to_string),
                         row.version,
                         row.at.clone(),
+                        doc,
                     );
                     if before != now {
                         return Err(bad(format!(

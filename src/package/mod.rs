@@ -1040,26 +1040,38 @@ impl Package {
         Ok(answer)
     }
 
-    /// The story and key of the page `name` (its key or URL) among the stories' pages.
-    pub fn page_of(&self, name: &str) -> Result<(i64, String)> {
-        let found: Option<(i64, String)> = if self.info.format < 2 {
-            None
+    /// The story and key of the page `name` (its key, or its URL when one page has it) among
+    /// the pages of the story at `position`, or of every story.
+    pub fn page_of(&self, name: &str, position: Option<i64>) -> Result<(i64, String)> {
+        let found: Vec<(i64, String, bool)> = if self.info.format < 2 {
+            Vec::new()
         } else {
-            self.conn
-                .query_row(
-                    "SELECT position, key FROM members WHERE key = ?1 OR url = ?1
-                     ORDER BY key = ?1 DESC, captured LIMIT 1",
-                    [name],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()?
+            let mut stmt = self.conn.prepare(
+                "SELECT position, key, key = ?1 FROM members
+                 WHERE (key = ?1 OR url = ?1) AND (?2 IS NULL OR position = ?2)
+                 ORDER BY key = ?1 DESC, position, key",
+            )?;
+            let rows = stmt.query_map(params![name, position], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?;
+            rows.collect::<rusqlite::Result<_>>()?
         };
-        found.ok_or_else(|| {
-            bad(format!(
-                "no page {name:?} among the package's stories (a package carries its stories' \
-                 pages only when the codebook has page variables)"
-            ))
-        })
+        match found.as_slice() {
+            [] => Err(bad(format!(
+                "no page {name:?} among the package's stories{} (a package carries its stories' \
+                 pages only when the codebook has page variables)",
+                if position.is_some() { "' story" } else { "" }
+            ))),
+            [(p, key, _)] | [(p, key, true), ..] => Ok((*p, key.clone())),
+            more => Err(bad(format!(
+                "{} pages of the package have the URL {name}: name the page by its key ({})",
+                more.len(),
+                more.iter()
+                    .map(|(_, k, _)| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
     }
 
     /// The pages of the story at `position` (none unless the codebook has page variables).

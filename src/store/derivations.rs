@@ -47,8 +47,17 @@ impl Project {
             ));
         }
         self.write(|tx| {
+            // Now, or just after the pair's latest decision when that is later (one merged
+            // from a package keeps the laptop's clock): the latest by time counts.
             tx.execute(
-                "INSERT INTO derivations (source, derived, class, by, note) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO derivations (source, derived, class, by, note, at)
+                 SELECT ?1, ?2, ?3, ?4, ?5,
+                   CASE WHEN m IS NULL OR now > m THEN now
+                     ELSE strftime('%Y-%m-%dT%H:%M:%fZ', julianday(m) + 0.0000000174) END
+                 FROM (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now,
+                         (SELECT max(at) FROM derivations
+                          WHERE min(source, derived) = min(?1, ?2)
+                            AND max(source, derived) = max(?1, ?2)) AS m)",
                 params![source.0, derived.0, class.name(), by, note],
             )?;
             Ok(())

@@ -502,10 +502,17 @@ pub(crate) fn insert_label(
             "sample {sample} has no pair at position {position}"
         )));
     }
+    // Without a time of its own, a decision is now, or just after the annotator's latest on
+    // the pair when that is later (a label merged from a package keeps the laptop's clock):
+    // the label that counts is the latest by time, and this one was given last.
     tx.execute(
         "INSERT INTO labels (sample_id, position, annotator, verdict, reason, note, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6,
-                 coalesce(?7, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, coalesce(?7, (
+           SELECT CASE WHEN m IS NULL OR now > m THEN now
+             ELSE strftime('%Y-%m-%dT%H:%M:%fZ', julianday(m) + 0.0000000174) END
+           FROM (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now,
+                   (SELECT max(created_at) FROM labels WHERE sample_id = ?1 AND position = ?2
+                      AND annotator = ?3) AS m))))",
         params![
             sample.0,
             position as i64,
