@@ -427,10 +427,12 @@ fn committed_sample_is_what_the_generator_makes() {
 
 /// SpotSigs multiset-Jaccard quantiles (p50, p90, p99) measured on goldset-dev with default
 /// parameters (`cargo bench --bench synth_calibration`); checked against the data itself by
-/// `real_calibration_constants_match_goldset_dev` when the gold set is present.
-const REAL_SAME_STORY: [f64; 3] = [0.462, 0.784, 0.963];
-const REAL_SAME_SITE: [f64; 3] = [0.071, 0.197, 0.357];
-const REAL_CROSS_SITE: [f64; 3] = [0.009, 0.026, 0.070];
+/// `real_calibration_constants_match_goldset_dev` when the gold set is present. Measured again
+/// when page text stopped including what `<noembed>` and `<noframes>` hold (before: same story
+/// 0.462 / 0.784 / 0.963, same site 0.071 / 0.197 / 0.357, cross site 0.009 / 0.026 / 0.070).
+const REAL_SAME_STORY: [f64; 3] = [0.469, 0.793, 0.975];
+const REAL_SAME_SITE: [f64; 3] = [0.064, 0.191, 0.357];
+const REAL_CROSS_SITE: [f64; 3] = [0.009, 0.025, 0.064];
 
 fn sample_collection() -> (samecore::archive::Collection, samecore::eval::GoldStandard) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives");
