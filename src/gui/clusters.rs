@@ -564,7 +564,19 @@ impl ClustersView {
     fn filter_bar(&mut self, ui: &mut egui::Ui, coding: bool) {
         // Ctrl+F (Cmd+F) goes to the filter, as in Documents.
         let focus = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, Key::F));
-        ui.horizontal(|ui| {
+        // What is visible (the Coding panel narrows the clip rect, not the ui): the bar wraps
+        // there.
+        let visible = ui
+            .available_width()
+            .min(ui.clip_rect().right() - ui.cursor().left());
+        ui.scope(|ui| {
+            ui.set_max_width(visible);
+            self.filter_row(ui, coding, focus);
+        });
+    }
+
+    fn filter_row(&mut self, ui: &mut egui::Ui, coding: bool, focus: bool) {
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label("Filter:");
             let edit = ui
                 .add(
@@ -682,6 +694,9 @@ impl ClustersView {
             })
             .map(|c| c.header())
             .collect();
+        // The note and the title take what is visible, not the wider ui, so neither is cut
+        // under the Coding panel.
+        ui.set_max_width(width);
         if !hidden.is_empty() {
             ui.weak(format!(
                 "Hidden for width: {} (widen the window or narrow the side panels)",
