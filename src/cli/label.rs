@@ -432,23 +432,6 @@ struct InPackage {
     size: u32,
 }
 
-impl InPackage {
-    fn page(p: &samecore::package::PackagePage, id: i64) -> samecore::store::runs::Page {
-        samecore::store::runs::Page {
-            id: samecore::store::PageId(id),
-            identity: samecore::store::runs::PageIdentity {
-                key: p.key.clone(),
-                url: p.url.clone(),
-                date: p.captured.clone(),
-                site: p.site.clone(),
-                title: p.title.clone(),
-                published: p.published.as_ref().map(|(at, _)| at.clone()),
-                ..Default::default()
-            },
-        }
-    }
-}
-
 impl Judged for InPackage {
     fn size(&self) -> u32 {
         self.size
@@ -462,13 +445,13 @@ impl Judged for InPackage {
             .collect())
     }
     fn view(&self, position: u32) -> anyhow::Result<(PairView, [Option<String>; 2])> {
-        let pair = self.package.pair(position)?;
+        let pair = self.package.pair_head(position)?;
         let titles = [pair.a.title.clone(), pair.b.title.clone()];
         Ok((
             PairView {
                 position,
-                a: Self::page(&pair.a, 0),
-                b: Self::page(&pair.b, 1),
+                a: pair.a.as_page(0),
+                b: pair.b.as_page(1),
                 score: pair.score,
                 stratum: pair.stratum,
                 detector: None,

@@ -752,27 +752,15 @@ impl PairsState {
 
 /// The package's pairs and the coder's labels as the labelling bar reads a sample.
 fn snapshot(package: &Package) -> crate::Result<crate::gui::project::SampleSnapshot> {
-    use crate::store::runs::{Page, PageIdentity};
     let info = &package.info;
     let n = package.pair_count()?;
-    let page = |p: &crate::package::PackagePage, id: i64| Page {
-        id: crate::store::PageId(id),
-        identity: PageIdentity {
-            key: p.key.clone(),
-            url: p.url.clone(),
-            date: p.captured.clone(),
-            site: p.site.clone(),
-            title: p.title.clone(),
-            ..Default::default()
-        },
-    };
     let mut pairs = Vec::with_capacity(n as usize);
     for position in 0..n {
-        let pair = package.pair(position)?;
+        let pair = package.pair_head(position)?;
         pairs.push(crate::store::samples::SamplePair {
             position,
-            a: page(&pair.a, 0),
-            b: page(&pair.b, 1),
+            a: pair.a.as_page(0),
+            b: pair.b.as_page(1),
             score: pair.score,
             stratum: pair.stratum.unwrap_or_default(),
         });

@@ -358,7 +358,7 @@ fn check_sample(project: &Project, path: &Path, package: Package) -> Result<Chec
     let mut pages = BTreeMap::new();
     let mut differ = Vec::new();
     for position in 0..n {
-        let pair = package.pair(position)?;
+        let pair = package.pair_head(position)?;
         match theirs.get(&position) {
             Some((a, b, ka, kb)) if *ka == pair.a.key && *kb == pair.b.key => {
                 pages.insert(position, (*a, *b));

@@ -1011,33 +1011,40 @@ impl Package {
             )));
         }
         let (kind, value) = answer.stored();
-        // Later than every row already there (carried ones too), whatever the laptop's clock
-        // says: the latest by time is the latest given, here and once merged.
-        const AT: &str = "CASE WHEN m IS NULL OR now > m THEN now
-               ELSE strftime('%Y-%m-%dT%H:%M:%fZ', julianday(m) + 0.0000000174) END
-             FROM (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now,
-                          (SELECT max(at) FROM coded) AS m)";
+        let at = self.next_at("coded")?;
         let version = self.info.codebook.version;
         if self.info.format < 2 {
             // A package of the release before pages and pairs: no page column, story
             // variables only (`page` is none there, the codebook having no page variable).
             self.conn.execute(
-                &format!(
-                    "INSERT INTO coded (position, variable, answer, value, version, at)
-                     SELECT ?1, ?2, ?3, ?4, ?5, {AT}"
-                ),
-                params![position, variable, kind, value, version],
+                "INSERT INTO coded (position, variable, answer, value, version, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![position, variable, kind, value, version, at],
             )?;
         } else {
             self.conn.execute(
-                &format!(
-                    "INSERT INTO coded (position, page, variable, answer, value, version, at)
-                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, {AT}"
-                ),
-                params![position, page, variable, kind, value, version],
+                "INSERT INTO coded (position, page, variable, answer, value, version, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![position, page, variable, kind, value, version, at],
             )?;
         }
         Ok(answer)
+    }
+
+    /// The time of a new row of the coder's `table` (`coded`, `labels`, `derivations`): now,
+    /// or just after the latest row there (carried ones too) when the laptop's clock says
+    /// earlier, so the latest by time is the latest given, here and once merged.
+    fn next_at(&self, table: &str) -> Result<String> {
+        Ok(self.conn.query_row(
+            &format!(
+                "SELECT CASE WHEN m IS NULL OR now > m THEN now
+                   ELSE strftime('%Y-%m-%dT%H:%M:%fZ', julianday(m) + 0.0000000174) END
+                 FROM (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now,
+                              (SELECT max(at) FROM {table}) AS m)"
+            ),
+            [],
+            |r| r.get(0),
+        )?)
     }
 
     /// The story and key of the page `name` (its key, or its URL when one page has it) among

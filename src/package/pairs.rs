@@ -41,6 +41,23 @@ pub struct PackagePage {
 }
 
 impl PackagePage {
+    /// The page as the project's sample views show it (`id` is only its place in the pair:
+    /// a package has no project page ids), for the labelling prompt and bar.
+    pub fn as_page(&self, id: i64) -> crate::store::runs::Page {
+        crate::store::runs::Page {
+            id: crate::store::PageId(id),
+            identity: crate::store::runs::PageIdentity {
+                key: self.key.clone(),
+                url: self.url.clone(),
+                date: self.captured.clone(),
+                site: self.site.clone(),
+                title: self.title.clone(),
+                published: self.published.as_ref().map(|(at, _)| at.clone()),
+                ..Default::default()
+            },
+        }
+    }
+
     /// The page as a document held in memory, for [`crate::session::Session::of_pages`].
     pub fn document(&self) -> crate::Document {
         let mut d = crate::Document::from_page(&self.key, self.url.as_deref(), &self.html);
@@ -104,13 +121,6 @@ pub(super) struct DerivationRow {
     pub at: String,
     pub undone: bool,
 }
-
-/// The time of a new row: now, or just after the latest row of `table` when the clock says
-/// earlier, so the latest by time is the latest given, here and once merged.
-const NEXT_AT: &str = "SELECT CASE WHEN m IS NULL OR now > m THEN now
-       ELSE strftime('%Y-%m-%dT%H:%M:%fZ', julianday(m) + 0.0000000174) END
-     FROM (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now,
-                  (SELECT max(at) FROM TABLE) AS m)";
 
 /// Write one package per coder in `coders` of the sample `sample`'s pairs into `folder`
 /// (named `<sample>-<coder>.samecore-package`), by `by`. The pages are read again from the
@@ -328,6 +338,16 @@ impl Package {
 
     /// The pair at `position`, with both pages.
     pub fn pair(&self, position: u32) -> Result<PackagePair> {
+        self.pair_with(position, true)
+    }
+
+    /// The pair at `position` with its pages' keys, titles, URLs, sites and dates but not
+    /// their HTML or frames (empty): for lists and checks, without inflating every page.
+    pub fn pair_head(&self, position: u32) -> Result<PackagePair> {
+        self.pair_with(position, false)
+    }
+
+    fn pair_with(&self, position: u32, whole: bool) -> Result<PackagePair> {
         let row: Option<(i64, i64, Option<f64>, Option<String>)> = if self.has_pairs() {
             self.conn
                 .query_row(
@@ -343,19 +363,21 @@ impl Package {
             row.ok_or_else(|| bad(format!("the package has no pair {}", position + 1)))?;
         Ok(PackagePair {
             position,
-            a: self.page(a)?,
-            b: self.page(b)?,
+            a: self.page(a, whole)?,
+            b: self.page(b, whole)?,
             score: if self.info.blind { None } else { score },
             stratum: if self.info.blind { None } else { stratum },
         })
     }
 
-    fn page(&self, id: i64) -> Result<PackagePage> {
+    /// Page `id` of the package; `whole`: with its HTML and its site's frame.
+    fn page(&self, id: i64, whole: bool) -> Result<PackagePage> {
         let (page, html, frame) = self.conn.query_row(
             "SELECT p.key, p.title, p.url, p.site, p.published, p.published_source, p.captured,
-               p.html, f.seeds FROM pages p LEFT JOIN frames f ON f.site = p.frame
+               CASE WHEN ?2 THEN p.html ELSE x'' END, CASE WHEN ?2 THEN f.seeds END
+             FROM pages p LEFT JOIN frames f ON f.site = p.frame
              WHERE p.id = ?1",
-            [id],
+            params![id, whole],
             |r| {
                 let published: Option<String> = r.get(4)?;
                 let source: Option<String> = r.get(5)?;
@@ -381,7 +403,11 @@ impl Package {
             .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
             .collect();
         Ok(PackagePage {
-            html: inflate(&html)?,
+            html: if whole {
+                inflate(&html)?
+            } else {
+                String::new()
+            },
             frame,
             ..page
         })
@@ -392,9 +418,7 @@ impl Package {
         if position >= self.pair_count()? {
             return Err(bad(format!("the package has no pair {}", position + 1)));
         }
-        let at: String = self
-            .conn
-            .query_row(&NEXT_AT.replace("TABLE", "labels"), [], |r| r.get(0))?;
+        let at = self.next_at("labels")?;
         self.conn.execute(
             "INSERT INTO labels (position, verdict, reason, note, at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![
@@ -459,9 +483,7 @@ impl Package {
         if position >= self.pair_count()? {
             return Err(bad(format!("the package has no pair {}", position + 1)));
         }
-        let at: String =
-            self.conn
-                .query_row(&NEXT_AT.replace("TABLE", "derivations"), [], |r| r.get(0))?;
+        let at = self.next_at("derivations")?;
         self.conn.execute(
             "INSERT INTO derivations (position, source, class, note, at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
