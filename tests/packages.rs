@@ -800,6 +800,20 @@ fn a_round_sent_again_under_a_revised_codebook_keeps_each_value_s_version() {
     let v2 = p.save_codebook(&book, "lead", "a second tone").unwrap();
     assert!(v2 > v1);
     drop(p);
+    // A package already there (ben's holds values not merged yet) is not written over.
+    let ben = std::fs::read(&packages[1]).unwrap();
+    let err = refused(&[
+        "assign",
+        "--project",
+        s(&project),
+        "--round",
+        "r2",
+        "--coders",
+        "ben",
+    ]);
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(std::fs::read(&packages[1]).unwrap(), ben);
+    // ana's was merged: the lead moves it away and sends her a new one.
     std::fs::remove_file(&packages[0]).unwrap();
     let out = ok(&[
         "assign",
