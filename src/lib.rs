@@ -30,6 +30,7 @@ pub mod export;
 pub mod guard;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod headline;
 pub mod history;
 pub mod labels;
 pub mod matching;

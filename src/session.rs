@@ -100,6 +100,9 @@ pub struct Session {
     /// Each site's frame as passages leave it out ([`crate::passages::frame_seeds`]), found
     /// once from up to [`FRAME_PAGES_READ`] of its pages.
     frames: Mutex<SiteFrames>,
+    /// What each site repeats in its titles, learnt from every page's title when first asked
+    /// for ([`Session::titles`]).
+    titles: std::sync::OnceLock<crate::headline::Titles>,
 }
 
 /// The site a page's frame is told for: its registrable domain, else Henzinger's site.
@@ -242,6 +245,7 @@ impl Session {
             cache: Mutex::new(cache),
             texts: Default::default(),
             frames: Default::default(),
+            titles: Default::default(),
         })
     }
 
@@ -268,7 +272,15 @@ impl Session {
             cache: Mutex::new(PreparedCache::new()),
             texts: Default::default(),
             frames: Mutex::new(known),
+            titles: Default::default(),
         }
+    }
+
+    /// What the sites of the collection repeat in their titles: the stories' titles of a
+    /// run's clusters ([`crate::headline`]), learnt once.
+    pub fn titles(&self) -> &crate::headline::Titles {
+        self.titles
+            .get_or_init(|| crate::headline::Titles::of_documents(self.docs()))
     }
 
     /// The documents, in capture order.
@@ -457,6 +469,7 @@ impl Session {
         let spreads = self.spreads(detection);
         let reps = &detection.clustering.representatives;
         let links = detection.linked_through();
+        let titles = self.titles().of_clustering(docs, &detection.clustering);
         docs.iter()
             .zip(&detection.clustering.cluster_of)
             .enumerate()
@@ -464,6 +477,7 @@ impl Session {
                 let rep = reps.get(c as usize).is_some_and(|r| r.index() == i);
                 let link = links[i].map(|(other, score)| (&docs[other.index()], score));
                 let mut row = ClusterFileRow::new(d, c, rep, link);
+                row.story_title = titles.get(c as usize).cloned().flatten();
                 row.language = self
                     .signing
                     .get(i)

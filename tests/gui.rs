@@ -940,6 +940,30 @@ fn a_click_on_a_cluster_title_selects_its_row() {
     h.get_by_label_contains("Cluster of ");
 }
 
+/// The cluster list names a story by its headline, without the site's name its `<title>`
+/// carries ("… | The Lindenvale Ledger"); the representative's own title is one hover away.
+#[test]
+fn the_cluster_list_names_the_story_not_the_site() {
+    let mut h = opened_sample();
+    let run = h.state().active_run().unwrap().clone();
+    let docs = h.state().workspace().unwrap().collection.docs.clone();
+    let cluster = run
+        .clusters
+        .iter()
+        .find(|c| c.members.len() > 1 && c.story_title.is_some())
+        .expect("a cluster whose representative's title carries its site");
+    let raw = cluster.raw_title(&docs).to_string();
+    let story = cluster.title(&docs).to_string();
+    assert!(raw.contains(" | "), "{raw}");
+    assert!(!story.contains(" | "), "{story}");
+    assert!(
+        h.query_by_label(&raw).is_none(),
+        "the raw title is listed: {raw}"
+    );
+    h.get_all_by_label(&story).next().unwrap().hover();
+    h.run();
+    h.get_by_label_contains(&format!("The representative's <title>: {raw}"));
+}
 #[test]
 fn another_corpus_clears_the_reading_warnings_and_the_antecedent_edits() {
     let dir = tempfile::tempdir().unwrap();
@@ -1197,10 +1221,10 @@ fn the_cluster_list_follows_the_window_size() {
     // 1400 wide: every column shows, so growing keeps the same columns.
     let mut h = opened_sample();
     let header = |h: &Harness<'_, Workbench>, label: &str| h.get_by_label(label).rect();
-    let small = header(&h, "Representative title");
+    let small = header(&h, "Story");
     h.set_size(egui::vec2(1920.0, 1080.0));
     h.run();
-    let large = header(&h, "Representative title");
+    let large = header(&h, "Story");
     let weakest = header(&h, "Weakest link");
     assert!(
         weakest.right() > 1800.0 && weakest.right() <= 1920.0,
@@ -1213,7 +1237,7 @@ fn the_cluster_list_follows_the_window_size() {
     );
     h.set_size(egui::vec2(1024.0, 700.0));
     h.run();
-    for label in ["#", "Pages", "Representative title", "Gold purity"] {
+    for label in ["#", "Pages", "Story", "Gold purity"] {
         let r = header(&h, label);
         assert!(r.right() <= 1024.0, "{label} is cut at 1024: {r:?}");
     }
@@ -1255,7 +1279,7 @@ fn every_tab_fits_a_1024_by_700_window() {
     for header in [
         "#",
         "Pages",
-        "Representative title",
+        "Story",
         "Sites",
         "First published",
         "Gold purity",

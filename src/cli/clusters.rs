@@ -1,6 +1,7 @@
 //! `samecore clusters --project FILE.samecore [--run R] [--cluster N]`: a run's clusters on the
 //! terminal, for coding without the workbench. The list gives each cluster of two or more
-//! pages with its number, size, representative title, sites, first publication (the page that
+//! pages with its number, size, story title ([`samecore::headline`]; the representative's own
+//! title is `title` in `--json`), sites, first publication (the page that
 //! published earliest by its own date, else its capture; ties named, [`samecore::dates::spread`])
 //! and span, and its codes; `--cluster N` lists its members with title, site, publication date
 //! and where it was found, lag after the first, and the page and score each was linked
@@ -186,6 +187,8 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
         }
     }
     clusters.retain(|c| args.all || c.members.len() > 1);
+    let pages_list: Vec<Page> = pages.values().cloned().collect();
+    let story_titles = samecore::headline::of_run_clusters(&pages_list, &clusters);
     clusters.sort_by(|a, b| b.members.len().cmp(&a.members.len()).then(a.id.cmp(&b.id)));
     if !args.json {
         writeln!(
@@ -219,6 +222,7 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
         if args.json {
             let row = serde_json::json!({
                 "run": run.0, "cluster": c.id, "pages": c.members.len(),
+                "story_title": story_titles.get(&c.id).cloned().flatten(),
                 "title": rep_page.and_then(&title),
                 "representative": rep.map(|r| pages[&r].identity.key.clone()),
                 "first_published": first, "span_seconds": s.span_seconds,
@@ -240,7 +244,12 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
             first.unwrap_or_else(|| "-".into()),
             human(s.span_seconds),
             shorten(&site_list.join(","), 28),
-            rep_page.map(&shown).unwrap_or_default()
+            story_titles
+                .get(&c.id)
+                .cloned()
+                .flatten()
+                .or_else(|| rep_page.map(&shown))
+                .unwrap_or_default()
         )?;
         let mut notes = Vec::new();
         if sites.len() > 1 {

@@ -82,6 +82,9 @@ pub struct PageRow {
     pub run: Option<i64>,
     /// Cluster in the exported run (after hand edits).
     pub cluster: Option<i64>,
+    /// The cluster's title: the headline its pages' titles agree on, without their sites'
+    /// own words ([`crate::headline`]); `title` is the page's own, as written.
+    pub story_title: Option<String>,
     /// Codes applied to the page, by name, as a JSON array (`["a","b;c"]`).
     pub codes: String,
     /// Gold cluster, when known.
@@ -276,6 +279,9 @@ pub struct ClusterFileRow {
     pub doc: String,
     /// Cluster, numbered from 0 by smallest member.
     pub cluster: u32,
+    /// The cluster's title: the headline its pages' titles agree on, without their sites'
+    /// own words ([`crate::headline`]); `title` is the page's own, as written.
+    pub story_title: Option<String>,
     /// Whether the page represents its cluster.
     pub representative: bool,
     /// The capture key (as in a project).
@@ -388,6 +394,7 @@ impl ClusterFileRow {
         ClusterFileRow {
             doc: doc.key.to_string(),
             cluster,
+            story_title: None,
             representative,
             key: doc.capture(),
             record_id: doc.record_id().map(str::to_string),
@@ -602,10 +609,14 @@ pub struct CodeRow {
 
 /// The page rows of a project (clusters from `run`, when given), by key.
 pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> {
+    let pages = project.pages()?;
     let mut cluster_of = BTreeMap::new();
+    let mut story_title = std::collections::HashMap::new();
     if let Some(run) = run {
         project.run(run)?;
-        for c in project.run_clusters(run)? {
+        let clusters = project.run_clusters(run)?;
+        story_title = crate::headline::of_run_clusters(&pages, &clusters);
+        for c in clusters {
             for m in c.members {
                 cluster_of.insert(m, c.id);
             }
@@ -619,11 +630,13 @@ pub fn page_rows(project: &Project, run: Option<RunId>) -> Result<Vec<PageRow>> 
     }
     let gold = project.gold_with_source()?;
     let mut rows = Vec::new();
-    for p in project.pages()? {
+    for p in pages {
         let (gold, gold_source) = gold_of(&gold, &p.identity).unzip();
+        let cluster = cluster_of.get(&p.id).copied();
         rows.push(PageRow {
-            run: cluster_of.get(&p.id).and(run.map(|r| r.0)),
-            cluster: cluster_of.get(&p.id).copied(),
+            run: cluster.and(run.map(|r| r.0)),
+            cluster,
+            story_title: cluster.and_then(|c| story_title.get(&c).cloned().flatten()),
             codes: serde_json::to_string(&codes.remove(&p.id).unwrap_or_default())?,
             gold,
             gold_source,
@@ -660,6 +673,7 @@ impl PageRow {
             site: s.site,
             run: None,
             cluster: None,
+            story_title: None,
             codes: "[]".into(),
             gold: None,
             gold_source: None,

@@ -36,7 +36,7 @@ pub enum SortBy {
     /// Largest first.
     #[default]
     Size,
-    /// Representative title.
+    /// The story's title.
     Title,
     /// Number of distinct sites, most first.
     Sites,
@@ -138,7 +138,7 @@ impl ListColumn {
         match self {
             ListColumn::Number => "#",
             ListColumn::Pages => "Pages",
-            ListColumn::Title => "Representative title",
+            ListColumn::Title => "Story",
             ListColumn::Sites => "Sites",
             ListColumn::Captured => "First published",
             ListColumn::Codes => "Codes",
@@ -219,8 +219,17 @@ impl ListColumn {
                 ui.label(c.members.len().to_string());
             }
             ListColumn::Title => {
-                // A title cut by the column shows whole on hover (egui does that itself).
-                ui.label(c.title(docs));
+                // A title cut by the column shows whole on hover (egui does that itself);
+                // the representative's own title, where the story's is not it, too.
+                let shown = ui.label(c.title(docs));
+                if c.story_title.is_some() {
+                    shown.on_hover_text(format!(
+                        "{}\n\nThe story's headline, from its pages' titles without their \
+                         sites' own words. The representative's <title>: {}",
+                        c.title(docs),
+                        c.raw_title(docs)
+                    ));
+                }
             }
             ListColumn::Sites => {
                 ui.label(format!("{} ({})", c.sites.join(", "), c.sites.len()));

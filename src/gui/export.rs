@@ -43,8 +43,10 @@ pub struct ClusterListRow {
     pub cluster: u32,
     /// Its pages.
     pub pages: usize,
-    /// The representative's title.
+    /// The story's title ([`crate::headline`]).
     pub title: String,
+    /// The representative's `<title>` as written.
+    pub representative_title: Option<String>,
     /// The representative's capture key.
     pub representative_key: String,
     /// The representative's URL.
@@ -90,6 +92,7 @@ pub fn list_rows(ws: &Workspace, run: &AlgoRun, listed: &[usize]) -> Vec<Cluster
                 cluster: c.id,
                 pages: c.members.len(),
                 title: c.title(docs).to_string(),
+                representative_title: rep.title.as_deref().map(String::from),
                 representative_key: rep.capture(),
                 representative_url: rep.url.as_deref().map(String::from),
                 sites: c.sites.len(),

@@ -81,12 +81,23 @@ pub struct ClusterSummary {
     /// Who published first, each member's date and lag, sites and span
     /// ([`crate::dates::spread`]); `first` and `dates` index `members`.
     pub spread: crate::dates::spread::Spread,
+    /// The story's title ([`crate::headline`]) where it is not the representative's raw
+    /// title (held only then: most pages alone are named by their own title).
+    pub story_title: Option<Box<str>>,
 }
 
 impl ClusterSummary {
-    /// The representative's title, else its key. Read from the documents when shown, not
-    /// held for every cluster (with the capture dates, ~100 MB at a million pages).
-    pub fn title<'a>(&self, docs: &'a [Document]) -> &'a str {
+    /// The story's title: the headline its members' titles agree on without their sites'
+    /// own words ([`crate::headline`]), else the representative's title, else its key.
+    pub fn title<'a>(&'a self, docs: &'a [Document]) -> &'a str {
+        self.story_title
+            .as_deref()
+            .unwrap_or_else(|| self.raw_title(docs))
+    }
+
+    /// The representative's `<title>` as written, else its key. Read from the documents when
+    /// shown, not held for every cluster (with the capture dates, ~100 MB at a million pages).
+    pub fn raw_title<'a>(&self, docs: &'a [Document]) -> &'a str {
         let rep = &docs[self.members[0].index()];
         rep.title.as_deref().unwrap_or(&rep.key)
     }
@@ -135,6 +146,11 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 .filter_map(|&d| link_score(d))
                 .min_by(f64::total_cmp);
             let (sites, captured, gold_purity) = cluster_facts(ws, &members);
+            let story_title = ws
+                .titles()
+                .of_members(docs, &members)
+                .filter(|t| docs[rep.index()].title.as_deref() != Some(t.as_str()))
+                .map(String::into_boxed_str);
             let described: Vec<crate::dates::spread::Member> = members
                 .iter()
                 .map(|d| {
@@ -155,6 +171,7 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 sites,
                 captured,
                 gold_purity,
+                story_title,
             }
         })
         .collect();

@@ -1,0 +1,552 @@
+//! A story's headline for the cluster list: what the pages' `<title>`s say once each site's
+//! own words are taken out, and the part of it the cluster's pages agree on.
+//!
+//! A page's `<title>` is often its site's frame, whole or in part: "Nashuatelegraph.com:
+//! Nation/World", "Latest News | News | Hemscott", "Coffee Shouldn't Boost Preemie Birth Risk:
+//! Study - Forbes.com". Shown as a cluster's name, the representative's raw title often names
+//! the site and not the story. Three steps make a name out of the titles alone, so the same
+//! name comes out of a run in memory, a project's stored pages and an export, none of which
+//! needs the pages' text again:
+//!
+//! 1. A title is cut into its **parts** at the separators sites put between their name, their
+//!    section and the headline (` | `, ` - `, ` – `, ` — `, `: `, ` :: `, ` » `, ` · `, ...).
+//! 2. A part is the **site's own** ([`Titles`]) when it names the site's domain
+//!    ("Forbes.com", "CTV.ca", "WRAL.com"), holds no letter ("01/25/2007"), or recurs in the
+//!    titles of several of the site's pages around different other parts ("U.S. Life",
+//!    "Tech&Sci") — what the site frame of [`crate::passages`] does for text blocks, done for
+//!    titles. What stays is the page's **headline**: its longest run of parts that are not
+//!    the site's own, joined as written ([`Titles::headline`]).
+//! 3. A cluster's **title** ([`Titles::story_title`]) is the member headline whose words the
+//!    most members' headlines share (the medoid by word support): a copy whose title is its
+//!    frame's own, or names another story, is outvoted by the members that name this one.
+//!    A cluster whose every title is the site's own keeps its representative's raw title.
+//!
+//! The raw `<title>` stays beside it: on hover in the workbench and as `title` in every
+//! export, with the cluster's name as `story_title`.
+//!
+//! No crate does this (title cleaning in boilerplate removers such as trafilatura or
+//! newspaper works on one page and its markup; here what a site repeats is learnt from the
+//! site's other pages, which a collection has). Measured on goldset-dev and frames-dev by
+//! `tests/headline.rs` against the gold stories' names.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::cluster::Clustering;
+use crate::document::{DocId, Document};
+
+/// Separators between the parts of a title, longest first (so ` :: ` is not read as `: `).
+const SEPARATORS: &[&str] = &[
+    " :: ", " | ", " - ", " – ", " — ", " -- ", " » ", " « ", " · ", " • ", " ~ ", " / ", ": ",
+    "►", "|",
+];
+
+/// Words that name no story (a part made only of them is a section or a wire name).
+const SECTION_WORDS: &[&str] = &[
+    "news",
+    "latest",
+    "world",
+    "national",
+    "nation",
+    "local",
+    "top",
+    "stories",
+    "story",
+    "home",
+    "breaking",
+    "headlines",
+    "wire",
+    "wires",
+    "ap",
+    "reuters",
+    "afp",
+    "dpa",
+    "business",
+    "technology",
+    "tech",
+    "science",
+    "health",
+    "entertainment",
+    "sports",
+    "politics",
+    "opinion",
+    "us",
+    "u.s",
+    "international",
+    "online",
+    "the",
+    "and",
+    "&",
+    "of",
+    "a",
+    "nachrichten",
+    "aktuell",
+    "actualités",
+    "actualites",
+    "infos",
+    "monde",
+    "welt",
+    "politik",
+    "wirtschaft",
+];
+
+/// A title cut into parts: each part's text and the separator written before it.
+fn parts(title: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = title;
+    let mut sep: &str = "";
+    loop {
+        let next = SEPARATORS
+            .iter()
+            .filter_map(|s| rest.find(s).map(|at| (at, *s)))
+            .min_by_key(|&(at, s)| (at, std::cmp::Reverse(s.len())));
+        match next {
+            Some((at, s)) => {
+                let part = rest[..at].trim();
+                if !part.is_empty() {
+                    out.push((sep, part));
+                    sep = s;
+                } else if out.is_empty() {
+                    sep = "";
+                } else {
+                    sep = s;
+                }
+                rest = &rest[at + s.len()..];
+            }
+            None => {
+                let part = rest.trim();
+                if !part.is_empty() {
+                    out.push((sep, part));
+                }
+                return out;
+            }
+        }
+    }
+}
+
+/// A part as compared: lowercased, whitespace collapsed.
+fn norm(part: &str) -> String {
+    part.split_whitespace()
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The words of a text as voted on: lowercased runs of letters and digits of two or more
+/// characters (one for scripts without spaces is not needed: a title there is one part).
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 2)
+        .map(str::to_lowercase)
+}
+
+/// The label of a domain a site's name is written with: `forbes` for `forbes.com`,
+/// `msnbc` for `msnbc.msn.com`; empty for none.
+fn domain_label(site: &str) -> String {
+    let host = site.trim_start_matches("www.");
+    host.split('.')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
+
+/// Whether a part names a site (its letters hold the domain's label, or it is written as a
+/// domain: "Forbes.com", "www.itnews.com.au") in a few words.
+fn names_a_site(part: &str, label: &str) -> bool {
+    let squeezed: String = part
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    let few = part.split_whitespace().count() <= 4;
+    let domain_like = part.split_whitespace().any(|w| {
+        let w = w
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_ascii_lowercase();
+        [
+            ".com", ".net", ".org", ".co.uk", ".ca", ".au", ".de", ".fr", ".at", ".ch", ".tv",
+        ]
+        .iter()
+        .any(|tld| w.ends_with(tld) && w.len() > tld.len())
+    });
+    few && (domain_like || (label.len() >= 3 && squeezed.contains(label)))
+}
+
+/// Whether a part is a section or a date, not a headline: no letter, or only section words.
+fn is_section(part: &str) -> bool {
+    if !part.chars().any(char::is_alphabetic) {
+        return true;
+    }
+    part.split(|c: char| c.is_whitespace() || c == '/' || c == ',')
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '&')
+                .to_lowercase();
+            w.is_empty() || SECTION_WORDS.contains(&w.as_str())
+        })
+}
+
+/// What each site repeats in its titles, learnt from the titles of a collection's pages.
+#[derive(Debug, Default, Clone)]
+pub struct Titles {
+    /// Per site, the parts (normalised) that recur around different other parts.
+    own: HashMap<String, HashSet<String>>,
+    /// How many of the collection's pages have each headline (by the hash of its normalised
+    /// text): a headline also on pages outside a cluster is a frame's or a section's, not
+    /// the cluster's story (a copy that kept its frame's title names the frame's own story).
+    heads: HashMap<u64, u32>,
+}
+
+/// The key of a headline in [`Titles::heads`].
+fn head_key(headline: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(norm(headline).as_bytes())
+}
+
+impl Titles {
+    /// Learn from every page's site and title. A part is the site's own when it recurs in
+    /// the site's distinct titles beside at least two different headlines and is not the
+    /// longest part of most of them (a story's headline is, where it recurs in two captures).
+    pub fn learn<'a>(pages: impl IntoIterator<Item = (&'a str, &'a str)>) -> Titles {
+        let pages: Vec<(&'a str, &'a str)> = pages.into_iter().collect();
+        // Per site and part: the distinct titles it is in, and how often it is their longest.
+        #[derive(Default)]
+        struct Seen {
+            titles: HashSet<String>,
+            longest: usize,
+        }
+        let mut seen: HashMap<&'a str, HashMap<String, Seen>> = HashMap::new();
+        let mut distinct: HashSet<(&'a str, &'a str)> = HashSet::new();
+        for &(site, title) in &pages {
+            if site.is_empty() || !distinct.insert((site, title)) {
+                continue;
+            }
+            let ps = parts(title);
+            if ps.len() < 2 {
+                continue;
+            }
+            let longest = ps.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
+            let site_parts = seen.entry(site).or_default();
+            let whole = norm(title);
+            for (_, p) in &ps {
+                let s = site_parts.entry(norm(p)).or_default();
+                s.titles.insert(whole.clone());
+                s.longest += usize::from(p.len() == longest);
+            }
+        }
+        let own = seen
+            .into_iter()
+            .map(|(site, ps)| {
+                let own = ps
+                    .into_iter()
+                    .filter(|(_, s)| s.titles.len() >= 2 && s.longest * 2 <= s.titles.len())
+                    .map(|(p, _)| p)
+                    .collect::<HashSet<_>>();
+                (site.to_string(), own)
+            })
+            .filter(|(_, own)| !own.is_empty())
+            .collect();
+        let mut titles = Titles {
+            own,
+            heads: HashMap::new(),
+        };
+        for &(site, title) in &pages {
+            if let Some(h) = titles.headline(site, title) {
+                *titles.heads.entry(head_key(&h)).or_default() += 1;
+            }
+        }
+        titles
+    }
+
+    /// Whether a part of a title of `site` is the site's own.
+    fn is_own(&self, site: &str, label: &str, part: &str) -> bool {
+        is_section(part)
+            || names_a_site(part, label)
+            || self
+                .own
+                .get(site)
+                .is_some_and(|own| own.contains(&norm(part)))
+    }
+
+    /// A page's headline: its title without the site's own parts (the longest run of the
+    /// others, joined as written); `None` when every part is the site's own.
+    pub fn headline(&self, site: &str, title: &str) -> Option<String> {
+        let label = domain_label(site);
+        let ps = parts(title);
+        let mut best: Option<(usize, String)> = None;
+        let mut run = String::new();
+        let mut run_len = 0;
+        let mut flush = |run: &mut String, run_len: &mut usize| {
+            if *run_len > 0 && best.as_ref().is_none_or(|(l, _)| *run_len > *l) {
+                best = Some((*run_len, std::mem::take(run)));
+            }
+            run.clear();
+            *run_len = 0;
+        };
+        for (sep, p) in &ps {
+            if self.is_own(site, &label, p) {
+                flush(&mut run, &mut run_len);
+                continue;
+            }
+            if run_len > 0 {
+                if sep.starts_with(' ') || sep.ends_with(' ') {
+                    run.push_str(sep);
+                } else {
+                    // A separator written without spaces ("►", "|") reads with them.
+                    run.push(' ');
+                    run.push_str(sep);
+                    run.push(' ');
+                }
+            }
+            run.push_str(p);
+            run_len += p.chars().count();
+        }
+        flush(&mut run, &mut run_len);
+        best.map(|(_, h)| h)
+    }
+
+    /// A cluster's title from its members' sites and titles (the representative first).
+    ///
+    /// Of the members' headlines, those no page outside the cluster has come first (when
+    /// [`Titles::learn`] saw the collection); among them, the one whose words the most other
+    /// members' headlines share, per word (a headline of fewer than four words counts as four,
+    /// so "Health" does not beat a sentence); ties to the earlier member. The representative's
+    /// raw title when no member has a headline.
+    pub fn story_title<'a>(
+        &self,
+        members: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+    ) -> Option<String> {
+        let mut raw_first = None;
+        let mut heads: Vec<String> = Vec::new();
+        for (site, title) in members {
+            let Some(title) = title else { continue };
+            raw_first.get_or_insert(title);
+            if let Some(h) = self.headline(site, title) {
+                heads.push(h);
+            }
+        }
+        if heads.len() <= 1 {
+            return heads.pop().or_else(|| raw_first.map(str::to_string));
+        }
+        // How many members' headlines hold each word, and each headline.
+        let mut support: HashMap<String, usize> = HashMap::new();
+        let mut inside: HashMap<u64, u32> = HashMap::new();
+        for h in &heads {
+            for w in words(h).collect::<HashSet<_>>() {
+                *support.entry(w).or_default() += 1;
+            }
+            *inside.entry(head_key(h)).or_default() += 1;
+        }
+        let score = |h: &str| -> (bool, f64) {
+            let key = head_key(h);
+            let own = self.heads.get(&key).is_none_or(|&n| n <= inside[&key]);
+            let ws: HashSet<String> = words(h).collect();
+            let total: usize = ws.iter().map(|w| support[w] - 1).sum();
+            (own, total as f64 / ws.len().max(4) as f64)
+        };
+        let mut best: Option<(usize, (bool, f64))> = None;
+        for (i, h) in heads.iter().enumerate() {
+            let s = score(h);
+            let better = match best {
+                None => true,
+                Some((_, b)) => (s.0, s.1) > (b.0, b.1 + 1e-9),
+            };
+            if better {
+                best = Some((i, s));
+            }
+        }
+        best.map(|(i, _)| heads[i].clone())
+    }
+}
+
+/// The site a title is learnt under: the registrable domain (sections on subdomains share
+/// their site's words; a page read without a URL has only the domain its links point to).
+fn site_of(doc: &Document) -> &str {
+    if doc.site.registrable.is_empty() {
+        &doc.site.henzinger
+    } else {
+        &doc.site.registrable
+    }
+}
+
+impl Titles {
+    /// Learn from every page of a collection.
+    pub fn of_documents(docs: &[Document]) -> Titles {
+        Titles::learn(
+            docs.iter()
+                .filter_map(|d| Some((site_of(d), d.title.as_deref()?))),
+        )
+    }
+
+    /// The title of the cluster of `members` (the representative first).
+    pub fn of_members(&self, docs: &[Document], members: &[DocId]) -> Option<String> {
+        self.story_title(members.iter().map(|m| {
+            let d = &docs[m.index()];
+            (site_of(d), d.title.as_deref())
+        }))
+    }
+
+    /// Every cluster's title, by cluster id: the representative first, then the members in
+    /// id order.
+    pub fn of_clustering(&self, docs: &[Document], clustering: &Clustering) -> Vec<Option<String>> {
+        clustering
+            .members()
+            .into_iter()
+            .enumerate()
+            .map(|(c, mut members)| {
+                if let Some(&rep) = clustering.representatives.get(c)
+                    && let Some(at) = members.iter().position(|&m| m == rep)
+                {
+                    members[..=at].rotate_right(1);
+                }
+                self.of_members(docs, &members)
+            })
+            .collect()
+    }
+}
+
+/// Each cluster's title in a project's run: `pages` are the project's pages (their stored
+/// sites and titles teach what each site repeats), `clusters` the run's clusters (the
+/// representative named first where it is still a member). By cluster id.
+pub fn of_run_clusters(
+    pages: &[crate::store::runs::Page],
+    clusters: &[crate::store::codes::RunCluster],
+) -> HashMap<i64, Option<String>> {
+    let titles = Titles::learn(
+        pages
+            .iter()
+            .filter_map(|p| Some((p.identity.site.as_deref()?, p.identity.title.as_deref()?))),
+    );
+    let by_id: HashMap<_, _> = pages.iter().map(|p| (p.id, &p.identity)).collect();
+    clusters
+        .iter()
+        .map(|c| {
+            let mut members = c.members.clone();
+            if let Some(r) = c.representative
+                && let Some(at) = members.iter().position(|&m| m == r)
+            {
+                members[..=at].rotate_right(1);
+            }
+            let title = titles.story_title(members.iter().filter_map(|m| {
+                let id = by_id.get(m)?;
+                Some((id.site.as_deref().unwrap_or_default(), id.title.as_deref()))
+            }));
+            (c.id, title)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_are_cut_at_their_separators() {
+        let ps: Vec<&str> = parts("AP Wire | 01/25/2007 | Crist signs insurance bill")
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect();
+        assert_eq!(ps, ["AP Wire", "01/25/2007", "Crist signs insurance bill"]);
+        let ps: Vec<&str> = parts("1 Dead in Tacoma School Shooting :: WRAL.com")
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect();
+        assert_eq!(ps, ["1 Dead in Tacoma School Shooting", "WRAL.com"]);
+    }
+
+    #[test]
+    fn a_headline_leaves_out_the_site_its_sections_and_dates() {
+        let sw = Titles::default();
+        assert_eq!(
+            sw.headline(
+                "forbes.com",
+                "Coffee Shouldn't Boost Preemie Birth Risk: Study - Forbes.com"
+            )
+            .as_deref(),
+            Some("Coffee Shouldn't Boost Preemie Birth Risk: Study")
+        );
+        assert_eq!(
+            sw.headline(
+                "ctv.ca",
+                "CTV.ca | NBA legend Michael Jordan, wife, file for divorce"
+            )
+            .as_deref(),
+            Some("NBA legend Michael Jordan, wife, file for divorce")
+        );
+        assert_eq!(
+            sw.headline(
+                "miami.com",
+                "AP Wire | 01/25/2007 | Crist signs insurance bill"
+            )
+            .as_deref(),
+            Some("Crist signs insurance bill")
+        );
+        assert_eq!(sw.headline("x.com", "Latest News | News").as_deref(), None);
+    }
+
+    #[test]
+    fn what_a_site_repeats_around_different_headlines_is_its_own() {
+        let pages = [
+            ("msnbc.com", "Pilots broke rule - U.S. Life - Daily Bugle"),
+            (
+                "msnbc.com",
+                "Oprah returns to books - U.S. Life - Daily Bugle",
+            ),
+            (
+                "msnbc.com",
+                "Oprah returns to books - Top Stories - Daily Bugle",
+            ),
+        ];
+        let sw = Titles::learn(pages);
+        assert_eq!(
+            sw.headline("msnbc.com", pages[0].1).as_deref(),
+            Some("Pilots broke rule")
+        );
+        // The headline that recurs in two of the site's titles is the longest part of both:
+        // not the site's own.
+        assert_eq!(
+            sw.headline("msnbc.com", pages[2].1).as_deref(),
+            Some("Oprah returns to books")
+        );
+        // Another site is not told by this one's words.
+        assert_eq!(
+            sw.headline("other.org", "U.S. Life - Daily Bugle")
+                .as_deref(),
+            Some("U.S. Life - Daily Bugle")
+        );
+    }
+
+    #[test]
+    fn a_cluster_is_named_by_the_headline_its_members_share() {
+        let sw = Titles::default();
+        let members = [
+            ("salon.com", Some("Salon.com | News Wires")),
+            ("a.com", Some("Fashion week opens in Paris")),
+            ("b.com", Some("New York plans official city condom")),
+            (
+                "c.com",
+                Some("CANOE -- CNEWS - Weird News: New York plans official city condom"),
+            ),
+            (
+                "d.com",
+                Some("New York plans official city condom in memorable package"),
+            ),
+        ];
+        assert_eq!(
+            sw.story_title(members).as_deref(),
+            Some("New York plans official city condom")
+        );
+        // Only the site's own words: the representative's raw title.
+        let alone = [
+            ("salon.com", Some("Salon.com | News Wires")),
+            ("x.com", None),
+        ];
+        assert_eq!(
+            sw.story_title(alone).as_deref(),
+            Some("Salon.com | News Wires")
+        );
+        assert_eq!(sw.story_title([("x.com", None)]), None);
+    }
+}
