@@ -1,4 +1,4 @@
-//! Language identification (issue 33): accuracy and speed of what chooses a page's SpotSigs
+//! Language identification: accuracy and speed of what chooses a page's SpotSigs
 //! antecedents, `cargo bench --bench language`.
 //!
 //! Samples are made as the signer makes them (the page's core-text terms, [`Sample`]), outside

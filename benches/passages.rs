@@ -1,4 +1,4 @@
-//! What was copied, measured (issue 36): aligned passages and reuse shares on frames-dev (story
+//! What was copied, measured: aligned passages and reuse shares on frames-dev (story
 //! copies against their originals, and pages that share only a frame), on goldset-dev's
 //! Drink × Caffeine pages (an IANS rewrite of WebMD copy), and the time to align every pair of
 //! goldset-dev's default SpotSigs run and the members of its largest cluster.

@@ -8,7 +8,7 @@ Times, alternating so that both see the same machine, best and median of N:
      `samecore.run(ARCHIVE)` (the call inside a Python that imported the package);
   2. `samecore run ARCHIVE --clusters F.parquet` against `samecore.run(ARCHIVE).clusters`
      (both read publication dates and make every page's row).
-The target (issue 37): the Python call within 1.2x the command's wall time. ARCHIVE defaults
+The target: the Python call within 1.2x the command's wall time. ARCHIVE defaults
 to ../shared/data/goldset-dev.
 """
 

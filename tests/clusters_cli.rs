@@ -1,5 +1,5 @@
-//! `samecore clusters`: a run's clusters and one cluster's members on the terminal (issue 35,
-//! item 4), on the project's sample archive.
+//! `samecore clusters`: a run's clusters and one cluster's members on the terminal,
+//! on the project's sample archive.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Stories over time (issue 35): publication dates from every source on an archive this test
+//! Stories over time: publication dates from every source on an archive this test
 //! generates (a story spreading over days across sites, revisits, a changed recapture), the
 //! first publisher and every lag against the generator's truth, capture histories, and the
 //! accuracy on the annotated pages of the shared data.

@@ -250,7 +250,7 @@ const GOLDSET_F1_FLOOR: [(Algo, f64); 7] = [
     (Algo::Simhash64, 0.30),
     (Algo::Combined, 0.002),
     (Algo::Chunks, 0.59),
-    // NFKC terms (issue 33: `º` is `o`, on 16 pages) moved seed 0 from 0.292 to 0.255; over
+    // NFKC terms (`º` is `o`, on 16 pages) moved seed 0 from 0.292 to 0.255; over
     // three seeds 0.275 ± 0.025 became 0.263 ± 0.021, inside the spread of its random order.
     (Algo::Projection, 0.24),
 ];

@@ -1,4 +1,4 @@
-//! Pages in legacy encodings read right in every reader (issue 33, item 4): a page per
+//! Pages in legacy encodings read right in every reader: a page per
 //! encoding, made here with `encoding_rs`, declared in the HTTP header (WARC, ARC, WACZ), in a
 //! `<meta>` (folders, zips), or not at all (statistical detection, with and without the URL's
 //! country domain to help), must decode to the text it was made from.

@@ -715,7 +715,7 @@ fn the_published_spotsigs_is_a_preset_of_the_run_panel_and_the_antecedents_tab()
     h.get_by_label("une");
 }
 
-/// Each language's antecedents are shown and edited on their own (issue 33): German's bundled
+/// Each language's antecedents are shown and edited on their own: German's bundled
 /// set, one removed, stored as German's edited set while English stays as it was.
 #[test]
 fn the_antecedents_tab_edits_one_language_at_a_time() {
@@ -1398,7 +1398,7 @@ fn the_published_code_without_its_stopwords_is_refused_before_the_run() {
 }
 
 /// Opening the same archive again with a project open runs the detectors again, and the same
-/// clusters are the stored run, not a second copy of it (issue 34: "opening goldset-dev with a
+/// clusters are the stored run, not a second copy of it ("opening goldset-dev with a
 /// project open adds a run that repeats run 1, without saying so").
 #[test]
 fn the_same_run_again_is_not_stored_twice() {
@@ -1426,7 +1426,7 @@ fn the_same_run_again_is_not_stored_twice() {
 }
 
 /// A project made on the command line, opened in an empty workbench, brings back its archives
-/// (issue 34: it said "Nothing open yet" though `relocate` found them).
+/// (it said "Nothing open yet" though `relocate` found them).
 #[test]
 fn a_project_made_on_the_command_line_brings_back_its_archives() {
     let dir = tempfile::tempdir().unwrap();
@@ -1461,7 +1461,7 @@ fn a_project_made_on_the_command_line_brings_back_its_archives() {
 }
 
 /// The workbench follows the project file: a code added by the command line while the window
-/// is open appears at the next frame, with a message (issue 34: "the workbench does not see
+/// is open appears at the next frame, with a message ("the workbench does not see
 /// command-line edits to the open project until the next click").
 #[test]
 fn the_workbench_follows_edits_made_on_the_command_line() {

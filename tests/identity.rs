@@ -1,4 +1,4 @@
-//! One capture is one page, and identical pages are one cluster (issue 34): an ARC written from
+//! One capture is one page, and identical pages are one cluster: an ARC written from
 //! the records of a real WARC and that WARC, read together, give each capture once; pages with
 //! equal payload digests share a cluster in every detector.
 
@@ -172,7 +172,7 @@ fn a_page_keyed_by_the_old_digest_is_rekeyed_in_place() {
 
 /// The seven shared WARCs in one order and in the reverse order, into one project: the same
 /// cluster of every page, and a cluster number without its run is refused once the project has
-/// two runs (issue 34: cluster 99 of run 1 was cluster 115 of run 2, and `code apply --cluster
+/// two runs (cluster 99 of run 1 was cluster 115 of run 2, and `code apply --cluster
 /// 99` coded a one-page cluster of run 2).
 #[test]
 fn cluster_numbers_do_not_depend_on_the_order_of_the_archives() {
@@ -251,7 +251,7 @@ fn cluster_numbers_do_not_depend_on_the_order_of_the_archives() {
     assert!(ok && out.contains("(run 2)"), "{out}{err}");
 }
 
-/// What a file holds decides how it is read, not its name (issue 34): a PDF, a text file or an
+/// What a file holds decides how it is read, not its name: a PDF, a text file or an
 /// HTML page named `.warc.gz` is named for what it is; an ARC named `.warc.gz` is read as the
 /// ARC it is; a run with an input that is no archive stores nothing unless `--keep-going`.
 #[test]
@@ -337,7 +337,7 @@ fn inputs_are_read_by_what_they_hold_and_non_archives_are_named() {
     );
 }
 
-/// The small ways a command could leave something wrong behind (issue 34, item 11): a mistyped
+/// The small ways a command could leave something wrong behind: a mistyped
 /// project path for `sample` creates nothing, an unknown sample lists the samples, and the
 /// pairs of a project's only sample export without naming it.
 #[test]
@@ -376,7 +376,7 @@ fn small_mistakes_are_named_and_leave_nothing_behind() {
     assert_eq!(text.lines().count(), 6, "{text}");
 }
 
-/// A page read again from its record is checked against what was first read there (issue 34):
+/// A page read again from its record is checked against what was first read there:
 /// an archive rewritten in place so that its offsets still parse is an error naming the file,
 /// not another page's text under this page's name.
 #[test]
@@ -409,7 +409,7 @@ fn a_page_read_again_from_a_changed_archive_is_an_error() {
     );
 }
 
-/// `relocate` finds a folder of pages that was renamed, by the files it holds (issue 34:
+/// `relocate` finds a folder of pages that was renamed, by the files it holds (before:
 /// `mv arch1 arch2; relocate … arch2` said "missing: arch1").
 #[test]
 fn relocate_finds_a_renamed_folder_of_pages() {
@@ -446,7 +446,7 @@ fn relocate_finds_a_renamed_folder_of_pages() {
 }
 
 /// Terminal labelling of a folder corpus in a blind sample names pages by their titles, not by
-/// their paths, which name the gold story (issue 38, item 8).
+/// their paths, which name the gold story.
 #[test]
 fn a_blind_sample_of_a_folder_corpus_shows_titles_not_paths() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,4 +1,4 @@
-//! Same core in every language (issue 33): frames-dev's German, English and French stories in
+//! Same core in every language: frames-dev's German, English and French stories in
 //! other sites' real frames, and Chinese and Japanese stories (terms are characters) in
 //! Chinese frames, each clustered by SpotSigs at its defaults.
 

@@ -1,4 +1,4 @@
-//! What was copied (issue 36): on frames-dev every story copy is wholly derived from its
+//! What was copied: on frames-dev every story copy is wholly derived from its
 //! original with the share its manifest implies, and pages that share only a frame share no
 //! passage of more than 20 words; on goldset-dev the IANS rewrite is partially derived from the
 //! WebMD copy; `samecore passages` shows a pair, records a coder's class and exports a run's

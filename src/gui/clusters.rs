@@ -221,13 +221,13 @@ impl ListColumn {
             ListColumn::Title => {
                 // A title cut by the column shows whole on hover (egui does that itself);
                 // the representative's own title, where the story's is not it, too.
-                let shown = ui.label(c.title(docs));
+                let shown = super::bidi::label(ui, c.title(docs));
                 if c.story_title.is_some() {
                     shown.on_hover_text(format!(
                         "{}\n\nThe story's headline, from its pages' titles without their \
                          sites' own words. The representative's <title>: {}",
-                        c.title(docs),
-                        c.raw_title(docs)
+                        super::bidi::visual(c.title(docs)),
+                        super::bidi::visual(c.raw_title(docs))
                     ));
                 }
             }
@@ -885,7 +885,7 @@ fn member_cells(
         }
     });
     row.col(|ui| {
-        ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
+        super::bidi::label(ui, doc.title.as_deref().unwrap_or("(untitled)"));
     });
     row.col(|ui| {
         // The share of the representative's core found in this member, and its class: a

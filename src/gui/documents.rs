@@ -258,7 +258,7 @@ impl DocumentsView {
                         ui.label(index.to_string());
                     });
                     row.col(|ui| {
-                        ui.label(doc.title.as_deref().unwrap_or("(untitled)"));
+                        super::bidi::label(ui, doc.title.as_deref().unwrap_or("(untitled)"));
                     });
                     row.col(|ui| {
                         ui.label(doc.site.shown());

@@ -20,6 +20,7 @@
 
 mod action;
 mod app;
+pub mod bidi;
 pub mod capture;
 mod chrome;
 mod clusters;

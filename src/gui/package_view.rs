@@ -436,7 +436,9 @@ impl PackageView {
 
     fn story(&mut self, ui: &mut egui::Ui, outcome: &mut Outcome) {
         let u = &self.units[self.selected];
-        ui.heading(u.title.as_deref().unwrap_or("(untitled)"));
+        ui.heading(super::bidi::visual(
+            u.title.as_deref().unwrap_or("(untitled)"),
+        ));
         egui::Grid::new("package_story")
             .num_columns(2)
             .show(ui, |ui| {
@@ -488,7 +490,7 @@ impl PackageView {
             .id_salt("package_core")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                ui.label(&u.core);
+                super::bidi::paragraphs(ui, &u.core);
             });
     }
 }
@@ -737,7 +739,9 @@ impl PairsState {
                                 ),
                                 None => "[ ]".into(),
                             };
-                            let title = p.a.identity.title.as_deref().unwrap_or("(untitled)");
+                            let title = super::bidi::visual(
+                                p.a.identity.title.as_deref().unwrap_or("(untitled)"),
+                            );
                             let chosen = self.bar.position == Some(i as u32);
                             let r =
                                 ui.selectable_label(chosen, format!("{mark} {}  {title}", i + 1));

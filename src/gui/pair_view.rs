@@ -475,7 +475,9 @@ impl PairView {
                 let d = &docs[doc.index()];
                 // Columns lay out justified; a plain vertical keeps the text unstretched.
                 col.vertical(|ui| {
-                    ui.strong(d.title.as_deref().unwrap_or("(untitled)"));
+                    ui.strong(super::bidi::visual(
+                        d.title.as_deref().unwrap_or("(untitled)"),
+                    ));
                     ui.label(format!(
                         "{} — {} — captured {} — {}",
                         d.site.shown(),
@@ -490,11 +492,7 @@ impl PairView {
                     egui::ScrollArea::vertical()
                         .id_salt(("pair_side", side))
                         .auto_shrink([false, false])
-                        .show(ui, |ui| {
-                            let mut job = job.clone();
-                            job.wrap.max_width = ui.available_width();
-                            ui.label(job);
-                        });
+                        .show(ui, |ui| super::bidi::show(ui, job));
                 });
             }
         });

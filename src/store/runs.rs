@@ -768,7 +768,7 @@ pub(crate) fn upsert_pages_tx(
          AND NOT EXISTS (SELECT 1 FROM documents WHERE key = ?3)",
     )?;
     // An archive record that had no payload digest was keyed by XXH3 before every format
-    // took the WARC's SHA-1 (issue 34): found again by its file, offset and URL.
+    // took the WARC's SHA-1: found again by its file, offset and URL.
     let mut computed = tx.prepare(
         "SELECT id, key FROM documents WHERE digest LIKE 'xxh3:%' AND url IS ?1 AND file IS ?2
          AND offset IS ?3 AND NOT EXISTS (SELECT 1 FROM documents WHERE key = ?4)",

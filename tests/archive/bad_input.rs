@@ -159,7 +159,7 @@ fn empty_and_foreign_files_are_clear_errors_naming_the_file_last() {
     )
     .unwrap_err();
     assert!(err.to_string().ends_with("missing.warc"), "{err}");
-    // A .warc that holds only garbage is named for what it holds (issue 34), not read as an
+    // A .warc that holds only garbage is named for what it holds, not read as an
     // empty WARC with a warning.
     let junk = write(dir.path(), "junk.warc", b"\x00\x01\x02 not a warc at all\n");
     let err = archive::check_input(&junk).unwrap_err().to_string();
