@@ -1,8 +1,9 @@
 //! What was copied: the passages one page's core shares with another's, how much of each core
 //! they cover, which page came first and how the later one derives from it.
 //!
-//! **Cores and texts.** A page's core is the text of its content blocks (boilerpipe's
-//! classifier, [`crate::token::content`]), its text all of its visible text, both without its
+//! **Cores and texts.** A page's core is the text of its content blocks as a coder reads it
+//! (boilerpipe's classifier, iframes' fallbacks left out:
+//! [`crate::token::content::reading_text`]), its text all of its visible text, both without its
 //! site's frame where the collection has three or more pages of the site to tell it
 //! ([`frame_seeds`]: text on three of them and half of them, as SpotSigs' site frame). A pair
 //! is aligned both ways ([`align_pair`]): each page's core is sought in the other page's text,
@@ -53,7 +54,7 @@ pub struct Core {
 impl Core {
     /// The core of a decoded page.
     pub fn of_page(html: &str) -> Core {
-        Core::of_text(crate::token::content::content_text(html))
+        Core::of_text(crate::token::content::reading_text(html))
     }
 
     /// A page's whole visible text as a core (tags stripped, scripts and styles dropped).

@@ -26,6 +26,8 @@ const SCRIPTS: &[(&str, &str)] = &[
     ("Arabic", "أخبار اليوم"),
     ("Hebrew", "חדשות היום"),
     ("Devanagari", "आज की ख़बर"),
+    ("Bengali", "আজকের খবর"),
+    ("Tamil", "இன்றைய செய்திகள்"),
     ("Thai", "ข่าววันนี้"),
 ];
 
@@ -368,4 +370,39 @@ fn right_to_left_lines_match_pango() {
         compared += 1;
     }
     assert_eq!(compared, texts.len());
+}
+
+/// Devanagari, Bengali, Tamil and Thai are shaped, not drawn a character at a time: a
+/// conjunct or a vowel sign joins its consonant (fewer glyphs take room than there are
+/// characters), and nothing in them goes through the bidi layer.
+#[test]
+fn indic_and_thai_words_are_shaped() {
+    let Some(h) = harness_with_rtl_fonts() else {
+        return;
+    };
+    for (script, word) in [
+        ("Devanagari", "क्षत्रिय"),
+        ("Bengali", "ক্ষমা"),
+        ("Tamil", "க்ஷேத்திரம்"),
+        ("Thai", "ข่าวที่นี่"),
+    ] {
+        assert!(!samecore::gui::bidi::needs_bidi(word), "{script}");
+        let job = egui::text::LayoutJob::simple_singleline(
+            word.to_string(),
+            FontId::proportional(14.0),
+            egui::Color32::WHITE,
+        );
+        let galley = h.ctx.fonts_mut(|f| f.layout_job(job));
+        let chars = word.chars().count();
+        let drawn = galley
+            .rows
+            .iter()
+            .flat_map(|r| r.row.glyphs.iter())
+            .filter(|g| g.advance_width > 0.0)
+            .count();
+        assert!(
+            drawn < chars,
+            "{script}: {drawn} glyphs take room for {chars} characters"
+        );
+    }
 }

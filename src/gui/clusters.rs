@@ -959,7 +959,7 @@ fn member_cells(
             }
             None => String::new(),
         };
-        ui.label(text);
+        super::bidi::label(ui, &text);
     });
     row.col(|ui| {
         ui.label(format!("{}  {}", doc.url.as_deref().unwrap_or(""), doc.key));

@@ -283,7 +283,7 @@ impl CodebookPanel {
             });
         }
         if let Some((doc, title)) = member {
-            ui.label(format!("Page: {title}"));
+            super::bidi::label(ui, &format!("Page: {title}"));
             ui.horizontal_wrapped(|ui| {
                 for (text, applied, tip) in [
                     (
