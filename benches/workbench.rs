@@ -473,7 +473,12 @@ fn cluster_shares() {
         .min_by_key(|g| g.len().abs_diff(50))
         .unwrap();
     let t = Instant::now();
-    let s = samecore::gui::model::shares::cluster_shares(&ws, &group, &Progress::new()).unwrap();
+    let dates: Vec<_> = group
+        .iter()
+        .map(|d| ws.collection.docs[d.index()].published)
+        .collect();
+    let s = samecore::gui::model::shares::cluster_shares(&ws, &group, &dates, &Progress::new())
+        .unwrap();
     println!(
         "cluster shares: {} members in {:.1} ms from a fresh workspace (shared core: {} of {} words)",
         group.len(),

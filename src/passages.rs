@@ -630,6 +630,49 @@ pub struct PairDerivation {
     pub class: Derivation,
 }
 
+/// A publication date as a person reads it beside a pair: `2007-01-26T08:00:00Z (meta)`; none
+/// for a capture time, which is not a publication date.
+pub fn published_phrase(p: Option<Published>) -> Option<String> {
+    p.filter(|p| p.source != crate::calendar::DateSource::Capture)
+        .map(|p| format!("{} ({})", p.at.iso(), p.source.name()))
+}
+
+/// Which page of a pair came first, in words, and what that rests on: the pair view's header
+/// and `samecore passages` say the same. `names` are what the two pages are called ("left",
+/// "right" or "A", "B"); `a` and `b` their publication dates as [`derivation`] read them.
+///
+/// A capture time is never given as a publication; two pages published on one day are said to
+/// be (the day does not order them, [`derivation`]), so a list that orders them by the hour
+/// does not contradict it; otherwise the pages' dates are named beside the order.
+pub fn order_phrase(
+    names: (&str, &str),
+    a: Option<Published>,
+    b: Option<Published>,
+    d: &PairDerivation,
+    (share_a, share_b): (f64, f64),
+) -> String {
+    let (na, nb) = names;
+    let date = |p: Option<Published>| published_phrase(p).unwrap_or_else(|| "no date".into());
+    let dates = format!("{na}: {}, {nb}: {}", date(a), date(b));
+    let inside = if share_a > share_b {
+        format!("the {na} page is more inside the {nb}")
+    } else {
+        format!("the {nb} page is more inside the {na}")
+    };
+    match d.direction {
+        Direction::AFirst => format!("the {na} page was published first ({dates})"),
+        Direction::BFirst => format!("the {nb} page was published first ({dates})"),
+        Direction::Undated if published_phrase(a).is_some() && published_phrase(b).is_some() => {
+            format!(
+                "both were published the same day ({dates}): the day does not tell which came first; {inside}"
+            )
+        }
+        Direction::Undated => {
+            format!("no publication date tells which came first ({dates}); {inside}")
+        }
+    }
+}
+
 /// The derivation of a pair from both pages' reuse shares and publication dates (capture
 /// dates are not publication: a date from `capture` does not decide a direction).
 pub fn derivation(

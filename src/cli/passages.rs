@@ -153,11 +153,13 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
         pb.core.len(),
         al.share_b() * 100.0
     )?;
-    let first = match d.direction {
-        Direction::AFirst => "A was published first: B derives from A",
-        Direction::BFirst => "B was published first: A derives from B",
-        Direction::Undated => "no publication date tells which came first",
-    };
+    let first = samecore::passages::order_phrase(
+        ("A", "B"),
+        published(&a),
+        published(&b),
+        &d,
+        (al.share_a(), al.share_b()),
+    );
     writeln!(
         out,
         "{first}; the derived page is {} ({:.1} % of its core)",

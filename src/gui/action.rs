@@ -78,7 +78,7 @@ pub enum Action {
     /// Find the capture histories of the open archives.
     CaptureHistories,
     /// What these cluster members (the representative first) copied from the representative.
-    ClusterShares(Vec<DocId>),
+    ClusterShares(Vec<DocId>, Vec<Option<crate::calendar::Published>>),
     /// Switch tab.
     Show(Tab),
     /// Select the cluster numbered this in the active run's list (and show the Clusters tab).

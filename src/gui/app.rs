@@ -733,10 +733,10 @@ impl Workbench {
                     self.poll_jobs();
                 }
             }
-            Action::ClusterShares(members) => {
+            Action::ClusterShares(members, dates) => {
                 if let Some(ws) = self.workspace.clone() {
                     self.jobs.start(JobKind::Shares, move |p| {
-                        super::model::shares::cluster_shares(&ws, &members, p)
+                        super::model::shares::cluster_shares(&ws, &members, &dates, p)
                             .map(|s| JobOutput::Shares(Arc::new(s)))
                     });
                     self.poll_jobs();

@@ -522,7 +522,10 @@ impl ClustersView {
             && self.shares_asked.as_ref() != Some(&cluster.members)
         {
             self.shares_asked = Some(cluster.members.clone());
-            action = action.or(Some(Action::ClusterShares(cluster.members.clone())));
+            action = action.or(Some(Action::ClusterShares(
+                cluster.members.clone(),
+                cluster.spread.dates.clone(),
+            )));
         }
         if let Some(s) = shares {
             shared_core(ui, s);
@@ -860,6 +863,24 @@ impl ClustersView {
     }
 }
 
+/// The Published cell of member `m`: the day it counts at in the story's spread and its lag
+/// after the first; a page that gives no date counts at its capture, said so ("captured
+/// 2007-01-17"), never shown as a publication (the pair view says the same).
+pub fn published_cell(cluster: &ClusterSummary, m: usize) -> String {
+    let Some(p) = cluster.spread.dates[m] else {
+        return String::new();
+    };
+    let day = if p.source == crate::calendar::DateSource::Capture {
+        format!("captured {}", p.at.ymd())
+    } else {
+        p.at.ymd()
+    };
+    match cluster.spread.lag_seconds[m] {
+        Some(lag) if lag > 0 => format!("{day} +{}", crate::dates::spread::human(lag)),
+        _ => day,
+    }
+}
+
 /// The cells of member `m` of `cluster`: representative mark, title, codes, site, capture
 /// date, gold cluster, URL and record.
 fn member_cells(
@@ -923,14 +944,7 @@ fn member_cells(
     row.col(|ui| {
         // The date the member counts at in the story's spread, its lag after the first, and
         // where the date came from.
-        let text = match (cluster.spread.dates[m], cluster.spread.lag_seconds[m]) {
-            (Some(p), Some(lag)) if lag > 0 => {
-                format!("{} +{}", p.at.ymd(), crate::dates::spread::human(lag))
-            }
-            (Some(p), _) => p.at.ymd(),
-            _ => String::new(),
-        };
-        let r = ui.label(text);
+        let r = ui.label(published_cell(cluster, m));
         if let Some(p) = cluster.spread.dates[m] {
             r.on_hover_text(format!(
                 "{} from {}; captured {}",

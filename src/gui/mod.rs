@@ -51,6 +51,7 @@ mod view;
 
 pub use action::{Action, PreviousRun, ProjectAction, Tab};
 pub use app::Workbench;
+pub use clusters::published_cell;
 pub use project::{CodeSnapshot, SampleSnapshot};
 
 use std::path::PathBuf;

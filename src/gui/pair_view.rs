@@ -10,6 +10,7 @@ use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, FontId, Stroke};
 
 use crate::DocId;
+use crate::calendar::Published;
 use crate::gui::model::pair::{PairComparison, PairTerm, SpotRole, TermDiff};
 use crate::gui::model::workspace::{AlgoRun, Workspace};
 
@@ -206,7 +207,7 @@ impl PairView {
         if self.aligned && blind {
             ui.weak("Blind sample: shares and derivation hidden");
         } else if self.aligned {
-            action = Self::copied(ui, pair, coding, docs);
+            action = Self::copied(ui, pair, run, coding, docs);
         } else {
             Self::shared_signatures(ui, pair);
         }
@@ -215,7 +216,9 @@ impl PairView {
         let Some((_, left, right)) = &self.cache else {
             return action;
         };
-        Self::sides(ui, docs, pair, left, right, self.aligned).or(action)
+        let clusters = run.map(|r| r.clusters.as_slice()).unwrap_or_default();
+        let dates = crate::gui::model::workspace::pair_dates(clusters, docs, pair.a, pair.b);
+        Self::sides(ui, docs, pair, dates, left, right, self.aligned).or(action)
     }
 
     /// What was copied: each side's reuse share, which came first, the derived page's class,
@@ -223,13 +226,23 @@ impl PairView {
     fn copied(
         ui: &mut egui::Ui,
         pair: &PairComparison,
+        run: Option<&AlgoRun>,
         coding: &Coding,
         docs: &[crate::Document],
     ) -> Option<Action> {
         use crate::passages::{Derivation, Direction};
         let p = &pair.passages;
         let al = &p.alignment;
-        let d = &p.derivation;
+        // Ordered by the dates the members table shows for the pages of one cluster.
+        let clusters = run.map(|r| r.clusters.as_slice()).unwrap_or_default();
+        let (date_a, date_b) =
+            crate::gui::model::workspace::pair_dates(clusters, docs, pair.a, pair.b);
+        let d = &crate::passages::derivation(
+            (al.share_a(), al.share_b()),
+            date_a,
+            date_b,
+            &Default::default(),
+        );
         let mut action = None;
         ui.horizontal_wrapped(|ui| {
             ui.label(format!(
@@ -242,39 +255,20 @@ impl PairView {
             ));
         });
         // The source and the derived page: by publication date, else the page more inside
-        // the other; the order says what it rests on.
-        let dated = |doc: crate::DocId| published_text(&docs[doc.index()]);
-        let by_dates = || {
-            format!(
-                "published {} against {}",
-                dated(pair.a).unwrap_or_default(),
-                dated(pair.b).unwrap_or_default()
-            )
+        // the other; the order says what it rests on (the same words as `samecore passages`).
+        let (source, derived) = match d.direction {
+            Direction::AFirst => (pair.a, pair.b),
+            Direction::BFirst => (pair.b, pair.a),
+            Direction::Undated if al.share_a() > al.share_b() => (pair.b, pair.a),
+            Direction::Undated => (pair.a, pair.b),
         };
-        let (source, derived, order) = match d.direction {
-            Direction::AFirst => (
-                pair.a,
-                pair.b,
-                format!("the left page was published first ({})", by_dates()),
-            ),
-            Direction::BFirst => (
-                pair.b,
-                pair.a,
-                format!("the right page was published first ({})", by_dates()),
-            ),
-            Direction::Undated if al.share_a() > al.share_b() => (
-                pair.b,
-                pair.a,
-                "no publication date tells which came first; the left page is more inside the right"
-                    .to_string(),
-            ),
-            Direction::Undated => (
-                pair.a,
-                pair.b,
-                "no publication date tells which came first; the right page is more inside the left"
-                    .to_string(),
-            ),
-        };
+        let order = crate::passages::order_phrase(
+            ("left", "right"),
+            date_a,
+            date_b,
+            d,
+            (al.share_a(), al.share_b()),
+        );
         let side = if derived == pair.b { "right" } else { "left" };
         ui.horizontal_wrapped(|ui| {
             ui.strong(format!(
@@ -457,6 +451,7 @@ impl PairView {
         ui: &mut egui::Ui,
         docs: &[crate::Document],
         pair: &PairComparison,
+        dates: (Option<Published>, Option<Published>),
         left: &LayoutJob,
         right: &LayoutJob,
         aligned: bool,
@@ -468,10 +463,10 @@ impl PairView {
             ui.label("Tinted: terms found on one side only. Underlined: antecedents of shared spot signatures; marked: their spot words.");
         }
         ui.columns(2, |cols| {
-            for (col, (doc, job, side)) in cols
-                .iter_mut()
-                .zip([(pair.a, left, "left"), (pair.b, right, "right")])
-            {
+            for (col, (doc, job, side, date)) in cols.iter_mut().zip([
+                (pair.a, left, "left", dates.0),
+                (pair.b, right, "right", dates.1),
+            ]) {
                 let d = &docs[doc.index()];
                 // Columns lay out justified; a plain vertical keeps the text unstretched.
                 col.vertical(|ui| {
@@ -481,7 +476,7 @@ impl PairView {
                     ui.label(format!(
                         "{} — {} — captured {} — {}",
                         d.site.shown(),
-                        published_text(d).unwrap_or_else(|| "no publication date".into()),
+                        published_line(d, date),
                         d.date.as_deref().unwrap_or("at an unknown time"),
                         d.url.as_deref().unwrap_or(&d.key)
                     ));
@@ -560,12 +555,26 @@ impl View for PairView {
     }
 }
 
+/// The publication a side of the header names: the date the pair is ordered by (`counted`,
+/// [`crate::gui::model::workspace::pair_dates`]); a date from the page's text that its cluster
+/// does not take for a publication is named as such.
+fn published_line(d: &crate::Document, counted: Option<Published>) -> String {
+    match (
+        published_text(d),
+        crate::passages::published_phrase(counted),
+    ) {
+        (_, Some(said)) => said,
+        (Some(own), None) => format!(
+            "no publication date ({own} is a date the story mentions, long before its copies')"
+        ),
+        (None, None) => "no publication date".into(),
+    }
+}
+
 /// `2007-01-26 (meta)`: the page's publication date and where it was found; none when the
 /// page gives none (its capture time is not a publication date).
 fn published_text(d: &crate::Document) -> Option<String> {
-    d.published
-        .filter(|p| p.source != crate::calendar::DateSource::Capture)
-        .map(|p| format!("{} ({})", p.at.iso(), p.source.name()))
+    crate::passages::published_phrase(d.published)
 }
 
 #[cfg(test)]

@@ -42,17 +42,20 @@ pub struct ClusterShares {
     pub millis: u128,
 }
 
-/// The shares of a cluster's `members` (the representative first).
+/// The shares of a cluster's `members` (the representative first), each pair ordered by
+/// `dates`, the date each member counts at in the story's spread
+/// ([`crate::dates::spread::Spread::dates`]: a date the story mentions is not its
+/// publication), as the pair view orders them.
 pub fn cluster_shares(
     ws: &Workspace,
     members: &[DocId],
+    dates: &[Option<crate::calendar::Published>],
     progress: &Progress,
 ) -> Result<ClusterShares> {
     let started = std::time::Instant::now();
     let Some(&rep) = members.first() else {
         return Err(crate::Error::InvalidParameter("an empty cluster".into()));
     };
-    let docs = &ws.collection.docs;
     let rep_core = ws.core(rep)?;
     progress.stage(
         "aligning members with the representative",
@@ -71,10 +74,12 @@ pub fn cluster_shares(
         })
         .collect::<Result<_>>()?;
     let mut covered = vec![0u32; rep_core.core.len()];
+    let date = |i: usize| dates.get(i).copied().flatten();
     let shares = members
         .iter()
         .zip(&aligned)
-        .map(|(&m, al)| {
+        .enumerate()
+        .map(|(i, (_, al))| {
             let al = al.as_ref()?;
             for p in &al.a_in_b.passages {
                 for w in p.a.clone() {
@@ -83,8 +88,8 @@ pub fn cluster_shares(
             }
             let d = derivation(
                 (al.share_a(), al.share_b()),
-                docs[rep.index()].published,
-                docs[m.index()].published,
+                date(0),
+                date(i),
                 &Default::default(),
             );
             Some(MemberShare {

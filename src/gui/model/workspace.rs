@@ -110,6 +110,31 @@ impl ClusterSummary {
     }
 }
 
+/// The dates a pair is ordered by: when both pages are members of one of `clusters`, the
+/// dates they count at in its spread (a date the story mentions is not taken for a
+/// publication, [`crate::dates::spread`]), so the pair view says what the members table shows;
+/// else each page's own.
+pub fn pair_dates(
+    clusters: &[ClusterSummary],
+    docs: &[Document],
+    a: DocId,
+    b: DocId,
+) -> (
+    Option<crate::calendar::Published>,
+    Option<crate::calendar::Published>,
+) {
+    for c in clusters {
+        let (Some(ia), Some(ib)) = (
+            c.members.iter().position(|&m| m == a),
+            c.members.iter().position(|&m| m == b),
+        ) else {
+            continue;
+        };
+        return (c.spread.dates[ia], c.spread.dates[ib]);
+    }
+    (docs[a.index()].published, docs[b.index()].published)
+}
+
 /// Summaries of every cluster of `detection`, largest first (ties by smallest member).
 pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
     let docs = &ws.collection.docs;
