@@ -312,18 +312,23 @@ impl Titles {
     /// Of the members' headlines, those no page outside the cluster has come first (when
     /// [`Titles::learn`] saw the collection); among them, the one whose words the most other
     /// members' headlines share, per word (a headline of fewer than four words counts as four,
-    /// so "Health" does not beat a sentence); ties to the earlier member. The representative's
-    /// raw title when no member has a headline.
+    /// so "Health" does not beat a sentence); ties to the headline more members have, then the
+    /// representative's. The representative's raw title when no member has a headline.
     pub fn story_title<'a>(
         &self,
         members: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
     ) -> Option<String> {
         let mut raw_first = None;
         let mut heads: Vec<String> = Vec::new();
-        for (site, title) in members {
+        // The representative's headline, when it has one.
+        let mut rep_head = None;
+        for (i, (site, title)) in members.into_iter().enumerate() {
             let Some(title) = title else { continue };
             raw_first.get_or_insert(title);
             if let Some(h) = self.headline(site, title) {
+                if i == 0 {
+                    rep_head = Some(heads.len());
+                }
                 heads.push(h);
             }
         }
@@ -346,18 +351,21 @@ impl Titles {
             let total: usize = ws.iter().map(|w| support[w] - 1).sum();
             (own, total as f64 / ws.len().max(4) as f64)
         };
-        let mut best: Option<(usize, (bool, f64))> = None;
-        for (i, h) in heads.iter().enumerate() {
-            let s = score(h);
-            let better = match best {
-                None => true,
-                Some((_, b)) => (s.0, s.1) > (b.0, b.1 + 1e-9),
-            };
-            if better {
-                best = Some((i, s));
-            }
-        }
-        best.map(|(i, _)| heads[i].clone())
+        // Ties go to the headline more members have, then the representative's, then the
+        // first in text order: the same whatever order the other members come in (the
+        // workbench lists them weakest link first, a project by page id).
+        (0..heads.len())
+            .max_by_key(|&i| {
+                let (own, support) = score(&heads[i]);
+                (
+                    own,
+                    (support * 1e6).round() as i64,
+                    inside[&head_key(&heads[i])],
+                    rep_head == Some(i),
+                    std::cmp::Reverse(norm(&heads[i])),
+                )
+            })
+            .map(|i| heads[i].clone())
     }
 }
 
@@ -548,5 +556,33 @@ mod tests {
             Some("Salon.com | News Wires")
         );
         assert_eq!(sw.story_title([("x.com", None)]), None);
+    }
+
+    #[test]
+    fn the_title_does_not_hang_on_the_order_of_the_other_members() {
+        let sw = Titles::default();
+        let members = [
+            (
+                "rep.com",
+                Some("Rep Site | Pelosi bans smoking near House floor"),
+            ),
+            ("a.com", Some("Pelosi Bans Smoking Near House Floor")),
+            ("b.com", Some("Pelosi bans smoking near House floor")),
+            (
+                "c.com",
+                Some("Pelosi Bans Smoking Near House Floor - C News"),
+            ),
+            ("d.com", Some("Top Stories")),
+        ];
+        let first = sw.story_title(members);
+        let mut rest = members[1..].to_vec();
+        for _ in 0..rest.len() {
+            rest.rotate_left(1);
+            let order = std::iter::once(members[0]).chain(rest.iter().copied());
+            assert_eq!(sw.story_title(order), first);
+        }
+        rest.reverse();
+        let order = std::iter::once(members[0]).chain(rest.iter().copied());
+        assert_eq!(sw.story_title(order), first);
     }
 }
