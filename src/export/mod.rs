@@ -71,6 +71,10 @@ pub struct PageRow {
     pub site: Option<String>,
     /// The page's `<title>`.
     pub title: Option<String>,
+    /// The cluster's title: the headline its pages' titles agree on, without their sites'
+    /// own words ([`crate::headline`]); beside `title`, the page's own as written (empty
+    /// without a run).
+    pub story_title: Option<String>,
     /// The day the page says it was published (`2006-05-03`), or its capture day
     /// ([`crate::dates`]).
     pub published_day: Option<String>,
@@ -82,9 +86,6 @@ pub struct PageRow {
     pub run: Option<i64>,
     /// Cluster in the exported run (after hand edits).
     pub cluster: Option<i64>,
-    /// The cluster's title: the headline its pages' titles agree on, without their sites'
-    /// own words ([`crate::headline`]); `title` is the page's own, as written.
-    pub story_title: Option<String>,
     /// Codes applied to the page, by name, as a JSON array (`["a","b;c"]`).
     pub codes: String,
     /// Gold cluster, when known.
@@ -279,9 +280,6 @@ pub struct ClusterFileRow {
     pub doc: String,
     /// Cluster, numbered from 0 by smallest member.
     pub cluster: u32,
-    /// The cluster's title: the headline its pages' titles agree on, without their sites'
-    /// own words ([`crate::headline`]); `title` is the page's own, as written.
-    pub story_title: Option<String>,
     /// Whether the page represents its cluster.
     pub representative: bool,
     /// The capture key (as in a project).
@@ -311,6 +309,9 @@ pub struct ClusterFileRow {
     pub language: Option<String>,
     /// The page's `<title>`.
     pub title: Option<String>,
+    /// The cluster's title: the headline its pages' titles agree on, without their sites'
+    /// own words ([`crate::headline`]); beside `title`, the page's own as written.
+    pub story_title: Option<String>,
     /// The day the page says it was published, or its capture day ([`crate::dates`]).
     pub published_day: Option<String>,
     /// The same with its time and offset when the page gives one (ISO 8601).
