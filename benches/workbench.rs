@@ -215,7 +215,7 @@ fn type_into_filter(h: &mut Harness<'_, Workbench>) -> Option<FilterMeasure> {
         .clusters
         .iter()
         .find(|c| c.members.len() > 1)?
-        .title(docs);
+        .raw_title(docs);
     let needle = title
         .split(|c: char| !c.is_alphanumeric())
         .find(|w| w.chars().count() >= 6)?

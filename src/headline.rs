@@ -21,8 +21,9 @@
 //!    frame's own, or names another story, is outvoted by the members that name this one.
 //!    A cluster whose every title is the site's own keeps its representative's raw title.
 //!
-//! The raw `<title>` stays beside it: on hover in the workbench and as `title` in every
-//! export, with the cluster's name as `story_title`.
+//! The raw `<title>` stays beside it: on hover in the workbench, as `title` beside
+//! `story_title` in the pages and clusters exports, and as `representative_title` beside
+//! `title` (the story's) in the workbench's export of the cluster list.
 //!
 //! No crate does this (title cleaning in boilerplate removers such as trafilatura or
 //! newspaper works on one page and its markup; here what a site repeats is learnt from the
@@ -152,26 +153,38 @@ fn domain_label(site: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// Whether a part names a site (its letters hold the domain's label, or it is written as a
-/// domain: "Forbes.com", "www.itnews.com.au") in a few words.
+/// Whether a part names a site: a word of it is written as a domain ("Forbes.com",
+/// "www.itnews.com.au") or holds the domain's label ("CTV.ca", "WISH-TV" on wishtv.com),
+/// and every other word is a section word ("Health News" beside it). "Apple unveils
+/// iPhone" on apple.com is a headline: its other words are not a section's.
 fn names_a_site(part: &str, label: &str) -> bool {
-    let squeezed: String = part
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    let few = part.split_whitespace().count() <= 4;
-    let domain_like = part.split_whitespace().any(|w| {
-        let w = w
+    let words: Vec<&str> = part.split_whitespace().collect();
+    if words.is_empty() || words.len() > 4 {
+        return false;
+    }
+    let names = |w: &str| {
+        let squeezed: String = w
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
+        let bare = w
             .trim_matches(|c: char| !c.is_alphanumeric())
             .to_ascii_lowercase();
-        [
+        let domain = [
             ".com", ".net", ".org", ".co.uk", ".ca", ".au", ".de", ".fr", ".at", ".ch", ".tv",
         ]
         .iter()
-        .any(|tld| w.ends_with(tld) && w.len() > tld.len())
-    });
-    few && (domain_like || (label.len() >= 3 && squeezed.contains(label)))
+        .any(|tld| bare.ends_with(tld) && bare.len() > tld.len());
+        domain || (label.len() >= 3 && squeezed.contains(label))
+    };
+    let Some(at) = words.iter().position(|w| names(w)) else {
+        return false;
+    };
+    words
+        .iter()
+        .enumerate()
+        .all(|(i, w)| i == at || names(w) || is_section(w))
 }
 
 /// Whether a part is a section or a date, not a headline: no letter, or only section words.
@@ -194,15 +207,22 @@ fn is_section(part: &str) -> bool {
 pub struct Titles {
     /// Per site, the parts (normalised) that recur around different other parts.
     own: HashMap<String, HashSet<String>>,
-    /// How many of the collection's pages have each headline (by the hash of its normalised
-    /// text): a headline also on pages outside a cluster is a frame's or a section's, not
-    /// the cluster's story (a copy that kept its frame's title names the frame's own story).
+    /// How many of the collection's pages of a site have a headline (by [`site_key`]): a
+    /// headline a member's site also gives pages outside the cluster is a frame's or a
+    /// section's there, not the cluster's story (a copy that kept its frame's title names the
+    /// frame's own story, which the frame's site published too). Other sites' pages do not
+    /// count: where a run splits one story, its headline is on both parts, on other sites.
     heads: HashMap<u64, u32>,
 }
 
-/// The key of a headline in [`Titles::heads`].
+/// A text's hash, normalised ([`norm`]).
 fn head_key(headline: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64(norm(headline).as_bytes())
+}
+
+/// The key of a headline on a site in [`Titles::heads`].
+fn site_key(site: &str, headline: &str) -> u64 {
+    head_key(headline) ^ xxhash_rust::xxh3::xxh3_64(site.as_bytes()).rotate_left(17)
 }
 
 impl Titles {
@@ -214,7 +234,7 @@ impl Titles {
         // Per site and part: the distinct titles it is in, and how often it is their longest.
         #[derive(Default)]
         struct Seen {
-            titles: HashSet<String>,
+            titles: HashSet<u64>,
             longest: usize,
         }
         let mut seen: HashMap<&'a str, HashMap<String, Seen>> = HashMap::new();
@@ -229,10 +249,10 @@ impl Titles {
             }
             let longest = ps.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
             let site_parts = seen.entry(site).or_default();
-            let whole = norm(title);
+            let whole = head_key(title);
             for (_, p) in &ps {
                 let s = site_parts.entry(norm(p)).or_default();
-                s.titles.insert(whole.clone());
+                s.titles.insert(whole);
                 s.longest += usize::from(p.len() == longest);
             }
         }
@@ -254,7 +274,7 @@ impl Titles {
         };
         for &(site, title) in &pages {
             if let Some(h) = titles.headline(site, title) {
-                *titles.heads.entry(head_key(&h)).or_default() += 1;
+                *titles.heads.entry(site_key(site, &h)).or_default() += 1;
             }
         }
         titles
@@ -309,63 +329,79 @@ impl Titles {
 
     /// A cluster's title from its members' sites and titles (the representative first).
     ///
-    /// Of the members' headlines, those no page outside the cluster has come first (when
-    /// [`Titles::learn`] saw the collection); among them, the one whose words the most other
-    /// members' headlines share, per word (a headline of fewer than four words counts as four,
-    /// so "Health" does not beat a sentence); ties to the headline more members have, then the
-    /// representative's. The representative's raw title when no member has a headline.
+    /// Of the members' headlines, those the members' sites give no page outside the cluster
+    /// come first (when [`Titles::learn`] saw the collection); among them, the one whose words
+    /// the most other members' headlines share, per word (a headline of fewer than four words
+    /// counts as four, so "Health" does not beat a sentence); ties to the headline more members
+    /// have, then the representative's, then the first in text order, so the order of the
+    /// other members does not matter. The representative's raw title when no member has a
+    /// headline (the first member's with a title when the representative has none).
     pub fn story_title<'a>(
         &self,
         members: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
     ) -> Option<String> {
         let mut raw_first = None;
-        let mut heads: Vec<String> = Vec::new();
-        // The representative's headline, when it has one.
+        // Each member's site and headline, and the representative's place among them.
+        let mut heads: Vec<(&'a str, String)> = Vec::new();
         let mut rep_head = None;
+        let mut raw_rep = None;
         for (i, (site, title)) in members.into_iter().enumerate() {
             let Some(title) = title else { continue };
+            if i == 0 {
+                raw_rep = Some(title);
+            }
             raw_first.get_or_insert(title);
             if let Some(h) = self.headline(site, title) {
                 if i == 0 {
                     rep_head = Some(heads.len());
                 }
-                heads.push(h);
+                heads.push((site, h));
             }
         }
+        let raw = raw_rep.or(raw_first).map(str::to_string);
         if heads.len() <= 1 {
-            return heads.pop().or_else(|| raw_first.map(str::to_string));
+            return heads.pop().map(|(_, h)| h).or(raw);
         }
-        // How many members' headlines hold each word, and each headline.
+        // How many members' headlines hold each word; how many members have each headline,
+        // and each headline on each site.
         let mut support: HashMap<String, usize> = HashMap::new();
         let mut inside: HashMap<u64, u32> = HashMap::new();
-        for h in &heads {
+        let mut inside_site: HashMap<u64, u32> = HashMap::new();
+        for (site, h) in &heads {
             for w in words(h).collect::<HashSet<_>>() {
                 *support.entry(w).or_default() += 1;
             }
             *inside.entry(head_key(h)).or_default() += 1;
+            *inside_site.entry(site_key(site, h)).or_default() += 1;
         }
-        let score = |h: &str| -> (bool, f64) {
-            let key = head_key(h);
-            let own = self.heads.get(&key).is_none_or(|&n| n <= inside[&key]);
+        // Whether none of the sites of the members with headline `h` gives it a page outside.
+        let own = |h: &str| {
+            heads
+                .iter()
+                .filter(|(_, x)| head_key(x) == head_key(h))
+                .all(|(site, _)| {
+                    let key = site_key(site, h);
+                    self.heads.get(&key).is_none_or(|&n| n <= inside_site[&key])
+                })
+        };
+        let support_of = |h: &str| {
             let ws: HashSet<String> = words(h).collect();
             let total: usize = ws.iter().map(|w| support[w] - 1).sum();
-            (own, total as f64 / ws.len().max(4) as f64)
+            total as f64 / ws.len().max(4) as f64
         };
-        // Ties go to the headline more members have, then the representative's, then the
-        // first in text order: the same whatever order the other members come in (the
-        // workbench lists them weakest link first, a project by page id).
         (0..heads.len())
             .max_by_key(|&i| {
-                let (own, support) = score(&heads[i]);
+                let h = &heads[i].1;
                 (
-                    own,
-                    (support * 1e6).round() as i64,
-                    inside[&head_key(&heads[i])],
+                    own(h),
+                    (support_of(h) * 1e6).round() as i64,
+                    inside[&head_key(h)],
                     rep_head == Some(i),
-                    std::cmp::Reverse(norm(&heads[i])),
+                    std::cmp::Reverse(norm(h)),
+                    std::cmp::Reverse(h.clone()),
                 )
             })
-            .map(|i| heads[i].clone())
+            .map(|i| heads[i].1.clone())
     }
 }
 
@@ -418,16 +454,18 @@ impl Titles {
 /// Each cluster's title in a project's run: `pages` are the project's pages (their stored
 /// sites and titles teach what each site repeats), `clusters` the run's clusters (the
 /// representative named first where it is still a member). By cluster id.
-pub fn of_run_clusters(
-    pages: &[crate::store::runs::Page],
+pub fn of_run_clusters<'a>(
+    pages: impl IntoIterator<Item = &'a crate::store::runs::Page> + Clone,
     clusters: &[crate::store::codes::RunCluster],
 ) -> HashMap<i64, Option<String>> {
-    let titles = Titles::learn(
-        pages
-            .iter()
-            .filter_map(|p| Some((p.identity.site.as_deref()?, p.identity.title.as_deref()?))),
-    );
-    let by_id: HashMap<_, _> = pages.iter().map(|p| (p.id, &p.identity)).collect();
+    // A page without a site is learnt under "", as [`Titles::of_documents`] does.
+    let titles = Titles::learn(pages.clone().into_iter().filter_map(|p| {
+        Some((
+            p.identity.site.as_deref().unwrap_or_default(),
+            p.identity.title.as_deref()?,
+        ))
+    }));
+    let by_id: HashMap<_, _> = pages.into_iter().map(|p| (p.id, &p.identity)).collect();
     clusters
         .iter()
         .map(|c| {
@@ -492,6 +530,27 @@ mod tests {
             Some("Crist signs insurance bill")
         );
         assert_eq!(sw.headline("x.com", "Latest News | News").as_deref(), None);
+    }
+
+    #[test]
+    fn a_short_headline_that_names_its_site_stays() {
+        let sw = Titles::default();
+        assert_eq!(
+            sw.headline("apple.com", "Apple unveils iPhone - Apple")
+                .as_deref(),
+            Some("Apple unveils iPhone")
+        );
+        assert_eq!(
+            sw.headline("time.com", "Time to act on climate - TIME")
+                .as_deref(),
+            Some("Time to act on climate")
+        );
+        // The site's name with a section word is the site's.
+        assert_eq!(
+            sw.headline("wishtv.com", "WISH-TV News - Judge: Saddam to be executed")
+                .as_deref(),
+            Some("Judge: Saddam to be executed")
+        );
     }
 
     #[test]

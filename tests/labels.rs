@@ -863,7 +863,7 @@ fn reports_count_only_whom_they_are_asked_say_json_and_agree_across_three() {
     assert!((json["fleiss"]["observed"].as_f64().unwrap() - 11.0 / 18.0).abs() < 1e-12);
 }
 
-/// Issue 38: in terminal labelling, `t` shows both pages' text (their cores), then the same
+/// In terminal labelling, `t` shows both pages' text (their cores), then the same
 /// pair again.
 #[test]
 fn t_shows_both_pages_text_in_terminal_labelling() {

@@ -600,7 +600,7 @@ impl Standalone {
     }
 }
 
-/// Issue 39: the job as a cluster runs it — a standalone master and two workers on loopback,
+/// The job as a cluster runs it — a standalone master and two workers on loopback,
 /// the documented `spark-submit` line — gives single-machine all-pairs' pairs and clusters.
 #[test]
 fn spark_standalone_cluster_equals_allpairs() {

@@ -187,8 +187,7 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
         }
     }
     clusters.retain(|c| args.all || c.members.len() > 1);
-    let pages_list: Vec<Page> = pages.values().cloned().collect();
-    let story_titles = samecore::headline::of_run_clusters(&pages_list, &clusters);
+    let story_titles = samecore::headline::of_run_clusters(pages.values(), &clusters);
     clusters.sort_by(|a, b| b.members.len().cmp(&a.members.len()).then(a.id.cmp(&b.id)));
     if !args.json {
         writeln!(

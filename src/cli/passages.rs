@@ -98,10 +98,18 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
             p.identity.published_source.as_deref(),
         )
     };
+    // Two pages of one cluster of the run (--run, else the latest) are ordered by the dates
+    // the story's spread counts, as the workbench's pair view and members table do.
+    let counted = counted_dates(&project, args.run, &pages, &a, &b)?;
+    let published_of = |p: &Page| match counted {
+        Some((da, _)) if p.id == a.id => da,
+        Some((_, db)) if p.id == b.id => db,
+        _ => published(p),
+    };
     let d = derivation(
         (al.share_a(), al.share_b()),
-        published(&a),
-        published(&b),
+        published_of(&a),
+        published_of(&b),
         &cutoffs,
     );
     if let Some(class) = &args.set {
@@ -155,8 +163,8 @@ pub fn run(args: PassagesArgs) -> anyhow::Result<()> {
     )?;
     let first = samecore::passages::order_phrase(
         ("A", "B"),
-        published(&a),
-        published(&b),
+        published_of(&a),
+        published_of(&b),
         &d,
         (al.share_a(), al.share_b()),
     );
@@ -307,4 +315,53 @@ fn shorten(s: &str, most: usize) -> String {
     }
     let head: String = s.chars().take(most).collect();
     format!("{head} …")
+}
+
+/// The dates two pages count at in the story's spread ([`samecore::dates::spread`]: a date
+/// the story mentions is not its publication) when both are members of one cluster of the
+/// run `run` (else the latest); `None` when the project has no run or they are not.
+fn counted_dates(
+    project: &Project,
+    run: Option<i64>,
+    pages: &[Page],
+    a: &Page,
+    b: &Page,
+) -> anyhow::Result<Option<(Option<Published>, Option<Published>)>> {
+    if project.runs()?.is_empty() {
+        return Ok(None);
+    }
+    let run = super::run_or_latest(project, run)?;
+    let Some(cluster) = project
+        .run_clusters(run)?
+        .into_iter()
+        .find(|c| c.members.contains(&a.id) && c.members.contains(&b.id))
+    else {
+        return Ok(None);
+    };
+    let by_id: HashMap<_, &Page> = pages.iter().map(|p| (p.id, p)).collect();
+    let members: Vec<samecore::dates::spread::Member> = cluster
+        .members
+        .iter()
+        .map(|m| {
+            let p = by_id[m];
+            samecore::dates::spread::Member {
+                site: p.identity.site.clone().unwrap_or_default(),
+                published: Published::from_stored(
+                    p.identity.published.as_deref(),
+                    p.identity.published_source.as_deref(),
+                ),
+                captured: p
+                    .identity
+                    .date
+                    .as_deref()
+                    .and_then(samecore::dates::parse_iso),
+            }
+        })
+        .collect();
+    let spread = samecore::dates::spread::spread(&members);
+    let at = |id| cluster.members.iter().position(|&m| m == id);
+    Ok(match (at(a.id), at(b.id)) {
+        (Some(i), Some(j)) => Some((spread.dates[i], spread.dates[j])),
+        _ => None,
+    })
 }

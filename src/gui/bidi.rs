@@ -8,16 +8,16 @@
 //! mixes Arabic, English and digits is in the wrong order. Here, per paragraph:
 //!
 //! 1. the levels are resolved (rules P2–P3 for the paragraph's direction, W, N, I);
-//! 2. the paragraph is broken into lines by measuring its words with egui's fonts, in the
-//!    order they are written (a line holds the words it would hold in any renderer);
+//! 2. the paragraph is broken into lines at its spaces by measuring its words with egui's
+//!    fonts, in the order they are written (the first words on the first line);
 //! 3. each line's level runs are put in visual order (L1–L2, [`ParagraphBidiInfo::visual_runs`]);
 //!    inside a right-to-left run, its **shaping units** — a word of a right-to-left script,
 //!    or any other single character — go from right to left, each handed to egui as written,
 //!    because harfrust draws such a word right to left itself (`guess_segment_properties`
 //!    takes the direction from its script); a word of a right-to-left script in a left-to-
 //!    right run (Arabic-Indic digits at level 2) is handed reversed, for the same reason;
-//!    brackets in a right-to-left run are mirrored (L4, for the pairs of `BidiBrackets.txt`
-//!    that news text uses);
+//!    brackets, angle brackets and guillemets in a right-to-left run are mirrored (rule L4,
+//!    for the mirrored characters news text uses);
 //! 4. a right-to-left paragraph's lines are aligned right.
 //!
 //! Text with no right-to-left character goes to egui untouched ([`needs_bidi`]), so Latin,
@@ -27,26 +27,29 @@
 //! it; selecting text in a reordered line selects in visual order.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
 use egui::text::LayoutJob;
 use unicode_bidi::{BidiClass, ParagraphBidiInfo, bidi_class};
 
-/// Whether `text` holds anything the algorithm would move: a right-to-left letter, an
-/// Arabic number, or an explicit right-to-left mark or embedding.
+/// Whether `text` holds anything the algorithm would move: a right-to-left letter, a
+/// character of a right-to-left script (its digits too: harfrust would draw a Persian number
+/// backwards), an Arabic number, or an explicit right-to-left mark or embedding.
 pub fn needs_bidi(text: &str) -> bool {
     text.chars().any(|c| {
         c > '\u{058f}'
-            && matches!(
-                bidi_class(c),
-                BidiClass::R
-                    | BidiClass::AL
-                    | BidiClass::AN
-                    | BidiClass::RLE
-                    | BidiClass::RLO
-                    | BidiClass::RLI
-            )
+            && (shaped_rtl(c)
+                || matches!(
+                    bidi_class(c),
+                    BidiClass::R
+                        | BidiClass::AL
+                        | BidiClass::AN
+                        | BidiClass::RLE
+                        | BidiClass::RLO
+                        | BidiClass::RLI
+                ))
     })
 }
 
@@ -139,7 +142,7 @@ pub fn visual_pieces(
             } else {
                 None
             }
-            .filter(|_| range.len() == 1);
+            .filter(|_| text[range.clone()].chars().count() == 1);
             out.push(Piece {
                 reversed: rtl && !rtl_run,
                 mirror,
@@ -193,6 +196,10 @@ pub struct Line {
     pub rtl: bool,
 }
 
+/// The widths of pieces of a job's text already measured, by byte range: kept while the
+/// job is shown, so a new width breaks the lines again without measuring every word again.
+pub type Widths = HashMap<(usize, usize), f32>;
+
 /// `job` (written order, any sections) broken into lines of at most `width` points and each
 /// put in visual order. Measures with `fonts`; a word wider than `width` is a line alone.
 pub fn lines(
@@ -200,34 +207,61 @@ pub fn lines(
     job: &LayoutJob,
     width: f32,
 ) -> Vec<Line> {
+    lines_measured(fonts, job, width, &mut Widths::new())
+}
+
+/// [`lines`] with the widths measured before (`widths`, filled as it goes).
+pub fn lines_measured(
+    fonts: &mut egui::epaint::text::FontsView<'_>,
+    job: &LayoutJob,
+    width: f32,
+    widths: &mut Widths,
+) -> Vec<Line> {
     let text = job.text.as_str();
-    // Each section's byte range, and where sections start and end.
-    let ranges: Vec<Range<usize>> = job
-        .sections
+    // Each section's byte range (in order, as `LayoutJob::append` makes them); a job without
+    // sections is shown in the default format.
+    let default_section = [egui::text::LayoutSection {
+        leading_space: 0.0,
+        byte_range: egui::text::ByteIndex(0)..egui::text::ByteIndex(text.len()),
+        format: Default::default(),
+    }];
+    let sections: &[egui::text::LayoutSection] = if job.sections.is_empty() {
+        &default_section
+    } else {
+        &job.sections
+    };
+    let ranges: Vec<Range<usize>> = sections
         .iter()
         .map(|s| s.byte_range.start.0..s.byte_range.end.0)
         .collect();
-    let bounds: Vec<usize> = ranges.iter().flat_map(|r| [r.start, r.end]).collect();
-    let section_at = |at: usize| ranges.iter().position(|r| r.contains(&at)).unwrap_or(0);
-    let mut widths: std::collections::HashMap<(usize, usize), f32> = Default::default();
+    let mut bounds: Vec<usize> = ranges.iter().flat_map(|r| [r.start, r.end]).collect();
+    bounds.sort_unstable();
+    bounds.dedup();
+    // The section a byte is in (text no section covers takes the one before it).
+    let section_at = |at: usize| {
+        ranges
+            .partition_point(|r| r.end <= at)
+            .min(ranges.len() - 1)
+    };
     let mut measure = |range: Range<usize>| -> f32 {
         // Per section piece of the range, so each is measured in its own format.
         let mut w = 0.0;
         let mut at = range.start;
         while at < range.end {
             let s = section_at(at);
-            let section = &job.sections[s];
             let end = ranges[s].end.min(range.end);
+            // Past the last section, or in a gap: the rest in this section's format.
+            let end = if end > at { end } else { range.end };
             let piece = &text[at..end];
             w += *widths.entry((at, end)).or_insert_with(|| {
                 let mut one = LayoutJob::default();
-                one.append(piece, 0.0, section.format.clone());
+                one.append(piece, 0.0, sections[s].format.clone());
                 fonts.layout_job(one).size().x
             });
             if at == ranges[s].start {
-                w += section.leading_space;
+                w += sections[s].leading_space;
             }
-            at = end.max(at + 1);
+            at = end;
         }
         w
     };
@@ -248,16 +282,19 @@ pub fn lines(
             prev_space = c.is_whitespace();
         }
         words.push(words.last().map_or(0, |w| w.end)..para.len());
+        let abs = |r: &Range<usize>| para_range.start + r.start..para_range.start + r.end;
         let mut lines_of_para: Vec<Range<usize>> = Vec::new();
         let mut line: Option<Range<usize>> = None;
         let mut line_width = 0.0;
         for w in words {
             let trimmed = w.start..w.start + para[w.clone()].trim_end().len();
-            let abs = |r: &Range<usize>| para_range.start + r.start..para_range.start + r.end;
             let ww = measure(abs(&trimmed));
+            let gap = line
+                .as_ref()
+                .map_or(0.0, |l| measure(abs(&(l.end..w.start))));
             match &mut line {
-                Some(l) if line_width + ww <= width => {
-                    line_width += measure(abs(&(l.end..w.start))) + ww;
+                Some(l) if line_width + gap + ww <= width => {
+                    line_width += gap + ww;
                     l.end = trimmed.end;
                 }
                 _ => {
@@ -271,16 +308,16 @@ pub fn lines(
         }
         lines_of_para.extend(line);
         for l in lines_of_para {
-            let cuts: Vec<usize> = bounds
-                .iter()
-                .filter_map(|&b| b.checked_sub(para_range.start))
-                .filter(|&b| b > l.start && b < l.end)
-                .collect();
+            // The format changes inside the line, relative to the paragraph.
+            let (from, to) = (para_range.start + l.start, para_range.start + l.end);
+            let inside = &bounds
+                [bounds.partition_point(|&b| b <= from)..bounds.partition_point(|&b| b < to)];
+            let cuts: Vec<usize> = inside.iter().map(|b| b - para_range.start).collect();
             let mut visual = LayoutJob::default();
             for p in visual_pieces(&info, l.clone(), &cuts) {
                 let abs_start = para_range.start + p.range.start;
                 let at = section_at(abs_start);
-                let s = &job.sections[at];
+                let s = &sections[at];
                 let leading = if ranges[at].start == abs_start {
                     s.leading_space
                 } else {
@@ -290,11 +327,9 @@ pub fn lines(
                 push_piece(&mut piece, para, &p);
                 visual.append(&piece, leading, s.format.clone());
             }
-            if visual.text.is_empty()
-                && let Some(s) = job.sections.first()
-            {
+            if visual.text.is_empty() {
                 // An empty line keeps its height.
-                visual.append(" ", 0.0, s.format.clone());
+                visual.append(" ", 0.0, sections[0].format.clone());
             }
             visual.wrap.max_width = f32::INFINITY;
             out.push(Line { job: visual, rtl });
@@ -303,9 +338,19 @@ pub fn lines(
     out
 }
 
+/// What [`show`] keeps for a place in the window: the job it showed (by hash), the widths it
+/// measured, and the lines at the last width. One per place, replaced when the job changes,
+/// so neither resizing nor paging through pairs piles up copies.
+#[derive(Default)]
+struct Kept {
+    hash: u64,
+    width: u32,
+    widths: Widths,
+    lines: Arc<Vec<Line>>,
+}
+
 /// Show `job` wrapped to the available width: as egui lays it out when nothing in it is
 /// right to left, else line by line in visual order, right-to-left paragraphs aligned right.
-/// The lines are kept between frames for the job and width they were made for.
 pub fn show(ui: &mut egui::Ui, job: &LayoutJob) {
     if !needs_bidi(&job.text) {
         let mut job = job.clone();
@@ -313,39 +358,81 @@ pub fn show(ui: &mut egui::Ui, job: &LayoutJob) {
         ui.label(job);
         return;
     }
+    show_kept(ui, job_hash(job), || job.clone());
+}
+
+/// [`show`] of the job `make` builds, made only when `hash` is not the job shown here before.
+fn show_kept(ui: &mut egui::Ui, hash: u64, make: impl FnOnce() -> LayoutJob) {
     let width = ui.available_width();
-    let id = ui
-        .scope_id()
-        .with(("bidi-lines", job_hash(job), width.to_bits()));
-    let cached: Option<Arc<Vec<Line>>> = ui.ctx().data(|d| d.get_temp(id));
-    let laid = cached.unwrap_or_else(|| {
-        let laid = Arc::new(ui.ctx().fonts_mut(|f| lines(f, job, width)));
-        ui.ctx().data_mut(|d| d.insert_temp(id, laid.clone()));
-        laid
+    let id = ui.scope_id().with("bidi-lines");
+    let kept: Arc<std::sync::Mutex<Kept>> = ui.ctx().data_mut(|d| {
+        d.get_temp_mut_or_default::<Arc<std::sync::Mutex<Kept>>>(id)
+            .clone()
     });
-    ui.spacing_mut().item_spacing.y = 0.0;
-    for line in laid.iter() {
-        let label = egui::Label::new(line.job.clone()).wrap_mode(egui::TextWrapMode::Extend);
-        if line.rtl {
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
-                ui.add(label);
-            });
-        } else {
-            ui.add(label);
+    let laid = {
+        let mut k = kept.lock().unwrap_or_else(|e| e.into_inner());
+        if k.hash != hash || k.lines.is_empty() {
+            let job = make();
+            k.hash = hash;
+            k.widths.clear();
+            k.width = width.to_bits();
+            let Kept { widths, .. } = &mut *k;
+            let laid = ui
+                .ctx()
+                .fonts_mut(|f| lines_measured(f, &job, width, widths));
+            k.lines = Arc::new(laid);
+        } else if k.width != width.to_bits() {
+            // Another width: the same job, its words measured already.
+            let job = make();
+            k.width = width.to_bits();
+            let Kept { widths, .. } = &mut *k;
+            let laid = ui
+                .ctx()
+                .fonts_mut(|f| lines_measured(f, &job, width, widths));
+            k.lines = Arc::new(laid);
         }
-    }
+        k.lines.clone()
+    };
+    ui.scope(|ui| {
+        ui.spacing_mut().item_spacing.y = 0.0;
+        for line in laid.iter() {
+            let label = egui::Label::new(line.job.clone()).wrap_mode(egui::TextWrapMode::Extend);
+            if line.rtl {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
+                    ui.add(label);
+                });
+            } else {
+                ui.add(label);
+            }
+        }
+    });
 }
 
 /// Plain text in the body font, wrapped, right-to-left paragraphs in their order
 /// ([`show`]); a label as before when nothing in it is right to left.
 pub fn paragraphs(ui: &mut egui::Ui, text: &str) {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let colour = ui.visuals().text_color();
+    text_block(ui, text, font, colour);
+}
+
+/// `text` wrapped in `font` and `colour` (a heading, a strong title): as a label when nothing
+/// in it is right to left, else through [`show`], so a long right-to-left title wraps with
+/// its first words on its first line.
+pub fn text_block(ui: &mut egui::Ui, text: &str, font: egui::FontId, colour: egui::Color32) {
     if !needs_bidi(text) {
-        ui.label(text);
+        ui.label(egui::RichText::new(text).font(font).color(colour));
         return;
     }
-    let font = egui::TextStyle::Body.resolve(ui.style());
-    let format = egui::TextFormat::simple(font, ui.visuals().text_color());
-    show(ui, &LayoutJob::single_section(text.to_owned(), format));
+    let hash = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (text, font.size.to_bits(), &font.family, colour).hash(&mut h);
+        h.finish()
+    };
+    show_kept(ui, hash, || {
+        LayoutJob::single_section(text.to_owned(), egui::TextFormat::simple(font, colour))
+    });
 }
 
 /// A hash of what a job shows (its text and sections).
@@ -360,11 +447,25 @@ fn job_hash(job: &LayoutJob) -> u64 {
 /// for the space it has is cut at its written end, as a right-to-left reader expects (egui
 /// would cut the visual end: the headline's first words); its whole text is on hover.
 pub fn label(ui: &mut egui::Ui, text: &str) -> egui::Response {
+    cell(ui, text, true)
+}
+
+/// [`label`] for a cell that gives its own hover text: egui's tooltip of a cut text is left
+/// off, so the two do not stack.
+pub fn label_with_own_hover(ui: &mut egui::Ui, text: &str) -> egui::Response {
+    cell(ui, text, false)
+}
+
+/// A cell's text; `elided_tip`: whether a cut text shows whole on hover.
+fn cell(ui: &mut egui::Ui, text: &str, elided_tip: bool) -> egui::Response {
+    let plain = |ui: &mut egui::Ui, shown: String| {
+        ui.add(egui::Label::new(shown).show_tooltip_when_elided(elided_tip))
+    };
     if !needs_bidi(text) {
-        return ui.label(text);
+        return plain(ui, text.to_owned());
     }
     if !is_rtl(text) {
-        return ui.label(visual(text).into_owned());
+        return plain(ui, visual(text).into_owned());
     }
     let width = ui.available_width();
     let font = egui::TextStyle::Body.resolve(ui.style());
@@ -377,7 +478,7 @@ pub fn label(ui: &mut egui::Ui, text: &str) -> egui::Response {
             <= width
     };
     if fits(ui, text) {
-        return ui.label(visual(text).into_owned());
+        return plain(ui, visual(text).into_owned());
     }
     // The longest written prefix, cut at a space, that fits with its ellipsis.
     let cuts: Vec<usize> = text
@@ -398,7 +499,12 @@ pub fn label(ui: &mut egui::Ui, text: &str) -> egui::Response {
         0 => visual(text).into_owned(),
         n => visual(&format!("{}…", &text[..cuts[n - 1]])).into_owned(),
     };
-    ui.label(shown).on_hover_text(visual(text).into_owned())
+    let r = plain(ui, shown);
+    if elided_tip {
+        r.on_hover_ui(|ui| paragraphs(ui, text))
+    } else {
+        r
+    }
 }
 
 #[cfg(test)]
@@ -454,6 +560,8 @@ mod tests {
             "قال الرئيس إن 45 شخصا قتلوا في عام 2015 حسب BBC News اليوم",
             "The minister said «مرحبا بكم» to 300 people (in Cairo).",
             "الحكومة (الجديدة) أعلنت",
+            // Guillemets, two bytes each, mirrored like brackets.
+            "قال الوزير «مرحبا بكم» للصحفيين",
         ] {
             let info = ParagraphBidiInfo::new(t, None);
             let reference = info.reorder_line(0..t.len()).into_owned();

@@ -1,5 +1,5 @@
 //! The clusters view: every cluster of the active detector in a virtualised list (size,
-//! representative title, sites, date span, gold purity), sorted and filtered; the selected
+//! story title (its headline, [`crate::headline`]), sites, date span, gold purity), sorted and filtered; the selected
 //! cluster's members below, where a click opens that member beside the representative.
 
 use std::sync::Arc;
@@ -7,10 +7,10 @@ use std::sync::Arc;
 use egui::Key;
 use egui_extras::{Column, TableBuilder};
 
+use crate::DocId;
 use crate::gui::model::shares::ClusterShares;
 use crate::gui::model::workspace::{AlgoRun, ClusterSummary, Workspace};
 use crate::passages::Derivation;
-use crate::{DocId, Document};
 
 use super::action::Action;
 use super::documents::contains_folded;
@@ -202,9 +202,10 @@ impl ListColumn {
         self,
         ui: &mut egui::Ui,
         c: &ClusterSummary,
-        docs: &[Document],
+        ws: &Workspace,
         story: Option<StoryCodes<'_>>,
     ) {
+        let docs = &ws.collection.docs;
         match self {
             ListColumn::Codes => {
                 if let Some((text, _)) = story.map(|f| f(c)) {
@@ -220,16 +221,23 @@ impl ListColumn {
             }
             ListColumn::Title => {
                 // A title cut by the column shows whole on hover (egui does that itself);
-                // the representative's own title, where the story's is not it, too.
-                let shown = super::bidi::label(ui, c.title(docs));
-                if c.story_title.is_some() {
-                    shown.on_hover_text(format!(
-                        "{}\n\nThe story's headline, from its pages' titles without their \
-                         sites' own words. The representative's <title>: {}",
-                        super::bidi::visual(c.title(docs)),
-                        super::bidi::visual(c.raw_title(docs))
-                    ));
+                // where the story's is not the representative's own title, one hover gives
+                // both.
+                let title = c.title(ws);
+                if title == c.raw_title(docs) {
+                    super::bidi::label(ui, &title);
+                    return;
                 }
+                let raw = c.raw_title(docs);
+                super::bidi::label_with_own_hover(ui, &title).on_hover_ui(|ui| {
+                    super::bidi::paragraphs(ui, &title);
+                    ui.add_space(6.0);
+                    ui.label(
+                        "The story's headline, from its pages' titles without their sites' \
+                         own words. The representative's <title>:",
+                    );
+                    super::bidi::paragraphs(ui, raw);
+                });
             }
             ListColumn::Sites => {
                 ui.label(format!("{} ({})", c.sites.join(", "), c.sites.len()));
@@ -332,7 +340,8 @@ impl ClustersView {
     /// its text in the members' titles, URLs and keys, and the cluster's sites, a slice of the
     /// clusters per frame ([`SlicedFilter`]): a lowercased copy of them held for every cluster
     /// was ~250 MB at a million pages, and reading the members takes ~0.7 s there.
-    fn refresh(&mut self, clusters: &[ClusterSummary], docs: &[Document]) -> Arc<[usize]> {
+    fn refresh(&mut self, clusters: &[ClusterSummary], ws: &Workspace) -> Arc<[usize]> {
+        let docs = &ws.collection.docs;
         let needle = self.filter.trim().to_lowercase();
         let singletons = self.show_singletons;
         let found = |d: &DocId| {
@@ -362,7 +371,7 @@ impl ClustersView {
             let key = |i: &usize| &clusters[*i];
             match self.sort {
                 SortBy::Size => {}
-                SortBy::Title => rows.sort_by(|a, b| key(a).title(docs).cmp(key(b).title(docs))),
+                SortBy::Title => rows.sort_by_cached_key(|i| key(i).title(ws).into_owned()),
                 SortBy::Sites => rows.sort_by_key(|i| std::cmp::Reverse(key(i).sites.len())),
                 SortBy::Date => rows.sort_by_key(|r| {
                     let first = key(r).spread.first_at;
@@ -435,7 +444,7 @@ impl ClustersView {
         }
         Self::heading(ui, run);
         self.filter_bar(ui, story.is_some());
-        let mut rows = self.refresh(clusters, &ws.collection.docs);
+        let mut rows = self.refresh(clusters, ws);
         if let Some((coded_of, key)) = story
             && self.coded_filter != CodedFilter::All
         {
@@ -497,7 +506,7 @@ impl ClustersView {
         });
         ui.scope(|ui| {
             super::view::rows_take_clicks(ui);
-            self.cluster_table(ui, clusters, &ws.collection.docs, &rows, story.map(|s| s.0));
+            self.cluster_table(ui, clusters, ws, &rows, story.map(|s| s.0));
         });
         ui.separator();
         let Some(cluster) = self.selected.and_then(|s| clusters.get(s)) else {
@@ -684,7 +693,7 @@ impl ClustersView {
         &mut self,
         ui: &mut egui::Ui,
         clusters: &[ClusterSummary],
-        docs: &[Document],
+        ws: &Workspace,
         rows: &[usize],
         story: Option<StoryCodes<'_>>,
     ) {
@@ -747,7 +756,7 @@ impl ClustersView {
                     let c = &clusters[i];
                     row.set_selected(self.selected == Some(i));
                     for column in &shown {
-                        row.col(|ui| column.cell(ui, c, docs, story));
+                        row.col(|ui| column.cell(ui, c, ws, story));
                     }
                     if row.response().clicked() {
                         self.selected = Some(i);

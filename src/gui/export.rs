@@ -68,6 +68,7 @@ pub struct ClusterListRow {
 /// The rows of the pages of `cluster`, with the page each was linked through.
 pub fn cluster_rows(ws: &Workspace, cluster: &ClusterSummary) -> Vec<ClusterFileRow> {
     let docs = &ws.collection.docs;
+    let story = cluster.title(ws).into_owned();
     cluster
         .members
         .iter()
@@ -75,7 +76,9 @@ pub fn cluster_rows(ws: &Workspace, cluster: &ClusterSummary) -> Vec<ClusterFile
         .enumerate()
         .map(|(i, (d, link))| {
             let link = link.map(|(other, score): (DocId, f64)| (&docs[other.index()], score));
-            ClusterFileRow::new(&docs[d.index()], cluster.id, i == 0, link)
+            let mut row = ClusterFileRow::new(&docs[d.index()], cluster.id, i == 0, link);
+            row.story_title = Some(story.clone());
+            row
         })
         .collect()
 }
@@ -91,7 +94,7 @@ pub fn list_rows(ws: &Workspace, run: &AlgoRun, listed: &[usize]) -> Vec<Cluster
             ClusterListRow {
                 cluster: c.id,
                 pages: c.members.len(),
-                title: c.title(docs).to_string(),
+                title: c.title(ws).into_owned(),
                 representative_title: rep.title.as_deref().map(String::from),
                 representative_key: rep.capture(),
                 representative_url: rep.url.as_deref().map(String::from),

@@ -436,9 +436,9 @@ impl PackageView {
 
     fn story(&mut self, ui: &mut egui::Ui, outcome: &mut Outcome) {
         let u = &self.units[self.selected];
-        ui.heading(super::bidi::visual(
-            u.title.as_deref().unwrap_or("(untitled)"),
-        ));
+        let font = egui::TextStyle::Heading.resolve(ui.style());
+        let strong = ui.visuals().strong_text_color();
+        super::bidi::text_block(ui, u.title.as_deref().unwrap_or("(untitled)"), font, strong);
         egui::Grid::new("package_story")
             .num_columns(2)
             .show(ui, |ui| {

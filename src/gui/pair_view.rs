@@ -48,7 +48,16 @@ pub struct PairView {
     aligned: bool,
     /// Laid-out sides of the pair shown, rebuilt when the pair or mode changes.
     cache: Option<LaidOut>,
+    /// The dates the pair shown is ordered by ([`crate::gui::model::workspace::pair_dates`]),
+    /// for the pair and the run's clusters (by their address) they were found in.
+    dates: Option<PairDates>,
 }
+
+/// A pair, the address of the cluster list its dates were found in, and the dates.
+type PairDates = (
+    (DocId, DocId, usize),
+    (Option<Published>, Option<Published>),
+);
 
 /// The two sides laid out for a pair and mode (raw, aligned).
 type LaidOut = ((DocId, DocId, bool, bool), LayoutJob, LayoutJob);
@@ -160,6 +169,27 @@ pub fn place_in_cluster(run: Option<&AlgoRun>, pair: &PairComparison) -> Option<
 }
 
 impl PairView {
+    /// The dates `pair` is ordered by, found once per pair and cluster list (looking them up
+    /// reads every cluster's members).
+    fn dates_of(
+        &mut self,
+        ws: &Workspace,
+        pair: &PairComparison,
+        run: Option<&AlgoRun>,
+    ) -> (Option<Published>, Option<Published>) {
+        let clusters = run.map(|r| r.clusters.as_slice()).unwrap_or_default();
+        let key = (pair.a, pair.b, clusters.as_ptr() as usize);
+        if let Some((k, dates)) = self.dates
+            && k == key
+        {
+            return dates;
+        }
+        let dates =
+            crate::gui::model::workspace::pair_dates(clusters, &ws.collection.docs, pair.a, pair.b);
+        self.dates = Some((key, dates));
+        dates
+    }
+
     /// Lay the sides out again at the next draw (another pair of the same documents).
     pub fn forget_layout(&mut self) {
         self.cache = None;
@@ -207,17 +237,17 @@ impl PairView {
         if self.aligned && blind {
             ui.weak("Blind sample: shares and derivation hidden");
         } else if self.aligned {
-            action = Self::copied(ui, pair, run, coding, docs);
+            let dates = self.dates_of(ws, pair, run);
+            action = Self::copied(ui, pair, dates, coding);
         } else {
             Self::shared_signatures(ui, pair);
         }
 
         self.layout(ui, pair);
+        let dates = self.dates_of(ws, pair, run);
         let Some((_, left, right)) = &self.cache else {
             return action;
         };
-        let clusters = run.map(|r| r.clusters.as_slice()).unwrap_or_default();
-        let dates = crate::gui::model::workspace::pair_dates(clusters, docs, pair.a, pair.b);
         Self::sides(ui, docs, pair, dates, left, right, self.aligned).or(action)
     }
 
@@ -226,17 +256,13 @@ impl PairView {
     fn copied(
         ui: &mut egui::Ui,
         pair: &PairComparison,
-        run: Option<&AlgoRun>,
+        (date_a, date_b): (Option<Published>, Option<Published>),
         coding: &Coding,
-        docs: &[crate::Document],
     ) -> Option<Action> {
         use crate::passages::{Derivation, Direction};
         let p = &pair.passages;
         let al = &p.alignment;
         // Ordered by the dates the members table shows for the pages of one cluster.
-        let clusters = run.map(|r| r.clusters.as_slice()).unwrap_or_default();
-        let (date_a, date_b) =
-            crate::gui::model::workspace::pair_dates(clusters, docs, pair.a, pair.b);
         let d = &crate::passages::derivation(
             (al.share_a(), al.share_b()),
             date_a,
@@ -470,9 +496,10 @@ impl PairView {
                 let d = &docs[doc.index()];
                 // Columns lay out justified; a plain vertical keeps the text unstretched.
                 col.vertical(|ui| {
-                    ui.strong(super::bidi::visual(
-                        d.title.as_deref().unwrap_or("(untitled)"),
-                    ));
+                    let font = egui::TextStyle::Body.resolve(ui.style());
+                    let strong = ui.visuals().strong_text_color();
+                    let title = d.title.as_deref().unwrap_or("(untitled)");
+                    super::bidi::text_block(ui, title, font, strong);
                     ui.label(format!(
                         "{} — {} — captured {} — {}",
                         d.site.shown(),

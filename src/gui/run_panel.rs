@@ -529,7 +529,7 @@ mod tests {
         assert!((t[0] - 0.2).abs() < 1e-9 && (t[7] - 0.9).abs() < 1e-9);
     }
 
-    /// Issue 38: a threshold typed outside 0–1 is set to the nearest end and said so.
+    /// A threshold typed outside 0–1 is set to the nearest end and said so.
     #[test]
     fn a_fraction_typed_out_of_range_is_said() {
         use egui_kittest::Harness;

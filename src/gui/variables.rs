@@ -124,7 +124,7 @@ impl VariablesPanel {
                 Some((unit, title)) => {
                     ui.strong("Page variables")
                         .on_hover_text(format!("codebook v{}", book.version));
-                    ui.label(egui::RichText::new(super::bidi::visual(title)).italics())
+                    super::bidi::label(ui, title)
                         .on_hover_text("The page selected in the members table");
                     answered = self
                         .unit_fields(ui, session, unit, &fields, keys, out)

@@ -81,18 +81,27 @@ pub struct ClusterSummary {
     /// Who published first, each member's date and lag, sites and span
     /// ([`crate::dates::spread`]); `first` and `dates` index `members`.
     pub spread: crate::dates::spread::Spread,
-    /// The story's title ([`crate::headline`]) where it is not the representative's raw
-    /// title (held only then: most pages alone are named by their own title).
+    /// The story's title ([`crate::headline`]) of a cluster of two or more pages where it is
+    /// not the representative's raw title; a page alone's is made when it is shown
+    /// ([`ClusterSummary::title`]), not held for a million of them.
     pub story_title: Option<Box<str>>,
 }
 
 impl ClusterSummary {
     /// The story's title: the headline its members' titles agree on without their sites'
     /// own words ([`crate::headline`]), else the representative's title, else its key.
-    pub fn title<'a>(&'a self, docs: &'a [Document]) -> &'a str {
-        self.story_title
-            .as_deref()
-            .unwrap_or_else(|| self.raw_title(docs))
+    pub fn title<'a>(&'a self, ws: &'a Workspace) -> std::borrow::Cow<'a, str> {
+        if let Some(t) = &self.story_title {
+            return std::borrow::Cow::Borrowed(t);
+        }
+        let docs = &ws.collection.docs;
+        if self.members.len() == 1
+            && let Some(h) = ws.titles().of_members(docs, &self.members)
+            && docs[self.members[0].index()].title.as_deref() != Some(h.as_str())
+        {
+            return std::borrow::Cow::Owned(h);
+        }
+        std::borrow::Cow::Borrowed(self.raw_title(docs))
     }
 
     /// The representative's `<title>` as written, else its key. Read from the documents when
@@ -171,9 +180,9 @@ pub fn summarize(ws: &Workspace, detection: &Detection) -> Vec<ClusterSummary> {
                 .filter_map(|&d| link_score(d))
                 .min_by(f64::total_cmp);
             let (sites, captured, gold_purity) = cluster_facts(ws, &members);
-            let story_title = ws
-                .titles()
-                .of_members(docs, &members)
+            let story_title = (members.len() > 1)
+                .then(|| ws.titles().of_members(docs, &members))
+                .flatten()
                 .filter(|t| docs[rep.index()].title.as_deref() != Some(t.as_str()))
                 .map(String::into_boxed_str);
             let described: Vec<crate::dates::spread::Member> = members
