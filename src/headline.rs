@@ -375,15 +375,14 @@ impl Titles {
             *inside_site.entry(site_key(site, h)).or_default() += 1;
         }
         // Whether none of the sites of the members with headline `h` gives it a page outside.
-        let own = |h: &str| {
-            heads
-                .iter()
-                .filter(|(_, x)| head_key(x) == head_key(h))
-                .all(|(site, _)| {
-                    let key = site_key(site, h);
-                    self.heads.get(&key).is_none_or(|&n| n <= inside_site[&key])
-                })
-        };
+        // Once per member, not per pair of members: a cluster can have thousands.
+        let mut own_of: HashMap<u64, bool> = HashMap::new();
+        for (site, h) in &heads {
+            let key = site_key(site, h);
+            let here = self.heads.get(&key).is_none_or(|&n| n <= inside_site[&key]);
+            *own_of.entry(head_key(h)).or_insert(true) &= here;
+        }
+        let own = |h: &str| own_of[&head_key(h)];
         let support_of = |h: &str| {
             let ws: HashSet<String> = words(h).collect();
             let total: usize = ws.iter().map(|w| support[w] - 1).sum();

@@ -160,6 +160,15 @@ fn word_key_of(ends: &[char], letters: &[char]) -> String {
     format!("{left}[{}]{right}", inner.into_iter().collect::<String>())
 }
 
+/// `text` as one line of egui's body-sized proportional font, in the written order.
+fn one_line(text: &str) -> egui::text::LayoutJob {
+    egui::text::LayoutJob::simple_singleline(
+        text.to_string(),
+        FontId::proportional(14.0),
+        egui::Color32::WHITE,
+    )
+}
+
 /// The words of a visual-order string, left to right.
 fn words_of(visual: &str) -> Vec<String> {
     visual
@@ -211,11 +220,7 @@ fn right_to_left_paragraphs_are_shown_in_the_bidi_algorithms_order() {
         "أعلنت شركة Google يوم 12 مارس 2015 عن نظام جديد (Android) في دبي، وقال المتحدث إن 20 دولة ستحصل عليه.",
     ];
     for text in texts {
-        let job = egui::text::LayoutJob::simple_singleline(
-            text.to_string(),
-            FontId::proportional(14.0),
-            egui::Color32::WHITE,
-        );
+        let job = one_line(text);
         let lines = h.ctx.fonts_mut(|f| bidi::lines(f, &job, 5000.0));
         assert_eq!(lines.len(), 1, "{text}");
         assert!(lines[0].rtl, "{text} is a right-to-left paragraph");
@@ -235,11 +240,7 @@ fn right_to_left_paragraphs_are_shown_in_the_bidi_algorithms_order() {
     // Wrapped to a narrow width: the first line holds the first words written, and every
     // line is in visual order on its own.
     let text = texts[2];
-    let job = egui::text::LayoutJob::simple_singleline(
-        text.to_string(),
-        FontId::proportional(14.0),
-        egui::Color32::WHITE,
-    );
+    let job = one_line(text);
     let lines = h.ctx.fonts_mut(|f| bidi::lines(f, &job, 150.0));
     assert!(lines.len() >= 3, "{} lines", lines.len());
     let first = words_on_screen(&h, lines[0].job.clone());
@@ -357,11 +358,7 @@ fn right_to_left_lines_match_pango() {
             eprintln!("SKIPPED: {message}");
             return;
         };
-        let job = egui::text::LayoutJob::simple_singleline(
-            text.to_string(),
-            FontId::proportional(14.0),
-            egui::Color32::WHITE,
-        );
+        let job = one_line(text);
         let lines = h.ctx.fonts_mut(|f| bidi::lines(f, &job, 10_000.0));
         assert_eq!(lines.len(), 1);
         // Ours, word by word: the letters of each word on screen, left to right.
@@ -408,11 +405,7 @@ fn indic_and_thai_words_are_shaped() {
         ("Thai", "ข่าวที่นี่"),
     ] {
         assert!(!samecore::gui::bidi::needs_bidi(word), "{script}");
-        let job = egui::text::LayoutJob::simple_singleline(
-            word.to_string(),
-            FontId::proportional(14.0),
-            egui::Color32::WHITE,
-        );
+        let job = one_line(word);
         let galley = h.ctx.fonts_mut(|f| f.layout_job(job));
         let chars = word.chars().count();
         let drawn = galley

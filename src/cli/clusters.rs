@@ -63,30 +63,11 @@ pub fn run(args: ClustersArgs) -> anyhow::Result<()> {
                 .flatten()
         })
     };
-    let published = |p: &PageId| {
-        pages.get(p).and_then(|p| {
-            Published::from_stored(
-                p.identity.published.as_deref(),
-                p.identity.published_source.as_deref(),
-            )
-            .or_else(|| {
-                // A project before v4: the capture.
-                let at = samecore::dates::parse_iso(p.identity.date.as_deref()?)?;
-                Some(Published {
-                    at,
-                    source: DateSource::Capture,
-                })
-            })
-        })
-    };
     let described = |members: &[PageId]| -> Vec<Member> {
         members
             .iter()
-            .map(|p| Member {
-                site: site(p),
-                published: published(p),
-                captured: captured(p).as_deref().and_then(samecore::dates::parse_iso),
-            })
+            .filter_map(|p| pages.get(p))
+            .map(spread_member)
             .collect()
     };
     let spread_of = |members: &[PageId]| spread(&described(members));
@@ -291,4 +272,28 @@ fn shorten(text: &str, width: usize) -> String {
     }
     let cut: String = text.chars().take(width.saturating_sub(1)).collect();
     format!("{cut}…")
+}
+
+/// A stored page as the story's spread reads it ([`samecore::dates::spread`]): its site, its
+/// publication date (the capture for a project before v4, which stored none) and its capture.
+pub(super) fn spread_member(p: &Page) -> Member {
+    let captured = p
+        .identity
+        .date
+        .as_deref()
+        .and_then(samecore::dates::parse_iso);
+    Member {
+        site: p.identity.site.clone().unwrap_or_default(),
+        published: Published::from_stored(
+            p.identity.published.as_deref(),
+            p.identity.published_source.as_deref(),
+        )
+        .or_else(|| {
+            Some(Published {
+                at: captured?,
+                source: DateSource::Capture,
+            })
+        }),
+        captured,
+    }
 }

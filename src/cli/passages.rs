@@ -342,21 +342,7 @@ fn counted_dates(
     let members: Vec<samecore::dates::spread::Member> = cluster
         .members
         .iter()
-        .map(|m| {
-            let p = by_id[m];
-            samecore::dates::spread::Member {
-                site: p.identity.site.clone().unwrap_or_default(),
-                published: Published::from_stored(
-                    p.identity.published.as_deref(),
-                    p.identity.published_source.as_deref(),
-                ),
-                captured: p
-                    .identity
-                    .date
-                    .as_deref()
-                    .and_then(samecore::dates::parse_iso),
-            }
-        })
+        .map(|m| super::clusters::spread_member(by_id[m]))
         .collect();
     let spread = samecore::dates::spread::spread(&members);
     let at = |id| cluster.members.iter().position(|&m| m == id);

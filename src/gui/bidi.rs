@@ -371,18 +371,13 @@ fn show_kept(ui: &mut egui::Ui, hash: u64, make: impl FnOnce() -> LayoutJob) {
     });
     let laid = {
         let mut k = kept.lock().unwrap_or_else(|e| e.into_inner());
-        if k.hash != hash || k.lines.is_empty() {
-            let job = make();
+        let other_job = k.hash != hash || k.lines.is_empty();
+        if other_job {
             k.hash = hash;
             k.widths.clear();
-            k.width = width.to_bits();
-            let Kept { widths, .. } = &mut *k;
-            let laid = ui
-                .ctx()
-                .fonts_mut(|f| lines_measured(f, &job, width, widths));
-            k.lines = Arc::new(laid);
-        } else if k.width != width.to_bits() {
-            // Another width: the same job, its words measured already.
+        }
+        // Another job, or the same at another width (its words measured already).
+        if other_job || k.width != width.to_bits() {
             let job = make();
             k.width = width.to_bits();
             let Kept { widths, .. } = &mut *k;

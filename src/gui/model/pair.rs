@@ -87,18 +87,17 @@ pub struct PairComparison {
     pub passages: PairPassages,
 }
 
-/// The aligned passages of a pair, its cores (their sites' frames left out) and how the later
-/// page derives from the earlier.
+/// The aligned passages of a pair and its cores (their sites' frames left out).
 #[derive(Debug, Clone)]
 pub struct PairPassages {
     /// The left page's core and text.
     pub a: crate::passages::PageCore,
     /// The right page's core and text.
     pub b: crate::passages::PageCore,
-    /// Each core's passages found in the other page, and both shares.
+    /// Each core's passages found in the other page, and both shares. Which came first
+    /// is the pair view's to say: it orders the pages by the dates its run's cluster counts
+    /// ([`crate::gui::model::workspace::pair_dates`]).
     pub alignment: crate::passages::PairAlignment,
-    /// Which came first and the derived page's class.
-    pub derivation: crate::passages::PairDerivation,
 }
 
 /// Compare documents `a` and `b` of `ws` (read again from the archive, or from the pages it
@@ -175,18 +174,11 @@ pub fn compare(
 
     let (page_a, page_b) = (ws.core(a)?, ws.core(b)?);
     let alignment = crate::passages::align_pair(&page_a, &page_b, &Default::default());
-    let derivation = crate::passages::derivation(
-        (alignment.share_a(), alignment.share_b()),
-        da.published,
-        db.published,
-        &Default::default(),
-    );
     Ok(PairComparison {
         passages: PairPassages {
             a: page_a,
             b: page_b,
             alignment,
-            derivation,
         },
         a,
         b,
