@@ -104,6 +104,19 @@ pub enum Error {
     /// CSV reading or writing failed.
     #[error(transparent)]
     Csv(#[from] csv::Error),
+    /// A search query that cannot be read: what and where, the query with a caret under the
+    /// mistake (the search module's `QueryError`, displayed).
+    #[error("{0}")]
+    Query(String),
+    /// The search index failed (it is rebuilt when it is damaged).
+    #[error("search index: {0}")]
+    Index(String),
+}
+
+impl From<tantivy::TantivyError> for Error {
+    fn from(e: tantivy::TantivyError) -> Self {
+        Error::Index(e.to_string())
+    }
 }
 
 impl Error {

@@ -38,6 +38,7 @@ pub mod package;
 pub mod passages;
 pub mod progress;
 pub mod safe_view;
+pub mod search;
 pub mod session;
 pub mod signature;
 pub mod store;

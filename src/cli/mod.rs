@@ -25,6 +25,7 @@ pub mod relocate;
 pub mod round;
 pub mod run;
 pub mod sample;
+pub mod search;
 pub mod sign;
 pub mod synth;
 
@@ -77,6 +78,9 @@ pub enum Command {
     /// What two pages share: aligned passages side by side, reuse shares, which came first and
     /// how the later derives (wholly, partially, non); or every passage of a run's pairs.
     Passages(passages::PassagesArgs),
+    /// Find the stories of a research question: full-text search in the pages' cores, one row
+    /// per story (the index beside the project is built or updated first).
+    Search(search::SearchArgs),
     /// Code clusters and pages from the command line: codebook, apply, override, undo,
     /// reconcile with a new run.
     Code(code::CodeArgs),
@@ -187,6 +191,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Clusters(args) => clusters::run(args),
         Command::History(args) => history::run(args),
         Command::Passages(args) => passages::run(args),
+        Command::Search(args) => search::run(args),
         Command::Code(args) => code::run(args),
         Command::Agreement(args) => agreement::run(args),
         Command::Codebook(args) => codebook::run(args),

@@ -497,6 +497,18 @@ impl Project {
         })
     }
 
+    /// The pages' count, largest id and sum of ids: changes whenever a page is added or
+    /// removed (what the search index checks before it looks at every page).
+    pub fn page_fingerprint(&self) -> Result<(u64, i64, i64)> {
+        self.read(|tx| {
+            Ok(tx.query_row(
+                "SELECT count(*), coalesce(max(id), 0), coalesce(sum(id), 0) FROM documents",
+                [],
+                |r| Ok((r.get::<_, i64>(0)?.max(0) as u64, r.get(1)?, r.get(2)?)),
+            )?)
+        })
+    }
+
     /// The pages with this key, record id, URL or reader key (a person names a page by any of
     /// them), by id.
     pub fn pages_named(&self, name: &str) -> Result<Vec<Page>> {
