@@ -271,7 +271,8 @@ mod tests {
         let a = terms_of_text("Die Flüchtlinge kamen", "de");
         let b = terms_of_text("des Flüchtlings", "de");
         assert_eq!(a[1].text, b[1].text);
-        assert!(a[1].text.starts_with("de:flüchtling"), "{:?}", a[1]);
+        // Snowball's German stemmer folds umlauts.
+        assert_eq!(a[1].text, "de:fluchtling");
         // Offsets point at the word in the text.
         assert_eq!(&"Die Flüchtlinge kamen"[a[1].from..a[1].to], "Flüchtlinge");
     }

@@ -325,7 +325,7 @@ pub fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -366,9 +366,9 @@ impl Compiler<'_> {
                     return Box::new(EmptyQuery);
                 }
                 let f = self.text_field(*field);
-                let prefixes: Vec<&str> = if *field == TextField::Url {
-                    vec![analyzer::PLAIN]
-                } else if pieces.iter().all(|p| matches!(p, QueryPiece::Unspaced(_))) {
+                let plain = *field == TextField::Url
+                    || pieces.iter().all(|p| matches!(p, QueryPiece::Unspaced(_)));
+                let prefixes: Vec<&str> = if plain {
                     vec![analyzer::PLAIN]
                 } else {
                     self.prefixes.iter().map(String::as_str).collect()
@@ -551,6 +551,9 @@ fn one_of(mut alternatives: Vec<(Occur, Box<dyn Query>)>) -> Box<dyn Query> {
     }
 }
 
+/// A matching page: its id, score and document.
+type Hit = (PageId, Score, tantivy::DocAddress);
+
 /// Every matching page: (page id, score, document address).
 struct AllHits {
     page: String,
@@ -631,8 +634,7 @@ impl SearchIndex {
         )?;
         let page_count = hits.len();
         // Collapse by story.
-        let mut by_story: HashMap<(Option<i64>, i64), Vec<(PageId, Score, tantivy::DocAddress)>> =
-            HashMap::new();
+        let mut by_story: HashMap<(Option<i64>, i64), Vec<Hit>> = HashMap::new();
         for (p, score, addr) in hits {
             let page = PageId(p as i64);
             let key = match stories.cluster_of(page) {
@@ -918,7 +920,10 @@ fn snippet(text: &str, prefix: &str, wanted: &Wanted) -> Snippet {
             in_core: wanted.terms.is_empty() && wanted.prefixes.is_empty(),
         };
     };
-    let (from, to) = (first.from, last.to.max(first.from));
+    let ends = std::ptr::eq(last, terms.last().expect("a last term"));
+    let starts = std::ptr::eq(first, &terms[0]);
+    let from = if starts { 0 } else { first.from };
+    let to = if ends { text.len() } else { last.to.max(from) };
     let mut out = String::new();
     if from > 0 {
         out.push('…');
@@ -954,7 +959,7 @@ mod tests {
     #[test]
     fn snippets_mark_hits_where_they_are() {
         let mut wanted = Wanted::default();
-        wanted.terms.insert("de:flüchtling".into());
+        wanted.terms.insert(analyzer::term("de", "flüchtlinge"));
         wanted.prefixes.push("grenz".into());
         let text = "Viele Flüchtlinge kamen an die Grenze. Der Flüchtling sprach.";
         let s = snippet(text, "de", &wanted);
