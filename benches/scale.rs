@@ -15,82 +15,11 @@
 //! `SAMECORE_BENCH_ARCHIVE=target/bench-data/synth-N.warc.gz` (it opens the archive in the real
 //! app, so it is a separate benchmark).
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
 
-/// One child's wall time and peak resident set (KB; `None` where it cannot be read).
-struct Usage {
-    wall: Duration,
-    peak_kb: Option<u64>,
-    ok: bool,
-}
+mod common;
 
-#[cfg(target_os = "linux")]
-fn run_child(command: &mut Command) -> Usage {
-    let started = Instant::now();
-    let child = command.spawn().expect("spawn samecore");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet waited for; both out-pointers are valid.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let wall = started.elapsed();
-    // The child was reaped by wait4; forget the handle so it is not waited for again.
-    std::mem::forget(child);
-    Usage {
-        wall,
-        peak_kb: (waited == pid).then_some(usage.ru_maxrss as u64),
-        ok: waited == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn run_child(command: &mut Command) -> Usage {
-    let started = Instant::now();
-    let status = command.status().expect("run samecore");
-    Usage {
-        wall: started.elapsed(),
-        peak_kb: None,
-        ok: status.success(),
-    }
-}
-
-/// The generated archive of `pages` HTML pages, written once by `samecore synth` (a child, so
-/// this process stays small: a spawned child's peak RSS starts from its parent's) through a
-/// `.part` file, so an interrupted run does not leave a short archive behind.
-fn generated(binary: &str, pages: u64) -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
-    let path = dir.join(format!("synth-{pages}.warc.gz"));
-    if path.exists() {
-        return path;
-    }
-    std::fs::create_dir_all(&dir).expect("bench data dir");
-    let part = dir.join(format!("synth-{pages}.part.warc.gz"));
-    let mut synth = Command::new(binary);
-    synth
-        .args([
-            "synth",
-            "--seed",
-            "7",
-            "--pages",
-            &pages.to_string(),
-            "--overwrite",
-            "--out",
-        ])
-        .arg(&part)
-        .stdout(std::process::Stdio::null());
-    let usage = run_child(&mut synth);
-    assert!(usage.ok, "samecore synth failed");
-    std::fs::rename(&part, &path).expect("rename archive");
-    println!(
-        "generated {} in {:.0} s",
-        path.display(),
-        usage.wall.as_secs_f64()
-    );
-    path
-}
+use common::{generated, run_child};
 
 fn main() {
     // `cargo bench` passes `--bench`; a filter argument is not supported.
@@ -112,7 +41,7 @@ fn main() {
     );
     let mut previous: Vec<Option<(u64, f64)>> = vec![None; commands.len()];
     for &pages in &sizes {
-        let archive = generated(binary, pages);
+        let archive = generated(binary, pages, 7);
         let mut gzip = Command::new("gzip");
         gzip.arg("-dc")
             .arg(&archive)

@@ -2662,3 +2662,76 @@ fn the_members_table_names_the_columns_out_of_sight() {
     let said = label_starting(&h, "Scroll sideways for");
     assert!(said.contains("URL / record"), "{said}");
 }
+
+/// Ctrl+K, a query, Enter: the stories the library finds, one row each with the hits of its
+/// snippet; every story coded with one click (one undo takes it back); a click on a story
+/// opens it in the cluster list.
+#[test]
+fn ctrl_k_searches_the_cores_codes_every_story_found_and_opens_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.samecore");
+    let mut h = opened_sample();
+    open_project_by_typing(&mut h, &file);
+    add_and_select_code(&mut h, "zoning");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::K);
+    h.run();
+    h.input_mut().events.push(egui::Event::Text(
+        "zoning OR \"planning commission\"".into(),
+    ));
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    h.run();
+    // The library's answer on the same project.
+    let project = samecore::store::Project::open(&file).unwrap();
+    let run = project.runs().unwrap().last().unwrap().id;
+    let (index, _) =
+        samecore::search::SearchIndex::open(&project, &samecore::progress::Progress::new())
+            .unwrap();
+    let stories = samecore::search::Stories::load(&project, Some(run)).unwrap();
+    let expected = index
+        .search(
+            &stories,
+            "zoning OR \"planning commission\"",
+            &Default::default(),
+        )
+        .unwrap();
+    assert!(expected.story_count > 3);
+    let heading = label_starting(&h, &format!("{} stories (", expected.story_count));
+    assert!(
+        heading.contains(&format!("({} pages)", expected.page_count)),
+        "{heading}"
+    );
+    // Code them all.
+    h.get_by_label("Code every story found with").click();
+    h.run();
+    let options = h.get_all_by_label("zoning").collect::<Vec<_>>();
+    options.last().unwrap().click();
+    h.run();
+    click(&mut h, &format!("Code {} stories", expected.story_count));
+    h.run();
+    let coded: std::collections::HashSet<i64> = project
+        .page_codes()
+        .unwrap()
+        .iter()
+        .filter(|c| c.applied && c.code == "zoning")
+        .filter_map(|c| project.cluster_of(run, c.page).unwrap())
+        .collect();
+    let found: std::collections::HashSet<i64> =
+        expected.stories.iter().filter_map(|s| s.cluster).collect();
+    assert_eq!(coded, found);
+    // A click on the first story's title opens it.
+    let first = expected.stories[0].cluster.unwrap();
+    let title = &expected.stories[0].title;
+    h.get_all_by_label_contains(&format!("1. {title}"))
+        .find(|n| {
+            let a = n.accesskit_node();
+            (a.label().or_else(|| a.value()))
+                .unwrap_or_default()
+                .starts_with("1. ")
+        })
+        .unwrap()
+        .click();
+    h.run();
+    assert_eq!(h.state().selected_cluster(), Some(first as u32));
+}

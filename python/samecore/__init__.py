@@ -686,6 +686,50 @@ class Project:
             _samecore.project_merge(self.path, [os.fspath(p) for p in packages], by=by)
         )
 
+    def search(
+        self,
+        query: str,
+        *,
+        run: Optional[int] = None,
+        by_page: bool = False,
+        whole_text: bool = False,
+        sort: str = "relevance",
+        limit: Optional[int] = None,
+        progress: Progress = True,
+    ) -> pd.DataFrame:
+        """The stories whose pages' cores match ``query``, one row per story (the clusters of
+        ``run``, default the latest; ``by_page=True``: one row per page), best first or by
+        ``sort`` (``relevance``, ``first`` publication, ``size``). Columns: rank, cluster, pages
+        (the matching members' keys, best first), matches, size, score, title, first, last,
+        first_site, codes, snippet, highlights (character ranges of the hits in the snippet),
+        snippet_in_core. ``whole_text=True`` searches all of each page's visible text, its
+        frame included. The query language is ``samecore search``'s: words, "phrases",
+        AND/OR/NOT, prefix*, site: lang: title: url: code:, variable:value,
+        published:[2015-09-01 TO 2015-12-31], captured:[...]; a malformed query raises
+        :class:`SamecoreError` with a caret under the mistake. ``df.attrs`` holds the counts
+        of all matching stories and pages (``story_count``, ``page_count``).
+
+        The index beside the project (``P.samecore.search/``) is built the first time (with
+        progress) and brought up to date when the project's pages changed; the stories, codes
+        and values are read again when the project was written since the last search."""
+        key = (run, by_page)
+        cache = getattr(self, "_searches", None)
+        if cache is None:
+            cache = self._searches = {}
+        found = cache.get(key)
+        if found is None:
+            found = _call(
+                progress,
+                lambda cb: _samecore.Search(self.path, run=run, by_page=by_page, progress=cb),
+            )
+            cache[key] = found
+        table, stories, pages = found.query(query, whole_text=whole_text, sort=sort, limit=limit)
+        frame = _frame(table)
+        frame.attrs["story_count"] = stories
+        frame.attrs["page_count"] = pages
+        frame.attrs["query"] = query
+        return frame
+
     def __repr__(self) -> str:
         return f"Project({self.path!r})"
 

@@ -66,6 +66,28 @@ class Run:
     ) -> str: ...
     def save(self, path: str) -> int: ...
 
+class Search:
+    def __init__(
+        self,
+        path: str,
+        *,
+        run: Optional[int] = None,
+        by_page: bool = False,
+        progress: _Callback = None,
+    ) -> None: ...
+    @property
+    def report(self) -> str: ...
+    @property
+    def run(self) -> Optional[int]: ...
+    def query(
+        self,
+        query: str,
+        *,
+        whole_text: bool = False,
+        sort: str = "relevance",
+        limit: Optional[int] = None,
+    ) -> Tuple[ArrowTable, int, int]: ...
+
 def project_table(
     path: str, table: str, *, run: Optional[int] = None, sample: Optional[str] = None
 ) -> ArrowTable: ...

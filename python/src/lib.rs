@@ -590,6 +590,133 @@ fn project_table(
     }
 }
 
+/// One story of a search's results, as Python reads it (a row of a DataFrame).
+#[derive(serde::Serialize, serde::Deserialize, Default)]
+struct SearchStoryRow {
+    rank: u64,
+    cluster: Option<i64>,
+    /// The matching members' page keys, best first.
+    pages: Vec<String>,
+    matches: u64,
+    size: u64,
+    score: f64,
+    title: String,
+    first: Option<String>,
+    last: Option<String>,
+    first_site: Option<String>,
+    codes: Vec<String>,
+    snippet: String,
+    /// Character ranges of the hits in `snippet`.
+    highlights: Vec<Vec<u64>>,
+    snippet_in_core: bool,
+}
+
+/// Full-text search of a project's pages (the index beside it built or brought up to date when
+/// it is opened), its stories and codes kept and read again when the project was written since.
+#[pyclass(name = "Search", module = "samecore._samecore", unsendable)]
+struct PySearch {
+    path: PathBuf,
+    inner: samecore::search::Searcher,
+}
+
+#[pymethods]
+impl PySearch {
+    #[new]
+    #[pyo3(signature = (path, *, run = None, by_page = false, progress = None))]
+    fn new(
+        py: Python<'_>,
+        path: PathBuf,
+        run: Option<i64>,
+        by_page: bool,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let project = existing_project(&path)?;
+        let run = match (by_page, run) {
+            (true, _) => None,
+            (false, Some(id)) => Some(project.run(RunId(id)).map_err(error)?.id),
+            (false, None) => project.runs().map_err(error)?.last().map(|r| r.id),
+        };
+        drop(project);
+        let p = path.clone();
+        let inner = work(py, progress, move |pr| {
+            samecore::search::Searcher::open(&p, run, pr)
+        })?;
+        Ok(PySearch { path, inner })
+    }
+
+    /// What opening the index did (built, updated, rebuilt and why).
+    #[getter]
+    fn report(&self) -> String {
+        self.inner.report.describe()
+    }
+
+    /// The run whose clusters are the stories (None: every page its own).
+    #[getter]
+    fn run(&self) -> Option<i64> {
+        self.inner.run().map(|r| r.0)
+    }
+
+    /// The stories matching `query`, best first (or by `sort`: relevance, first, size), and
+    /// the counts of all matching stories and pages.
+    #[pyo3(signature = (query, *, whole_text = false, sort = "relevance", limit = None))]
+    fn query(
+        &mut self,
+        query: &str,
+        whole_text: bool,
+        sort: &str,
+        limit: Option<usize>,
+    ) -> PyResult<(ArrowTable, usize, usize)> {
+        let options = samecore::search::SearchOptions {
+            whole_text,
+            sort: sort.parse().map_err(error)?,
+            limit,
+        };
+        let results = self
+            .inner
+            .search(query, &options, &Progress::new())
+            .map_err(error)?;
+        let rows: Vec<SearchStoryRow> = results
+            .stories
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SearchStoryRow {
+                rank: i as u64 + 1,
+                cluster: s.cluster,
+                pages: s.members.iter().map(|m| m.key.clone()).collect(),
+                matches: s.members.len() as u64,
+                size: s.size as u64,
+                score: f64::from(s.score),
+                title: s.title.clone(),
+                first: s.first.clone(),
+                last: s.last.clone(),
+                first_site: s.first_site.clone(),
+                codes: s.codes.clone(),
+                snippet: s.snippet.text.clone(),
+                highlights: s
+                    .snippet
+                    .char_hits()
+                    .into_iter()
+                    .map(|(a, b)| vec![a as u64, b as u64])
+                    .collect(),
+                snippet_in_core: s.snippet.in_core,
+            })
+            .collect();
+        Ok((
+            ArrowTable::of(&rows)?,
+            results.story_count,
+            results.page_count,
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<samecore.Search {} ({} pages indexed)>",
+            self.path.display(),
+            self.inner.index().pages()
+        )
+    }
+}
+
 /// The codebook of the project at `path` as its file's JSON (with its version).
 #[pyfunction]
 fn project_codebook(path: PathBuf) -> PyResult<String> {
@@ -1036,6 +1163,7 @@ fn _samecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ArrowTable>()?;
     m.add_class::<PySession>()?;
     m.add_class::<PyRun>()?;
+    m.add_class::<PySearch>()?;
     m.add_function(wrap_pyfunction!(project_table, m)?)?;
     m.add_function(wrap_pyfunction!(project_code, m)?)?;
     m.add_function(wrap_pyfunction!(project_codebook, m)?)?;

@@ -523,3 +523,36 @@ def test_a_page_variable_is_coded_in_a_package_from_python(tmp_path: Path) -> No
     project.merge([ana.path])
     merged = project.values()
     assert ((merged.variable == "genre") & (merged.coder == "ana")).sum() == 1
+
+
+def test_search_gives_the_stories_the_command_gives(sample_run: samecore.Run, tmp_path: Path) -> None:
+    path = tmp_path / "search.samecore"
+    run_id = sample_run.save(path)
+    project = samecore.Project(path)
+    found = project.search('"zoning map" OR zoning', progress=False)
+    assert found.attrs["story_count"] == len(found) > 0
+    assert found.attrs["page_count"] == int(found.matches.sum())
+    # One row per story: the clusters of the run, each with its members that match.
+    pages = project.pages(run_id)
+    cluster_of = dict(zip(pages.key, pages.cluster))
+    for row in found.itertuples():
+        assert {cluster_of[k] for k in row.pages} == {row.cluster}
+        assert row.size == int((pages.cluster == row.cluster).sum())
+        for start, end in row.highlights:
+            assert "zoning" in row.snippet[start:end].lower()
+    # The command's JSON says the same.
+    out = subprocess.run(
+        [cli(), "search", "--project", str(path), "--json", '"zoning map" OR zoning'],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    stories = json.loads(out)
+    assert [s["cluster"] for s in stories["stories"]] == list(found.cluster)
+    assert stories["pages"] == found.attrs["page_count"]
+    # A code applied since is searched at once (the project file changed).
+    project.code(found.pages.iloc[0][0], "zoning", by="ana")
+    coded = project.search("code:zoning", progress=False)
+    assert list(coded.cluster) == [found.cluster.iloc[0]]
+    by_page = project.search("zoning", by_page=True, progress=False)
+    assert len(by_page) == found.attrs["page_count"]
+    with pytest.raises(samecore.SamecoreError, match=r"(?s)unclosed phrase.*\^"):
+        project.search('"zoning map', progress=False)

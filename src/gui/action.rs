@@ -91,6 +91,8 @@ pub enum Action {
     OpenReplay(DocId),
     /// Export this (asks where in a save dialog).
     Export(super::export::ExportWhat),
+    /// Search the project's pages (a job: the index is built or updated first).
+    Search(super::search::SearchRequest),
     /// Set the Run panel's matching rules to the paper's (one shared signature, no link share,
     /// no cross links), with the published preset of the signatures.
     PaperMatching,
@@ -227,6 +229,17 @@ pub enum ProjectAction {
         cluster: u32,
         /// The code.
         code: CodeId,
+    },
+    /// Give a code to every story of a search's results (one edit of the code log).
+    CodeStories {
+        /// The run the clusters are of.
+        run: crate::store::RunId,
+        /// The clusters.
+        clusters: Vec<i64>,
+        /// The code.
+        code: CodeId,
+        /// What they are, for the code log ("the stories found by …").
+        what: String,
     },
     /// Decide a code on one page (none: forget the page's decision).
     CodePage {

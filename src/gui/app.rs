@@ -74,6 +74,8 @@ pub struct Workbench {
     pub(super) history: Option<Arc<crate::history::Index>>,
     /// The last cluster's reuse shares.
     pub(super) shares: Option<Arc<super::model::shares::ClusterShares>>,
+    /// The project's search index and stories, kept across searches.
+    search_cache: super::search::SearchCache,
     /// Errors and notices for the person, newest last; shown until dismissed.
     pub(super) messages: Vec<String>,
     /// When each message of `messages` was first shown.
@@ -138,6 +140,7 @@ impl Workbench {
             vocab: None,
             history: None,
             shares: None,
+            search_cache: Default::default(),
             messages: Vec::new(),
             message_times: Vec::new(),
             earlier_messages: Vec::new(),
@@ -521,7 +524,12 @@ impl Workbench {
         for (kind, result) in self.jobs.finished() {
             match result {
                 Ok(output) => self.job_finished(&output),
-                Err(e) => self.failed(kind.what(), e),
+                Err(e) => {
+                    if kind == JobKind::Search {
+                        self.clusters.search.failed();
+                    }
+                    self.failed(kind.what(), e)
+                }
             }
         }
         if let Some(paths) = self.dialog.as_ref().and_then(|d| d.poll()) {
@@ -551,6 +559,12 @@ impl Workbench {
             JobOutput::History(index) => self.history = Some(index.clone()),
             JobOutput::Shares(shares) => self.shares = Some(shares.clone()),
             JobOutput::Exported(message) => self.messages.push(message.clone()),
+            JobOutput::Search(answer) => {
+                if let Some(note) = &answer.report {
+                    self.messages.push(note.clone());
+                }
+                self.clusters.search.answered(answer.clone());
+            }
         }
     }
 
@@ -754,6 +768,14 @@ impl Workbench {
                 }
             }
             Action::Show(tab) => self.tab = tab,
+            Action::Search(request) => {
+                let cache = self.search_cache.clone();
+                self.jobs.start(JobKind::Search, move |p| {
+                    super::search::answer(&cache, request, p)
+                        .map(|a| JobOutput::Search(Arc::new(a)))
+                });
+                self.poll_jobs();
+            }
             Action::SelectCluster(id) => {
                 self.clusters.select_when_shown(id);
                 self.tab = Tab::Clusters;
@@ -875,6 +897,18 @@ impl Workbench {
         if what == ExportWhat::Sample {
             self.project.export_sample(path);
             self.poll_project();
+            return;
+        }
+        if let ExportWhat::Search(answer) = &what {
+            let answer = answer.clone();
+            self.jobs.start(JobKind::Export, move |_| {
+                let n = super::export::write_search(&answer, &path)?;
+                Ok(JobOutput::Exported(format!(
+                    "{n} matching pages written to {}",
+                    path.display()
+                )))
+            });
+            self.poll_jobs();
             return;
         }
         let (Some(ws), Some(run)) = (self.workspace.clone(), self.runs.get(self.active).cloned())

@@ -295,6 +295,7 @@ impl Workbench {
                     for (key, what) in super::documents::KEYS
                         .iter()
                         .chain(super::clusters::KEYS)
+                        .chain(super::search::KEYS)
                         .chain(super::pair_view::KEYS)
                         .chain(super::labelling::KEYS)
                         .chain(super::variables::KEYS)

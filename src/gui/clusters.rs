@@ -304,6 +304,8 @@ pub struct ClustersView {
     coded_filter: CodedFilter,
     /// The rows the coding filter kept: for these rows, this filter and these codes.
     coded_rows: Option<CodedRows>,
+    /// The search bar over the list and its results (Ctrl+K).
+    pub search: super::search::SearchPanel,
 }
 
 impl ClustersView {
@@ -1088,6 +1090,17 @@ impl View for ClustersView {
             changes_ui(ui, changes);
         }
         let story_run = run.and_then(|r| cx.project.project_run(r.algo));
+        let project = cx.project.opened.clone().filter(|_| story_run.is_some());
+        let asked = self.search.bar(ui, project.as_ref(), story_run);
+        cx.ask(asked);
+        if self.search.is_open() {
+            let codes: Vec<(String, crate::store::CodeId)> = (cx.project.codes.codes.iter())
+                .map(|c| (c.name.clone(), c.id))
+                .collect();
+            let asked = self.search.results(ui, &codes);
+            cx.actions.extend(asked);
+            return;
+        }
         let (codes, pages) = (cx.project.codes.clone(), cx.project.pages.clone());
         let me = cx.project.annotator.clone();
         // The coding filter is computed again when the codes or the coder change.

@@ -12,7 +12,7 @@ use crate::export::{self, ClusterFileRow};
 use crate::gui::model::workspace::{AlgoRun, ClusterSummary, Workspace};
 
 /// What to export.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ExportWhat {
     /// The pages of one cluster of the shown run (its index in the run's cluster list).
     Cluster(usize),
@@ -20,6 +20,8 @@ pub enum ExportWhat {
     Clusters(Vec<usize>),
     /// The current sample, one row per label (written by the project's worker).
     Sample,
+    /// A search's matching pages, one row each with their story's rank and cluster.
+    Search(std::sync::Arc<super::search::SearchAnswer>),
 }
 
 impl ExportWhat {
@@ -32,6 +34,7 @@ impl ExportWhat {
             }
             ExportWhat::Clusters(_) => "clusters.csv".into(),
             ExportWhat::Sample => "sample.csv".into(),
+            ExportWhat::Search(_) => "search.csv".into(),
         }
     }
 }
@@ -109,6 +112,14 @@ pub fn list_rows(ws: &Workspace, run: &AlgoRun, listed: &[usize]) -> Vec<Cluster
         .collect()
 }
 
+/// Write a search's matching pages to `path`; the rows written.
+pub fn write_search(answer: &super::search::SearchAnswer, path: &Path) -> crate::Result<usize> {
+    let rows = answer
+        .results
+        .rows(&answer.request.query, answer.request.run);
+    export::write_file(&rows, path, None)
+}
+
 /// Write the cluster or list rows to `path`; the message for the person.
 pub fn write(
     ws: &Workspace,
@@ -131,6 +142,7 @@ pub fn write(
                 "the sample is written by the project's worker".into(),
             ));
         }
+        ExportWhat::Search(answer) => write_search(answer, path)?,
     };
     Ok(format!("{n} rows written to {}", path.display()))
 }

@@ -37,6 +37,8 @@ pub enum JobKind {
     History,
     /// What a cluster's members copied from its representative.
     Shares,
+    /// Answer a search (the index built or updated first).
+    Search,
 }
 
 impl JobKind {
@@ -52,6 +54,7 @@ impl JobKind {
             JobKind::Export => "Export",
             JobKind::History => "Capture history",
             JobKind::Shares => "Reuse shares",
+            JobKind::Search => "Search",
         }
     }
 }
@@ -82,6 +85,8 @@ pub enum JobOutput {
     History(Arc<crate::history::Index>),
     /// [`JobKind::Shares`].
     Shares(Arc<super::model::shares::ClusterShares>),
+    /// [`JobKind::Search`].
+    Search(Arc<super::search::SearchAnswer>),
 }
 
 /// The running jobs.

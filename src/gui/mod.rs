@@ -42,6 +42,7 @@ mod project_panel;
 mod recent;
 mod reliability;
 mod run_panel;
+pub mod search;
 mod session;
 mod tabs;
 mod timeline;

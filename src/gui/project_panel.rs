@@ -196,6 +196,12 @@ impl Workbench {
                 Some(d) => self.project.code_cluster(d, cluster, code),
                 None => self.messages.push("Run a detector first".into()),
             },
+            ProjectAction::CodeStories {
+                run,
+                clusters,
+                code,
+                what,
+            } => self.project.code_stories(run, clusters, code, what),
             ProjectAction::CodePage { doc, code, applied } => {
                 match self.project.pages.as_ref().and_then(|p| p.get(doc.index())) {
                     Some(page) => self.project.code_page(*page, code, applied),

@@ -503,6 +503,23 @@ impl ProjectSession {
         });
     }
 
+    /// Give `code` to every cluster of `clusters` of `run` (a search's stories), as one edit
+    /// of the code log (one undo takes it back).
+    pub fn code_stories(&mut self, run: RunId, clusters: Vec<i64>, code: CodeId, what: String) {
+        let by = self.annotator.clone();
+        self.code_command("Coding the stories found", move |st| {
+            let what = format!("coding {} stories: {what}", clusters.len());
+            st.project.logged_code_edit(&by, &what, &[code], |p| {
+                let mut n = 0;
+                for &c in &clusters {
+                    n += p.code_cluster(run, c, code, &by, CodeSource::Cluster)?;
+                }
+                Ok(n)
+            })?;
+            Ok(Some(CodeUndo { what, by }))
+        });
+    }
+
     /// The annotator's value of `variable` on `unit` (a story of a run saved in the project,
     /// or a page).
     pub fn set_value(&mut self, unit: crate::store::values::Unit, variable: String, raw: String) {

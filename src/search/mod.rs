@@ -661,3 +661,89 @@ pub fn day_of(date: Option<&str>) -> Option<i64> {
 pub(crate) fn page_term(fields: &Fields, page: PageId) -> Term {
     Term::from_field_u64(fields.page, page.0 as u64)
 }
+
+/// A project's index and stories kept open across queries, as the workbench and Python hold
+/// them: its own connection to the project, whose `data_version` tells when anything was written
+/// since (by the workbench's store, another samecore, a merge); then the index is brought up
+/// to date and the stories, codes and values are read again before the next answer.
+pub struct Searcher {
+    project: Project,
+    index: SearchIndex,
+    stories: Stories,
+    version: i64,
+    /// What opening (or the last update of) the index did.
+    pub report: IndexReport,
+}
+
+impl std::fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("index", &self.index)
+            .field("run", &self.stories.run)
+            .finish()
+    }
+}
+
+impl Searcher {
+    /// Open the index of the project file `path` (built or updated) and its stories of `run`
+    /// (`None`: every page its own story).
+    pub fn open(
+        path: &Path,
+        run: Option<crate::store::RunId>,
+        progress: &Progress,
+    ) -> Result<Self> {
+        let options = crate::store::OpenOptions {
+            create: false,
+            ..Default::default()
+        };
+        let project = Project::open_with(path, &options)?;
+        if let Some(r) = run {
+            project.run(r)?;
+        }
+        let version = project.data_version()?;
+        let (index, report) = SearchIndex::open(&project, progress)?;
+        progress.stage("reading the project's stories", 0);
+        let stories = Stories::load(&project, run)?;
+        Ok(Searcher {
+            project,
+            index,
+            stories,
+            version,
+            report,
+        })
+    }
+
+    /// The run whose clusters are the stories.
+    pub fn run(&self) -> Option<crate::store::RunId> {
+        self.stories.run
+    }
+
+    /// The index.
+    pub fn index(&self) -> &SearchIndex {
+        &self.index
+    }
+
+    /// Bring the index and the stories up to date when the project was written since; whether
+    /// anything was read again.
+    pub fn refresh(&mut self, progress: &Progress) -> Result<bool> {
+        let version = self.project.data_version()?;
+        if version == self.version {
+            return Ok(false);
+        }
+        self.report = self.index.update(&self.project, progress)?;
+        self.stories = Stories::load(&self.project, self.stories.run)?;
+        self.version = version;
+        Ok(true)
+    }
+
+    /// Answer `query` ([`SearchIndex::search`]) on what the project holds now.
+    pub fn search(
+        &mut self,
+        query: &str,
+        options: &SearchOptions,
+        progress: &Progress,
+    ) -> Result<SearchResults> {
+        self.refresh(progress)?;
+        self.index.search(&self.stories, query, options)
+    }
+}
