@@ -50,6 +50,7 @@ fn main() {
         &project,
         "bench",
         run_id,
+        None,
         200,
         samecore::coding::round::Strata::Site,
         1,

@@ -674,3 +674,42 @@ fn urls_and_sites_of_the_sample_archive() {
             .all(|k| k.contains("news/local"))
     );
 }
+
+/// A reliability round drawn among a search's stories only.
+#[test]
+fn a_round_is_drawn_among_the_stories_a_search_finds() {
+    let (_tmp, _pages, _p, path) = small_project();
+    common::samecore([
+        "round".as_ref(),
+        "--project".as_ref(),
+        path.as_os_str(),
+        "new".as_ref(),
+        "refugees".as_ref(),
+        "--query".as_ref(),
+        "Flüchtlinge OR refugees OR 难民".as_ref(),
+        "--size".as_ref(),
+        "10".as_ref(),
+        "--strata".as_ref(),
+        "site".as_ref(),
+        "--coders".as_ref(),
+        "ana,ben".as_ref(),
+    ]);
+    let (project, index) = open(&path);
+    let run = project.runs().unwrap().last().unwrap().id;
+    let stories = Stories::load(&project, Some(run)).unwrap();
+    let found: HashSet<i64> = index
+        .search(
+            &stories,
+            "Flüchtlinge OR refugees OR 难民",
+            &SearchOptions::default(),
+        )
+        .unwrap()
+        .stories
+        .iter()
+        .filter_map(|s| s.cluster)
+        .collect();
+    let round = project.round("refugees").unwrap();
+    let drawn: HashSet<i64> = round.units.iter().map(|(c, _)| *c).collect();
+    assert_eq!(drawn, found);
+    assert_eq!(found.len(), 4);
+}

@@ -40,6 +40,10 @@ pub enum RoundAction {
         /// of clusters to code, e.g. what a search found.
         #[arg(long, value_delimiter = ',')]
         clusters: Option<Vec<i64>>,
+        /// Draw only among the stories this search finds (`samecore search`'s query
+        /// language), stratified as --strata says.
+        #[arg(long, conflicts_with = "clusters")]
+        query: Option<String>,
         /// The coders, comma-separated; each codes every story.
         #[arg(long, value_delimiter = ',', required = true)]
         coders: Vec<String>,
@@ -75,6 +79,7 @@ pub fn run(args: RoundArgs) -> anyhow::Result<()> {
             name,
             size,
             clusters,
+            query,
             coders,
             strata,
             seed,
@@ -95,6 +100,7 @@ pub fn run(args: RoundArgs) -> anyhow::Result<()> {
                     &project,
                     &name,
                     run,
+                    found_by(&project, run, query.as_deref())?.as_ref(),
                     size.unwrap_or(0),
                     strata,
                     seed,
@@ -135,6 +141,32 @@ pub fn run(args: RoundArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The clusters of `run` that `query` finds (none: no query).
+fn found_by(
+    project: &samecore::store::Project,
+    run: samecore::store::RunId,
+    query: Option<&str>,
+) -> anyhow::Result<Option<std::collections::BTreeSet<i64>>> {
+    let Some(query) = query else {
+        return Ok(None);
+    };
+    let progress = samecore::progress::Progress::new();
+    let (index, report) =
+        super::progress_bar::with_progress_bar(&progress, super::progress_bar::COUNT, || {
+            samecore::search::SearchIndex::open(project, &progress)
+        })?;
+    if report.added + report.deleted + report.reindexed > 0 || report.rebuilt.is_some() {
+        eprintln!("{}", report.describe());
+    }
+    let stories = samecore::search::Stories::load(project, Some(run))?;
+    let found = index.search(&stories, query, &Default::default())?;
+    eprintln!("{} for {query:?}", found.describe());
+    anyhow::ensure!(found.story_count > 0, "the search {query:?} finds no story");
+    Ok(Some(
+        found.stories.iter().filter_map(|s| s.cluster).collect(),
+    ))
 }
 
 fn report(

@@ -68,12 +68,15 @@ fn size_band(n: usize) -> &'static str {
     }
 }
 
-/// Draw `size` stories of `run` (all when it has fewer), stratified by `strata`, with `seed`.
+/// Draw `size` stories of `run` (all when it has fewer), stratified by `strata`, with `seed`;
+/// `among`: only these clusters of the run (a search's stories), stratified the same way
+/// (`None`: all of them).
 #[allow(clippy::too_many_arguments)]
 pub fn draw(
     project: &Project,
     name: &str,
     run: RunId,
+    among: Option<&std::collections::BTreeSet<i64>>,
     size: usize,
     strata: Strata,
     seed: u64,
@@ -89,6 +92,9 @@ pub fn draw(
     let pages: BTreeMap<_, _> = project.pages()?.into_iter().map(|p| (p.id, p)).collect();
     let mut by_stratum: BTreeMap<String, Vec<i64>> = BTreeMap::new();
     for c in project.run_clusters(run)? {
+        if among.is_some_and(|a| !a.contains(&c.id)) {
+            continue;
+        }
         let rep = c.representative.or_else(|| c.members.first().copied());
         let page = rep.and_then(|r| pages.get(&r));
         let key = match strata {
