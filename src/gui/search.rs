@@ -401,15 +401,23 @@ fn per_week_plot(ui: &mut egui::Ui, results: &SearchResults) {
         .iter()
         .filter_map(|(w, n)| {
             let day = crate::search::day_of(Some(w))?;
+            // The week from its Monday: the bar spans it.
             Some(
-                egui_plot::Bar::new(day as f64, *n as f64)
+                egui_plot::Bar::new(day as f64 + 3.5, *n as f64)
                     .width(6.0)
                     .name(w),
             )
         })
         .collect();
+    let first = bars.first().map_or(0.0, |b| b.argument);
+    let last = bars.last().map_or(0.0, |b| b.argument);
+    let most = weeks.iter().map(|(_, n)| *n).max().unwrap_or(1) as f64;
     egui_plot::Plot::new("search_weeks")
         .height(140.0)
+        .include_x(first - 14.0)
+        .include_x(last + 14.0)
+        .include_y(0.0)
+        .include_y(most * 1.15)
         .x_axis_formatter(|mark, _| {
             let (y, m, d) = crate::calendar::civil_from_days(mark.value.round() as i64);
             format!("{y:04}-{m:02}-{d:02}")

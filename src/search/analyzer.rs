@@ -89,17 +89,46 @@ pub struct Term {
     pub position: usize,
 }
 
+/// Words whose terms a thread keeps (per language), before it forgets them all.
+const STEM_CACHE: usize = 200_000;
+
+thread_local! {
+    /// Each thread's recent terms, by language prefix and word: a page's words are mostly the
+    /// words of the pages before it (Zipf), and Snowball took a seventh of an index build's
+    /// time before they were kept.
+    static STEMS: std::cell::RefCell<HashMap<String, HashMap<String, String>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
 /// The term of one normalised word `word` under `prefix`.
 pub fn term(prefix: &str, word: &str) -> String {
-    let stem = match stemmers().get(prefix) {
-        Some(s) => s.stem(word),
-        None => std::borrow::Cow::Borrowed(word),
+    let Some(stemmer) = stemmers().get(prefix) else {
+        let mut t = String::with_capacity(prefix.len() + 1 + word.len());
+        t.push_str(prefix);
+        t.push(':');
+        t.push_str(word);
+        return t;
     };
-    let mut t = String::with_capacity(prefix.len() + 1 + stem.len());
-    t.push_str(prefix);
-    t.push(':');
-    t.push_str(&stem);
-    t
+    STEMS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let of_lang = match cache.get_mut(prefix) {
+            Some(c) => c,
+            None => cache.entry(prefix.to_string()).or_default(),
+        };
+        if let Some(t) = of_lang.get(word) {
+            return t.clone();
+        }
+        if of_lang.len() >= STEM_CACHE {
+            of_lang.clear();
+        }
+        let stem = stemmer.stem(word);
+        let mut t = String::with_capacity(prefix.len() + 1 + stem.len());
+        t.push_str(prefix);
+        t.push(':');
+        t.push_str(&stem);
+        of_lang.insert(word.to_string(), t.clone());
+        t
+    })
 }
 
 /// The terms of `text` whose words are `words` (byte ranges, as [`crate::passages::Core`]
@@ -172,8 +201,8 @@ pub fn terms_of_text(text: &str, prefix: &str) -> Vec<Term> {
 
 /// The words of `terms` (of `text`) unstemmed, each once per position, without a language
 /// prefix: what prefix queries look in. Unspaced characters are their unigrams.
-pub fn bare_words(terms: &[Term], text: &str) -> tantivy::tokenizer::PreTokenizedString {
-    let mut tokens = Vec::with_capacity(terms.len());
+pub fn bare_words(terms: &[Term], text: &str) -> Vec<Term> {
+    let mut out = Vec::with_capacity(terms.len());
     let mut last: Option<(usize, usize)> = None;
     for t in terms {
         // A bigram shares its first character's position and starts where it does.
@@ -181,20 +210,87 @@ pub fn bare_words(terms: &[Term], text: &str) -> tantivy::tokenizer::PreTokenize
             continue;
         }
         last = Some((t.from, t.position));
-        let word = &text[t.from..t.to];
         let mut norm = String::new();
-        for_each_term(word, |w| norm.push_str(w));
-        tokens.push(tantivy::tokenizer::Token {
-            offset_from: t.from,
-            offset_to: t.to,
-            position: t.position,
+        for_each_term(&text[t.from..t.to], |w| norm.push_str(w));
+        out.push(Term {
             text: norm,
-            position_length: 1,
+            from: t.from,
+            to: t.to,
+            position: t.position,
         });
     }
-    tantivy::tokenizer::PreTokenizedString {
-        text: String::new(),
-        tokens,
+    out
+}
+
+/// What separates a field value's language prefix from its text ([`field_value`]).
+const HEADER_END: char = '\u{1}';
+
+/// A text as the index's fields take it: the prefix of its terms ([`prefix_of`]) before the
+/// text, so that [`PageTokenizer`] analyses it in its page's language.
+pub fn field_value(prefix: &str, text: &str) -> String {
+    let mut v = String::with_capacity(prefix.len() + 1 + text.len());
+    v.push_str(prefix);
+    v.push(HEADER_END);
+    v.push_str(text);
+    v
+}
+
+/// The index's tokenizer: a field value of [`field_value`] cut by [`terms_of_text`] in its
+/// language (`bare`: its words unstemmed, [`bare_words`]). Registered on every index this
+/// version opens, as `samecore` and `samecore_bare`.
+#[derive(Debug, Clone, Copy)]
+pub struct PageTokenizer {
+    /// Words unstemmed, without positions' bigrams.
+    pub bare: bool,
+}
+
+/// The tokens of one field value.
+pub struct PageTokens {
+    tokens: Vec<tantivy::tokenizer::Token>,
+    at: usize,
+}
+
+impl tantivy::tokenizer::Tokenizer for PageTokenizer {
+    type TokenStream<'a> = PageTokens;
+
+    fn token_stream<'a>(&'a mut self, value: &'a str) -> PageTokens {
+        let (prefix, text, skip) = match value.split_once(HEADER_END) {
+            Some((p, t)) => (p, t, p.len() + HEADER_END.len_utf8()),
+            None => (PLAIN, value, 0),
+        };
+        let prefix = prefix_of(Some(prefix));
+        let mut terms = terms_of_text(text, prefix);
+        if self.bare {
+            terms = bare_words(&terms, text);
+        }
+        PageTokens {
+            tokens: terms
+                .into_iter()
+                .map(|t| tantivy::tokenizer::Token {
+                    offset_from: t.from + skip,
+                    offset_to: t.to + skip,
+                    position: t.position,
+                    text: t.text,
+                    position_length: 1,
+                })
+                .collect(),
+            at: usize::MAX,
+        }
+    }
+}
+
+impl tantivy::tokenizer::TokenStream for PageTokens {
+    fn advance(&mut self) -> bool {
+        self.at = self.at.wrapping_add(1);
+        self.at < self.tokens.len()
+    }
+
+    fn token(&self) -> &tantivy::tokenizer::Token {
+        &self.tokens[self.at]
+    }
+
+    fn token_mut(&mut self) -> &mut tantivy::tokenizer::Token {
+        &mut self.tokens[self.at]
     }
 }
 

@@ -5,9 +5,11 @@
 //! `P.samecore.search/`), one document per page, named by the project's page id and key. It is
 //! [tantivy](https://docs.rs/tantivy) (the maintained Rust search library: an inverted index
 //! with positions, BM25, phrase and range queries, segments merged in the background, a
-//! checksum on every file), fed text that our own analyzer has already cut into terms
-//! ([`analyzer`]), so the page's language chooses the stemmer and scripts without spaces are
-//! searched by character bigrams. Each page's fields:
+//! checksum on every file), its text cut into terms by our own analyzer ([`analyzer`],
+//! registered on the index as its tokenizer, each value headed by its page's language), so the
+//! page's language chooses the stemmer and scripts without spaces are searched by character
+//! bigrams. (Handing tantivy tokens made beforehand, as pre-tokenized values, took a fifth of
+//! an index build in serialising them to JSON and back.) Each page's fields:
 //!
 //! - `core`: the page's core as [`crate::passages`] computes it (the content blocks' reading
 //!   text), its site's frame left out (seeds on three and half of up to 40 of the site's pages,
@@ -42,7 +44,6 @@ use serde::{Deserialize, Serialize};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::tokenizer::{PreTokenizedString, Token};
 use tantivy::{Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
 pub use query::QueryError;
@@ -69,6 +70,17 @@ const FRAME_CONTEXT: usize = 40;
 
 /// Memory of the index writer (split between its threads).
 const WRITER_MEMORY: usize = 256 << 20;
+
+/// The analyzer's names on the index ([`analyzer::PageTokenizer`]).
+const TOKENIZER: &str = "samecore";
+const BARE_TOKENIZER: &str = "samecore_bare";
+
+/// Give `index` this version's analyzer.
+fn register_tokenizers(index: &Index) {
+    let t = index.tokenizers();
+    t.register(TOKENIZER, analyzer::PageTokenizer { bare: false });
+    t.register(BARE_TOKENIZER, analyzer::PageTokenizer { bare: true });
+}
 
 /// Where the index of the project file `project` lies.
 pub fn index_dir(project: &Path) -> PathBuf {
@@ -154,14 +166,14 @@ fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let words = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
-            .set_tokenizer("raw")
+            .set_tokenizer(TOKENIZER)
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     // Words unstemmed, without positions: what prefix queries look in (a stem can be shorter
     // than the prefix a person types: English `zoning` is indexed as `zone`).
     let bare = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
-            .set_tokenizer("raw")
+            .set_tokenizer(BARE_TOKENIZER)
             .set_index_option(IndexRecordOption::Basic),
     );
     let fields = Fields {
@@ -248,6 +260,7 @@ impl SearchIndex {
             ));
         }
         let index = Index::open_in_dir(dir).map_err(|e| format!("it is damaged: {e}"))?;
+        register_tokenizers(&index);
         let failed = index
             .validate_checksum()
             .map_err(|e| format!("it is damaged: {e}"))?;
@@ -276,6 +289,7 @@ impl SearchIndex {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(e, dir))?;
         let (schema, fields) = schema();
         let index = Index::create_in_dir(dir, schema)?;
+        register_tokenizers(&index);
         let reader = index.reader()?;
         let meta = Meta {
             format: FORMAT,
@@ -517,22 +531,6 @@ impl SearchIndex {
     }
 }
 
-fn pre_tokenized(text: String, terms: Vec<analyzer::Term>) -> PreTokenizedString {
-    PreTokenizedString {
-        text,
-        tokens: terms
-            .into_iter()
-            .map(|t| Token {
-                offset_from: t.from,
-                offset_to: t.to,
-                position: t.position,
-                text: t.text,
-                position_length: 1,
-            })
-            .collect(),
-    }
-}
-
 /// The text of `core`'s words that `mask` does not mark, the gaps between kept words as they
 /// are and a run of frame words as one ` … `.
 fn kept_text(core: &Core, mask: &[bool]) -> String {
@@ -593,24 +591,19 @@ fn page_document(
         if let Some(lang) = lang {
             doc.add_text(fields.lang, lang);
         }
-        let core_terms = analyzer::terms_of_text(&kept, prefix);
-        let core_words = analyzer::bare_words(&core_terms, &kept);
-        doc.add_pre_tokenized_text(fields.core, pre_tokenized(String::new(), core_terms));
-        doc.add_pre_tokenized_text(fields.core_words, core_words);
+        let core = analyzer::field_value(prefix, &kept);
+        doc.add_text(fields.core_words, &core);
+        doc.add_text(fields.core, core);
         doc.add_text(fields.core_text, &kept);
-        let visible = Core::visible(html);
-        let text_terms = analyzer::terms_of_words(&visible.text, &visible.words, prefix, |_| true);
-        let text_words = analyzer::bare_words(&text_terms, &visible.text);
-        doc.add_pre_tokenized_text(fields.text, pre_tokenized(String::new(), text_terms));
-        doc.add_pre_tokenized_text(fields.text_words, text_words);
+        let visible = analyzer::field_value(prefix, &crate::token::strip::strip_tags(html));
+        doc.add_text(fields.text_words, &visible);
+        doc.add_text(fields.text, visible);
     }
     if let Some(title) = id.title.as_deref() {
-        let terms = analyzer::terms_of_text(title, prefix);
-        doc.add_pre_tokenized_text(fields.title, pre_tokenized(title.to_string(), terms));
+        doc.add_text(fields.title, analyzer::field_value(prefix, title));
     }
     if let Some(url) = id.url.as_deref() {
-        let terms = analyzer::terms_of_text(url, analyzer::PLAIN);
-        doc.add_pre_tokenized_text(fields.url, pre_tokenized(url.to_string(), terms));
+        doc.add_text(fields.url, analyzer::field_value(analyzer::PLAIN, url));
     }
     if let Some(site) = id.site.as_deref() {
         doc.add_text(fields.site, site.to_lowercase());

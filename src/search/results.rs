@@ -72,7 +72,12 @@ pub struct Stories {
     variables: Vec<String>,
     /// What each site repeats in its titles, for stories' titles ([`crate::headline`]).
     titles: crate::headline::Titles,
+    /// Per cluster, its first and last publication: (day, page).
+    spans: HashMap<i64, Span>,
 }
+
+/// A story's first and last publication: (day, page) of each.
+type Span = ((i64, PageId), (i64, PageId));
 
 #[derive(Debug, Clone, Default)]
 struct PageInfo {
@@ -122,6 +127,20 @@ impl Stories {
                     && let Some(at) = members.iter().position(|&m| m == r)
                 {
                     members[..=at].rotate_right(1);
+                }
+                let mut span: Option<Span> = None;
+                for &m in &members {
+                    let Some(day) = s.pages.get(&m).and_then(|i| i.published_day) else {
+                        continue;
+                    };
+                    let d = (day, m);
+                    span = Some(match span {
+                        None => (d, d),
+                        Some((a, b)) => (a.min(d), b.max(d)),
+                    });
+                }
+                if let Some(span) = span {
+                    s.spans.insert(c.id, span);
                 }
                 s.members.insert(c.id, members);
             }
@@ -633,7 +652,9 @@ impl SearchIndex {
             },
         )?;
         let page_count = hits.len();
-        // Collapse by story.
+        // Collapse by story: every story is counted and ordered on what is known of it
+        // without reading anything (its best score, its size, its first day); titles, dates,
+        // codes and keys are made only for the stories returned.
         let mut by_story: HashMap<(Option<i64>, i64), Vec<Hit>> = HashMap::new();
         for (p, score, addr) in hits {
             let page = PageId(p as i64);
@@ -643,24 +664,84 @@ impl SearchIndex {
             };
             by_story.entry(key).or_default().push((page, score, addr));
         }
-        let mut rows: Vec<(StoryHit, tantivy::DocAddress)> = by_story
+        struct Row {
+            cluster: Option<i64>,
+            members: Vec<Hit>,
+            size: usize,
+            first: Option<i64>,
+        }
+        let mut rows: Vec<Row> = by_story
             .into_iter()
             .map(|((cluster, _), mut members)| {
                 members.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-                let best = members[0];
-                let all: Vec<PageId> = match cluster {
-                    Some(c) => stories.members[&c].clone(),
-                    None => vec![best.0],
+                let (size, first) = match cluster {
+                    Some(c) => (
+                        stories.members[&c].len(),
+                        stories.spans.get(&c).map(|s| s.0.0),
+                    ),
+                    None => (
+                        1,
+                        stories
+                            .pages
+                            .get(&members[0].0)
+                            .and_then(|i| i.published_day),
+                    ),
                 };
-                let info = |p: &PageId| stories.pages.get(p);
-                let mut dated: Vec<(i64, &str, Option<&str>)> = all
-                    .iter()
-                    .filter_map(|p| {
-                        let i = info(p)?;
-                        Some((i.published_day?, i.published.as_deref()?, i.site.as_deref()))
-                    })
-                    .collect();
-                dated.sort();
+                Row {
+                    cluster,
+                    members,
+                    size,
+                    first,
+                }
+            })
+            .collect();
+        let best = |r: &Row| (r.members[0].1, r.members[0].0);
+        match options.sort {
+            Sort::Relevance => rows.sort_by(|a, b| {
+                best(b)
+                    .0
+                    .total_cmp(&best(a).0)
+                    .then(a.cluster.cmp(&b.cluster))
+                    .then(best(a).1.cmp(&best(b).1))
+            }),
+            Sort::First => rows.sort_by(|a, b| {
+                (a.first.is_none(), a.first)
+                    .cmp(&(b.first.is_none(), b.first))
+                    .then(best(b).0.total_cmp(&best(a).0))
+                    .then(best(a).1.cmp(&best(b).1))
+            }),
+            Sort::Size => rows.sort_by(|a, b| {
+                b.size
+                    .cmp(&a.size)
+                    .then(best(b).0.total_cmp(&best(a).0))
+                    .then(best(a).1.cmp(&best(b).1))
+            }),
+        }
+        let story_count = rows.len();
+        if let Some(limit) = options.limit {
+            rows.truncate(limit);
+        }
+        let info = |p: &PageId| stories.pages.get(p);
+        let rows: Vec<(StoryHit, tantivy::DocAddress)> = rows
+            .into_iter()
+            .map(|row| {
+                let best = row.members[0];
+                let single = [best.0];
+                let all: &[PageId] = match row.cluster {
+                    Some(c) => &stories.members[&c],
+                    None => &single,
+                };
+                let span = match row.cluster {
+                    Some(c) => stories.spans.get(&c).copied(),
+                    None => info(&best.0)
+                        .and_then(|i| i.published_day)
+                        .map(|d| ((d, best.0), (d, best.0))),
+                };
+                let day_of = |p: PageId| {
+                    info(&p)
+                        .and_then(|i| i.published.as_deref())
+                        .map(|d| d.chars().take(10).collect::<String>())
+                };
                 let mut codes: BTreeSet<String> = BTreeSet::new();
                 for (name, pages) in &stories.codes {
                     if all.iter().any(|p| pages.contains(p)) {
@@ -668,8 +749,8 @@ impl SearchIndex {
                     }
                 }
                 let story = StoryHit {
-                    cluster,
-                    size: all.len(),
+                    cluster: row.cluster,
+                    size: row.size,
                     score: best.1,
                     title: stories
                         .titles
@@ -678,11 +759,14 @@ impl SearchIndex {
                             Some((i.site.as_deref().unwrap_or_default(), i.title.as_deref()))
                         }))
                         .unwrap_or_default(),
-                    first_site: dated.first().and_then(|d| d.2.map(str::to_string)),
-                    first: dated.first().map(|d| d.1.chars().take(10).collect()),
-                    last: dated.last().map(|d| d.1.chars().take(10).collect()),
+                    first_site: span
+                        .and_then(|((_, p), _)| info(&p))
+                        .and_then(|i| i.site.clone()),
+                    first: span.and_then(|((_, p), _)| day_of(p)),
+                    last: span.and_then(|(_, (_, p))| day_of(p)),
                     codes: codes.into_iter().collect(),
-                    members: members
+                    members: row
+                        .members
                         .iter()
                         .map(|&(page, score, _)| PageHit {
                             page,
@@ -695,37 +779,6 @@ impl SearchIndex {
                 (story, best.2)
             })
             .collect();
-        match options.sort {
-            Sort::Relevance => rows.sort_by(|a, b| {
-                b.0.score
-                    .total_cmp(&a.0.score)
-                    .then(a.0.cluster.cmp(&b.0.cluster))
-                    .then(a.0.members[0].page.cmp(&b.0.members[0].page))
-            }),
-            Sort::First => rows.sort_by(|a, b| {
-                (
-                    a.0.first.is_none(),
-                    &a.0.first,
-                    std::cmp::Reverse(a.0.score.to_bits()),
-                )
-                    .cmp(&(
-                        b.0.first.is_none(),
-                        &b.0.first,
-                        std::cmp::Reverse(b.0.score.to_bits()),
-                    ))
-                    .then(a.0.members[0].page.cmp(&b.0.members[0].page))
-            }),
-            Sort::Size => rows.sort_by(|a, b| {
-                b.0.size
-                    .cmp(&a.0.size)
-                    .then(b.0.score.total_cmp(&a.0.score))
-                    .then(a.0.members[0].page.cmp(&b.0.members[0].page))
-            }),
-        }
-        let story_count = rows.len();
-        if let Some(limit) = options.limit {
-            rows.truncate(limit);
-        }
         let fields = self.fields();
         let stories = rows
             .into_iter()
