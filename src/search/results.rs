@@ -96,23 +96,21 @@ impl Stories {
             run,
             ..Stories::default()
         };
-        let pages = project.pages()?;
-        s.titles = crate::headline::Titles::learn(pages.iter().filter_map(|p| {
-            Some((
-                p.identity.site.as_deref().unwrap_or_default(),
-                p.identity.title.as_deref()?,
-            ))
-        }));
+        let pages = project.page_briefs()?;
+        s.titles =
+            crate::headline::Titles::learn(pages.iter().filter_map(|p| {
+                Some((p.site.as_deref().unwrap_or_default(), p.title.as_deref()?))
+            }));
+        s.pages.reserve(pages.len());
         for p in pages {
-            let published = p.identity.published.clone();
             s.pages.insert(
                 p.id,
                 PageInfo {
-                    key: p.identity.key,
-                    site: p.identity.site,
-                    title: p.identity.title,
-                    published_day: super::day_of(published.as_deref()),
-                    published,
+                    key: p.key,
+                    site: p.site,
+                    title: p.title,
+                    published_day: super::day_of(p.published.as_deref()),
+                    published: p.published,
                 },
             );
         }
