@@ -144,6 +144,11 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
         eprintln!("{name:?} applied to {n} stories ({pages} pages written) of run {run}");
     }
     let mut out = super::stdout_for(args.json);
+    // Written to a file or coded: the counts, not the list again.
+    if (args.out.is_some() || args.code.is_some()) && !args.json && args.per.is_none() {
+        writeln!(out, "{} for {query:?}", results.describe())?;
+        return Ok(());
+    }
     if let Some(per) = &args.per {
         let counts = results.per_period(per == "week");
         if args.json {
