@@ -2675,8 +2675,12 @@ fn ctrl_k_searches_the_cores_codes_every_story_found_and_opens_one() {
     let mut h = opened_sample();
     open_project_by_typing(&mut h, &file);
     add_and_select_code(&mut h, "zoning");
+    // From another tab: Ctrl+K goes to the Clusters tab's search bar.
+    click(&mut h, "Documents");
     h.key_press_modifiers(egui::Modifiers::COMMAND, Key::K);
     h.run();
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Clusters);
     h.input_mut().events.push(egui::Event::Text(
         "zoning OR \"planning commission\"".into(),
     ));

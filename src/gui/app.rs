@@ -950,6 +950,15 @@ impl Workbench {
         if ui.ctx().input_mut(|i| i.consume_shortcut(&SHORTCUT_SIDE)) {
             self.side_hidden = !self.side_hidden;
         }
+        // Ctrl+K from any tab goes to the search bar over the cluster list (which takes the
+        // key itself when it is drawn).
+        if self.tab != Tab::Clusters
+            && ui
+                .ctx()
+                .input(|i| i.modifiers.command && i.key_pressed(egui::Key::K))
+        {
+            self.tab = Tab::Clusters;
+        }
         if !self.side_hidden {
             egui::Panel::left("side")
                 .resizable(true)

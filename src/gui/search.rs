@@ -20,7 +20,10 @@ pub const SHORTCUT_SEARCH: KeyboardShortcut = KeyboardShortcut::new(Modifiers::C
 
 /// Keys of the search bar, for the help overlay.
 pub const KEYS: &[(&str, &str)] = &[
-    ("Ctrl+K", "Search the pages' cores (Clusters tab)"),
+    (
+        "Ctrl+K",
+        "Search the pages' cores (the bar over the Clusters tab's list)",
+    ),
     ("Enter", "Run the search (in the search bar)"),
     ("Esc", "Close the results (in the search bar)"),
 ];
