@@ -713,3 +713,44 @@ fn a_round_is_drawn_among_the_stories_a_search_finds() {
     assert_eq!(drawn, found);
     assert_eq!(found.len(), 4);
 }
+
+/// `--out` aimed at the project or at one of its archives is refused, and both survive.
+#[test]
+fn search_out_refuses_the_project_and_its_archives() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.warc.gz");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_archives/news-sample.warc.gz"),
+        &archive,
+    )
+    .unwrap();
+    let (_p, path) = project_of(&[&archive]);
+    let before = (
+        std::fs::read(&path).unwrap(),
+        std::fs::read(&archive).unwrap(),
+    );
+    for target in [&path, &archive] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_samecore"))
+            .args(["search", "zoning", "--project"])
+            .arg(&path)
+            .arg("--out")
+            .arg(target)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("nothing was written"), "{err}");
+    }
+    assert!(before.0 == std::fs::read(&path).unwrap());
+    assert!(before.1 == std::fs::read(&archive).unwrap());
+    let found = common::samecore([
+        "search".as_ref(),
+        "zoning".as_ref(),
+        "--project".as_ref(),
+        path.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    let found: serde_json::Value = serde_json::from_str(&found).unwrap();
+    assert!(found["pages"].as_u64().unwrap() > 0);
+    assert!(found["stories"][0]["pages"].is_array() && found["stories"][0]["snippet"].is_string());
+}

@@ -590,27 +590,6 @@ fn project_table(
     }
 }
 
-/// One story of a search's results, as Python reads it (a row of a DataFrame).
-#[derive(serde::Serialize, serde::Deserialize, Default)]
-struct SearchStoryRow {
-    rank: u64,
-    cluster: Option<i64>,
-    /// The matching members' page keys, best first.
-    pages: Vec<String>,
-    matches: u64,
-    size: u64,
-    score: f64,
-    title: String,
-    first: Option<String>,
-    last: Option<String>,
-    first_site: Option<String>,
-    codes: Vec<String>,
-    snippet: String,
-    /// Character ranges of the hits in `snippet`.
-    highlights: Vec<Vec<u64>>,
-    snippet_in_core: bool,
-}
-
 /// Full-text search of a project's pages (the index beside it built or brought up to date when
 /// it is opened), its stories and codes kept and read again when the project was written since.
 #[pyclass(name = "Search", module = "samecore._samecore", unsendable)]
@@ -675,32 +654,7 @@ impl PySearch {
             .inner
             .search(query, &options, &Progress::new())
             .map_err(error)?;
-        let rows: Vec<SearchStoryRow> = results
-            .stories
-            .iter()
-            .enumerate()
-            .map(|(i, s)| SearchStoryRow {
-                rank: i as u64 + 1,
-                cluster: s.cluster,
-                pages: s.members.iter().map(|m| m.key.clone()).collect(),
-                matches: s.members.len() as u64,
-                size: s.size as u64,
-                score: f64::from(s.score),
-                title: s.title.clone(),
-                first: s.first.clone(),
-                last: s.last.clone(),
-                first_site: s.first_site.clone(),
-                codes: s.codes.clone(),
-                snippet: s.snippet.text.clone(),
-                highlights: s
-                    .snippet
-                    .char_hits()
-                    .into_iter()
-                    .map(|(a, b)| vec![a as u64, b as u64])
-                    .collect(),
-                snippet_in_core: s.snippet.in_core,
-            })
-            .collect();
+        let rows = results.story_rows();
         Ok((
             ArrowTable::of(&rows)?,
             results.story_count,

@@ -85,13 +85,10 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     let progress = Progress::new();
     let (index, report) =
         with_progress_bar(&progress, COUNT, || SearchIndex::open(&project, &progress))?;
-    if report.rebuilt.is_some() || report.added + report.deleted + report.reindexed > 0 {
+    if report.rebuilt.is_some()
+        || report.added + report.deleted + report.reindexed + report.unread > 0
+    {
         eprintln!("{}", report.describe());
-    } else if report.unread > 0 {
-        eprintln!(
-            "{} pages could not be read again and are searched by title and URL only (see samecore relocate)",
-            report.unread
-        );
     }
     if args.build {
         println!(
@@ -115,11 +112,8 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     let options = SearchOptions {
         whole_text: args.whole_text,
         sort: args.sort,
-        limit: if args.code.is_some() || args.per.is_some() {
-            None
-        } else {
-            limit
-        },
+        // The per-period counts take every story; coding takes every one anyway.
+        limit: if args.per.is_some() { None } else { limit },
     };
     let results = index.search(&stories, &query, &options)?;
     if let Some(out) = &args.out {
@@ -167,28 +161,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     if args.json {
-        let stories: Vec<serde_json::Value> = results
-            .stories
-            .iter()
-            .map(|s| {
-                serde_json::json!({
-                    "cluster": s.cluster,
-                    "pages": s.members.iter().map(|m| &m.key).collect::<Vec<_>>(),
-                    "scores": s.members.iter().map(|m| m.score).collect::<Vec<_>>(),
-                    "matches": s.members.len(),
-                    "size": s.size,
-                    "score": s.score,
-                    "title": s.title,
-                    "first": s.first,
-                    "last": s.last,
-                    "first_site": s.first_site,
-                    "codes": s.codes,
-                    "snippet": s.snippet.text,
-                    "highlights": s.snippet.char_hits(),
-                    "snippet_in_core": s.snippet.in_core,
-                })
-            })
-            .collect();
+        let stories = results.story_rows();
         let doc = serde_json::json!({
             "query": query,
             "run": run.map(|r| r.0),

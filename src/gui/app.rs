@@ -900,9 +900,9 @@ impl Workbench {
             return;
         }
         if let ExportWhat::Search(answer) = &what {
-            let answer = answer.clone();
-            self.jobs.start(JobKind::Export, move |_| {
-                let n = super::export::write_search(&answer, &path)?;
+            let (cache, request) = (self.search_cache.clone(), answer.request.clone());
+            self.jobs.start(JobKind::Export, move |p| {
+                let n = super::search::export(&cache, request, &path, p)?;
                 Ok(JobOutput::Exported(format!(
                     "{n} matching pages written to {}",
                     path.display()

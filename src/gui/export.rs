@@ -112,14 +112,6 @@ pub fn list_rows(ws: &Workspace, run: &AlgoRun, listed: &[usize]) -> Vec<Cluster
         .collect()
 }
 
-/// Write a search's matching pages to `path`; the rows written.
-pub fn write_search(answer: &super::search::SearchAnswer, path: &Path) -> crate::Result<usize> {
-    let rows = answer
-        .results
-        .rows(&answer.request.query, answer.request.run);
-    export::write_file(&rows, path, None)
-}
-
 /// Write the cluster or list rows to `path`; the message for the person.
 pub fn write(
     ws: &Workspace,
@@ -142,7 +134,11 @@ pub fn write(
                 "the sample is written by the project's worker".into(),
             ));
         }
-        ExportWhat::Search(answer) => write_search(answer, path)?,
+        ExportWhat::Search(_) => {
+            return Err(crate::Error::InvalidParameter(
+                "a search's pages are written by its own job".into(),
+            ));
+        }
     };
     Ok(format!("{n} rows written to {}", path.display()))
 }

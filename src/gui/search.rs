@@ -60,11 +60,36 @@ pub struct SearchAnswer {
 /// The index and stories kept across searches (the job holds it while it runs).
 pub type SearchCache = Arc<Mutex<Option<Searcher>>>;
 
-/// Answer `request`, opening the index (or reusing `cache`'s when it is of the same project
-/// and run).
+/// Answer `request` with the first stories a list shows (all are counted, and coded), opening
+/// the index (or reusing `cache`'s when it is of the same project and run).
 pub fn answer(
     cache: &SearchCache,
     request: SearchRequest,
+    progress: &crate::progress::Progress,
+) -> crate::Result<SearchAnswer> {
+    answer_with(cache, request, Some(SHOWN), progress)
+}
+
+/// Write every matching page of `request`'s stories to `path` (the list showed only the
+/// first); the rows written.
+pub fn export(
+    cache: &SearchCache,
+    request: SearchRequest,
+    path: &std::path::Path,
+    progress: &crate::progress::Progress,
+) -> crate::Result<usize> {
+    let all = answer_with(cache, request, None, progress)?;
+    crate::export::write_file(
+        &all.results.rows(&all.request.query, all.request.run),
+        path,
+        None,
+    )
+}
+
+fn answer_with(
+    cache: &SearchCache,
+    request: SearchRequest,
+    limit: Option<usize>,
     progress: &crate::progress::Progress,
 ) -> crate::Result<SearchAnswer> {
     let mut slot = cache.lock().unwrap_or_else(|p| p.into_inner());
@@ -79,7 +104,7 @@ pub fn answer(
     let options = SearchOptions {
         whole_text: request.whole_text,
         sort: request.sort,
-        limit: None,
+        limit,
     };
     let results = searcher.search(&request.query, &options, progress)?;
     let r = &searcher.report;
@@ -266,7 +291,7 @@ impl SearchPanel {
                     })
                     .response
                     .labelled_by(label.id);
-                let clusters: Vec<i64> = results.stories.iter().filter_map(|s| s.cluster).collect();
+                let clusters = results.all_clusters.clone();
                 if let Some(code) = self.code
                     && ui
                         .button(format!("Code {} stories", clusters.len()))
@@ -336,10 +361,10 @@ impl SearchPanel {
                     ui.add_space(4.0);
                 }
             });
-        if results.stories.len() > SHOWN {
+        if results.story_count > shown {
             ui.weak(format!(
-                "the first {SHOWN} of {} stories are listed; all are coded and exported",
-                results.stories.len()
+                "the first {shown} of {} stories are listed; all are coded and exported",
+                results.story_count
             ));
         }
         actions

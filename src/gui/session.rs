@@ -510,11 +510,7 @@ impl ProjectSession {
         self.code_command("Coding the stories found", move |st| {
             let what = format!("coding {} stories: {what}", clusters.len());
             st.project.logged_code_edit(&by, &what, &[code], |p| {
-                let mut n = 0;
-                for &c in &clusters {
-                    n += p.code_cluster(run, c, code, &by, CodeSource::Cluster)?;
-                }
-                Ok(n)
+                p.code_clusters(run, &clusters, code, &by)
             })?;
             Ok(Some(CodeUndo { what, by }))
         });

@@ -47,7 +47,9 @@ use tantivy::schema::{
 use tantivy::{Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
 pub use query::QueryError;
-pub use results::{PageHit, SearchOptions, SearchResults, Snippet, Sort, Stories, StoryHit};
+pub use results::{
+    PageHit, SearchOptions, SearchResults, Snippet, Sort, Stories, StoryHit, StoryRow,
+};
 
 use crate::document::RecordLocation;
 use crate::passages::{AlignOptions, Core, frame_mask, frame_seeds};
@@ -211,10 +213,6 @@ impl std::fmt::Debug for SearchIndex {
             .field("pages", &self.meta.pages.0)
             .finish()
     }
-}
-
-fn index_error(e: impl std::fmt::Display) -> Error {
-    Error::Index(e.to_string())
 }
 
 impl SearchIndex {
@@ -461,10 +459,7 @@ impl SearchIndex {
             .collect();
         drop(visible);
 
-        let mut writer: IndexWriter = self
-            .index
-            .writer_with_num_threads(2, WRITER_MEMORY)
-            .map_err(index_error)?;
+        let mut writer: IndexWriter = self.index.writer_with_num_threads(2, WRITER_MEMORY)?;
         for id in gone.iter().copied().chain(
             todo.iter()
                 .map(|&i| pages[i].id.0)
@@ -488,7 +483,7 @@ impl SearchIndex {
                     let html = read_page(i);
                     let (doc, prefix) =
                         page_document(&fields, page, html.as_deref(), frame, &known_langs);
-                    writer.add_document(doc).map_err(index_error)?;
+                    writer.add_document(doc)?;
                     out.push((html.is_some(), prefix));
                 }
                 progress.advance(chunk.len() as u64);
@@ -544,10 +539,7 @@ fn kept_text(core: &Core, mask: &[bool]) -> String {
         }
         let (s, e) = (s as usize, e as usize);
         match last_end {
-            Some(le) if skipped => {
-                let _ = le;
-                out.push_str(" … ");
-            }
+            Some(_) if skipped => out.push_str(" … "),
             Some(le) => out.push_str(&core.text[le..s]),
             None => {}
         }
@@ -576,17 +568,17 @@ fn page_document(
         let core = Core::of_page(html);
         let mask = frame_mask(&core, frame, &opts);
         let kept = kept_text(&core, &mask);
-        let mut sample = String::new();
+        // The core's language as the detectors tell a page's ([`crate::token::language`]).
+        let mut sample = crate::token::language::Sample::default();
         for (k, &(s, e)) in core.words.iter().enumerate() {
-            if sample.len() >= 2048 {
+            if sample.is_full() {
                 break;
             }
             if !mask[k] {
-                sample.push_str(&core.text[s as usize..e as usize].to_lowercase());
-                sample.push(' ');
+                sample.push(&core.text[s as usize..e as usize].to_lowercase());
             }
         }
-        let lang = crate::token::language::of_page(&sample, Some(html), known);
+        let lang = sample.language(Some(html), known);
         prefix = stemmed_prefix(lang);
         if let Some(lang) = lang {
             doc.add_text(fields.lang, lang);
@@ -631,26 +623,13 @@ fn stemmed_prefix(lang: Option<&str>) -> &'static str {
     }
 }
 
-/// The day (since 1970) of a date as pages and WARC headers write it (also ARC's 14 digits).
+/// The day (since 1970) of a date as the project stores it (ISO 8601: readers turn ARC's 14
+/// digits into it), in the offset it was written in.
 pub fn day_of(date: Option<&str>) -> Option<i64> {
-    let d = date?.trim();
-    if let Some(i) = crate::calendar::parse_iso(d) {
-        return Some(i.local_day());
-    }
-    // ARC: 20150903120000
-    if d.len() >= 8 && d.bytes().take(8).all(|b| b.is_ascii_digit()) {
-        let (y, m, day) = (
-            d[0..4].parse().ok()?,
-            d[4..6].parse().ok()?,
-            d[6..8].parse().ok()?,
-        );
-        return crate::calendar::valid_ymd(y, m, day)
-            .then(|| crate::calendar::days_from_civil(y, m, day));
-    }
-    None
+    crate::calendar::parse_iso(date?).map(|i| i.local_day())
 }
 
-/// The pages of `project` as their ids, for those that query the index by page.
+/// The term that names `page` in the index (its id).
 pub(crate) fn page_term(fields: &Fields, page: PageId) -> Term {
     Term::from_field_u64(fields.page, page.0 as u64)
 }

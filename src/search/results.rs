@@ -162,6 +162,8 @@ impl Stories {
         }
         // A unit's value: the final one where there is one, else every coder's.
         let values = project.values()?;
+        // The clusters of the runs values were coded on, read once a run.
+        let mut other_runs: HashMap<RunId, HashMap<i64, Vec<PageId>>> = HashMap::new();
         let finals: HashSet<(String, String)> = values
             .iter()
             .filter(|v| v.role == crate::store::values::Role::Final)
@@ -182,12 +184,15 @@ impl Stories {
                     if Some(r) == run {
                         s.members.get(&cluster).cloned().unwrap_or_default()
                     } else {
-                        project
-                            .run_clusters(r)?
-                            .into_iter()
-                            .find(|c| c.id == cluster)
-                            .map(|c| c.members)
-                            .unwrap_or_default()
+                        let of_run = match other_runs.entry(r) {
+                            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                            std::collections::hash_map::Entry::Vacant(e) => e.insert(
+                                (project.run_clusters(r)?.into_iter())
+                                    .map(|c| (c.id, c.members))
+                                    .collect(),
+                            ),
+                        };
+                        of_run.get(&cluster).cloned().unwrap_or_default()
                     }
                 }
             };
@@ -314,9 +319,75 @@ pub struct SearchResults {
     pub story_count: usize,
     /// Pages matching in all.
     pub page_count: usize,
+    /// The clusters of every matching story in the list's order (also those not returned):
+    /// what coding every story found takes.
+    pub all_clusters: Vec<i64>,
+}
+
+/// One story of a result list as programs read it (`samecore search --json`, Python's
+/// DataFrame).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct StoryRow {
+    /// Its rank in the list (1 first).
+    pub rank: u64,
+    /// Its cluster in the run (none: a page the run has no cluster for, or no run).
+    pub cluster: Option<i64>,
+    /// The matching members' page keys (as `export pages` gives them), best first.
+    pub pages: Vec<String>,
+    /// Their scores.
+    pub scores: Vec<f64>,
+    /// Members that match.
+    pub matches: u64,
+    /// Members in all.
+    pub size: u64,
+    /// The best member's score.
+    pub score: f64,
+    /// The story's title.
+    pub title: String,
+    /// Its first publication (day).
+    pub first: Option<String>,
+    /// Its last publication.
+    pub last: Option<String>,
+    /// The site of its first publication.
+    pub first_site: Option<String>,
+    /// The codes on its members.
+    pub codes: Vec<String>,
+    /// The best member's snippet.
+    pub snippet: String,
+    /// Character ranges of the hits in `snippet`.
+    pub highlights: Vec<Vec<u64>>,
+    /// Whether the snippet's core holds a hit.
+    pub snippet_in_core: bool,
 }
 
 impl SearchResults {
+    /// The stories returned, one row each.
+    pub fn story_rows(&self) -> Vec<StoryRow> {
+        self.stories
+            .iter()
+            .enumerate()
+            .map(|(i, s)| StoryRow {
+                rank: i as u64 + 1,
+                cluster: s.cluster,
+                pages: s.members.iter().map(|m| m.key.clone()).collect(),
+                scores: s.members.iter().map(|m| f64::from(m.score)).collect(),
+                matches: s.members.len() as u64,
+                size: s.size as u64,
+                score: f64::from(s.score),
+                title: s.title.clone(),
+                first: s.first.clone(),
+                last: s.last.clone(),
+                first_site: s.first_site.clone(),
+                codes: s.codes.clone(),
+                snippet: s.snippet.text.clone(),
+                highlights: (s.snippet.char_hits().into_iter())
+                    .map(|(a, b)| vec![a as u64, b as u64])
+                    .collect(),
+                snippet_in_core: s.snippet.in_core,
+            })
+            .collect()
+    }
+
     /// "312 stories (1,904 pages)".
     pub fn describe(&self) -> String {
         format!(
@@ -716,6 +787,7 @@ impl SearchIndex {
             }),
         }
         let story_count = rows.len();
+        let all_clusters = rows.iter().filter_map(|r| r.cluster).collect();
         if let Some(limit) = options.limit {
             rows.truncate(limit);
         }
@@ -797,6 +869,7 @@ impl SearchIndex {
             stories,
             story_count,
             page_count,
+            all_clusters,
         })
     }
 }
@@ -894,9 +967,10 @@ impl SearchResults {
             .collect()
     }
 
-    /// Apply `code` to every story of the results that is a cluster of `run` (all members, as
-    /// coding a cluster does), as one edit of the code log (so it can be undone); stories that
-    /// are pages outside the run are left as they are. The stories and pages coded.
+    /// Apply `code` to every story found that is a cluster of `run` (all members, as coding a
+    /// cluster does; those not returned too), as one edit of the code log (so it can be
+    /// undone); stories that are pages outside the run are left as they are. The stories and
+    /// pages coded.
     pub fn code_all(
         &self,
         project: &mut Project,
@@ -905,17 +979,13 @@ impl SearchResults {
         by: &str,
         query: &str,
     ) -> Result<(usize, usize)> {
-        let clusters: Vec<i64> = self.stories.iter().filter_map(|s| s.cluster).collect();
+        let clusters = &self.all_clusters;
         let what = format!(
             "apply to the {} stories found by {query:?} (run {run})",
             clusters.len()
         );
         let pages = project.logged_code_edit(by, &what, &[code], |p| {
-            let mut n = 0;
-            for &c in &clusters {
-                n += p.code_cluster(run, c, code, by, crate::store::codes::CodeSource::Cluster)?;
-            }
-            Ok(n)
+            p.code_clusters(run, clusters, code, by)
         })?;
         Ok((clusters.len(), pages))
     }

@@ -276,6 +276,21 @@ impl Project {
         })
     }
 
+    /// [`Project::code_cluster`] of each of `clusters` (a search's stories); the pages written.
+    pub fn code_clusters(
+        &mut self,
+        run: RunId,
+        clusters: &[i64],
+        code: CodeId,
+        by: &str,
+    ) -> Result<usize> {
+        let mut n = 0;
+        for &c in clusters {
+            n += self.code_cluster(run, c, code, by, CodeSource::Cluster)?;
+        }
+        Ok(n)
+    }
+
     /// Give `code` to the members of a cluster that have no decision on it yet (existing
     /// decisions and their provenance stay as they are); the number of pages coded.
     pub fn propagate_code(
