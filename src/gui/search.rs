@@ -394,9 +394,7 @@ fn snippet_job(ui: &egui::Ui, story: &crate::search::StoryHit) -> LayoutJob {
         ..Default::default()
     };
     let s = &story.snippet;
-    // One paragraph: line breaks of the core become spaces (one byte for one: the hits' byte
-    // ranges stay).
-    let text = s.text.replace(['\n', '\r', '\t'], " ");
+    let text = &s.text;
     let mut job = LayoutJob::default();
     let mut at = 0;
     for &(a, b) in &s.hits {

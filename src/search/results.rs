@@ -1059,11 +1059,36 @@ fn snippet(text: &str, prefix: &str, wanted: &Wanted) -> Snippet {
         .filter(|h| h.0 >= from && h.1 <= to)
         .map(|h| (h.0 - from + base, h.1 - from + base))
         .collect();
+    let (text, shown) = one_line(&out, &shown);
     Snippet {
-        text: out,
+        text,
         in_core: !hits.is_empty() || (wanted.terms.is_empty() && wanted.prefixes.is_empty()),
         hits: shown,
     }
+}
+
+/// `text` on one line, every run of white space (line breaks, tabs, a page's indentation) one
+/// space, and the byte ranges `hits` moved with it.
+fn one_line(text: &str, hits: &[(usize, usize)]) -> (String, Vec<(usize, usize)>) {
+    let mut out = String::with_capacity(text.len());
+    // Where each byte of `text` went (and where its end went).
+    let mut at = vec![0usize; text.len() + 1];
+    let mut space = false;
+    for (i, c) in text.char_indices() {
+        at[i] = out.len();
+        if c.is_whitespace() {
+            if !space {
+                out.push(' ');
+            }
+            space = true;
+        } else {
+            out.push(c);
+            space = false;
+        }
+    }
+    at[text.len()] = out.len();
+    let moved = hits.iter().map(|&(a, b)| (at[a], at[b])).collect();
+    (out, moved)
 }
 
 #[cfg(test)]
@@ -1106,5 +1131,7 @@ mod tests {
         });
         assert_eq!(c.marked("[", "]"), "[难民]营在这里");
         assert_eq!(c.char_hits(), [(0, 2)]);
+        let spaced = snippet("Die\r\n\t  Grenze   zu", "de", &wanted);
+        assert_eq!(spaced.marked("[", "]"), "Die [Grenze] zu");
     }
 }
