@@ -162,12 +162,18 @@ impl SearchPanel {
         run: Option<RunId>,
     ) -> Option<Action> {
         let focus = ui.input_mut(|i| i.consume_shortcut(&SHORTCUT_SEARCH));
+        let Some(project) = project else {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("Search:");
+                ui.weak("with a project open (its pages are indexed beside it)");
+            });
+            return None;
+        };
         let mut action = None;
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("Search:");
             let edit = ui
-                .add_enabled(
-                    project.is_some(),
+                .add(
                     egui::TextEdit::singleline(&mut self.query)
                         .hint_text("words, \"phrase\", site:, published:[2015-09-01 TO *] (Ctrl+K)")
                         .desired_width((ui.available_width() - 260.0).clamp(160.0, 420.0)),
@@ -188,10 +194,7 @@ impl SearchPanel {
                 )
                 .changed();
             let go = ui
-                .add_enabled(
-                    project.is_some() && !self.query.trim().is_empty(),
-                    egui::Button::new("Search"),
-                )
+                .add_enabled(!self.query.trim().is_empty(), egui::Button::new("Search"))
                 .clicked();
             if self.waiting {
                 ui.spinner();
@@ -199,10 +202,7 @@ impl SearchPanel {
             if self.answer.is_some() && !self.open && ui.button("Results").clicked() {
                 self.open = true;
             }
-            if let Some(project) = project
-                && (go || enter || (changed && self.open))
-                && !self.query.trim().is_empty()
-            {
+            if (go || enter || (changed && self.open)) && !self.query.trim().is_empty() {
                 self.waiting = true;
                 action = Some(Action::Search(SearchRequest {
                     project: project.clone(),
@@ -211,9 +211,6 @@ impl SearchPanel {
                     whole_text: self.whole_text,
                     sort: self.sort,
                 }));
-            }
-            if project.is_none() {
-                ui.weak("Search needs a project (Project, on the left): its pages are indexed beside it.");
             }
         });
         action
