@@ -614,3 +614,323 @@ fn spark_standalone_cluster_equals_allpairs() {
     });
     assert!(n > 300, "{n} pairs on the sample");
 }
+
+/// Whether python3 has the samecore package with the Spark job's calls (the whole run's job
+/// runs samecore's own code through it, on the driver and in every executor). Without it the
+/// test says SKIPPED; `SAMECORE_REQUIRE_PYTHON_PACKAGE=1` (as `.ci/run` sets) makes that an
+/// error.
+fn extension_available() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "from samecore import _samecore; _samecore.spark_sign"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("SAMECORE_REQUIRE_PYTHON_PACKAGE").as_deref() != Ok("1"),
+            "SAMECORE_REQUIRE_PYTHON_PACKAGE=1 but python3 has no samecore package with the \
+             Spark job's calls"
+        );
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED the whole run in Spark: the samecore Python package is not installed \
+             (pip install ./python)"
+        );
+    }
+    ok
+}
+
+/// The whole run's job as `spark/README.md` prints it for a standalone cluster, on `archives`
+/// into `out`, started (not waited for): its standard error goes to `log`.
+fn submit_whole_run(
+    master: &str,
+    archives: &[PathBuf],
+    out: &Path,
+    log: &Path,
+) -> std::process::Child {
+    let home = spark_home();
+    let job = Path::new(env!("CARGO_MANIFEST_DIR")).join("spark/samecore_run.py");
+    Command::new(home.join("bin/spark-submit"))
+        .args(["--master", master])
+        .arg(job)
+        .arg("--archives")
+        .args(archives)
+        .arg("--out")
+        .arg(out)
+        // A small collection on a cluster: about twice the cores (spark/README.md).
+        .args(["--partitions", "4"])
+        .env("SPARK_HOME", &home)
+        .env("SPARK_LOCAL_IP", "127.0.0.1")
+        .env("JAVA_TOOL_OPTIONS", TEST_JVM)
+        .env("PYSPARK_PYTHON", "python3")
+        .env("PYSPARK_DRIVER_PYTHON", "python3")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap()
+}
+
+/// A page of the whole run's `clusters.parquet`: the columns compared with `run --clusters`.
+#[derive(Debug, serde::Deserialize)]
+struct WholeRunPage {
+    doc: String,
+    cluster: i64,
+    representative: bool,
+    key: String,
+    site: String,
+    linked_through: Option<String>,
+    link_score: Option<f64>,
+    title: Option<String>,
+    published: Option<String>,
+}
+
+/// A pair of the whole run's `pairs.parquet`.
+#[derive(Debug, serde::Deserialize)]
+struct WholeRunPair {
+    a_doc: String,
+    b_doc: String,
+    a_key: String,
+    b_key: String,
+    score: f64,
+}
+
+/// The rows of every part file of Spark's output folder `dir`.
+fn parts<T: serde::de::DeserializeOwned>(dir: &Path) -> Vec<T> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    files.sort();
+    (files.iter())
+        .flat_map(|f| read_rows::<T>(f, Some(samecore::export::Format::Parquet)).unwrap())
+        .collect()
+}
+
+/// The whole run's output in `out` against `samecore run --mode allpairs` on `archives` with
+/// the defaults: every page, pair (score to the bit) and cluster (members, representative, the
+/// page each is linked through and its score) the same; then the run imported into a project
+/// gives those clusters. The number of clusters of 2+ pages.
+fn compare_whole_run(archives: &[PathBuf], out: &Path, dir: &Path) -> usize {
+    let (pairs_path, clusters_path) = (dir.join("pairs.parquet"), dir.join("clusters.parquet"));
+    let mut run: Vec<OsString> = vec!["run".into()];
+    run.extend(archives.iter().map(OsString::from));
+    run.extend(["--mode".into(), "allpairs".into()]);
+    run.extend(["--pairs".into(), pairs_path.clone().into()]);
+    run.extend(["--clusters".into(), clusters_path.clone().into()]);
+    common::samecore(&run);
+    let what = archives[0].display();
+
+    let local: Vec<ClusterFileRow> = read_rows(&clusters_path, None).unwrap();
+    let job: Vec<WholeRunPage> = parts(&out.join("clusters.parquet"));
+    assert_eq!(job.len(), local.len(), "{what}: pages");
+    let by_key: HashMap<&str, &WholeRunPage> = job.iter().map(|p| (p.key.as_str(), p)).collect();
+    for l in &local {
+        let j = by_key
+            .get(l.key.as_str())
+            .unwrap_or_else(|| panic!("{what}: page {} not in the job's clusters", l.key));
+        assert_eq!(
+            (
+                &j.doc,
+                j.representative,
+                &j.linked_through,
+                j.link_score,
+                &j.site
+            ),
+            (
+                &l.doc,
+                l.representative,
+                &l.linked_through,
+                l.link_score,
+                &l.site
+            ),
+            "{what}: page {}",
+            l.key
+        );
+        assert_eq!(
+            (&j.title, &j.published),
+            (&l.title, &l.published),
+            "{}",
+            l.key
+        );
+        assert_eq!(
+            j.cluster,
+            i64::from(l.cluster),
+            "{what}: cluster of {}",
+            l.key
+        );
+    }
+    let here = partition(local.iter().map(|r| (r.key.clone(), i64::from(r.cluster))));
+    let there = partition(job.iter().map(|p| (p.key.clone(), p.cluster)));
+    assert_eq!(here, there, "{what}: clusters");
+
+    let local_pairs: Vec<PairFileRow> = read_rows(&pairs_path, None).unwrap();
+    let job_pairs: Vec<WholeRunPair> = parts(&out.join("pairs.parquet"));
+    let key = |a: &str, b: &str| (a.to_string(), b.to_string());
+    let here: BTreeMap<(String, String), (u64, &str, &str)> = (local_pairs.iter())
+        .map(|p| {
+            (
+                key(&p.a_key, &p.b_key),
+                (p.score.to_bits(), &*p.a_doc, &*p.b_doc),
+            )
+        })
+        .collect();
+    let there: BTreeMap<(String, String), (u64, &str, &str)> = (job_pairs.iter())
+        .map(|p| {
+            (
+                key(&p.a_key, &p.b_key),
+                (p.score.to_bits(), &*p.a_doc, &*p.b_doc),
+            )
+        })
+        .collect();
+    assert_eq!(here.len(), local_pairs.len());
+    assert_eq!(
+        there.len(),
+        job_pairs.len(),
+        "{what}: a pair twice in the job's"
+    );
+    let only_here: Vec<_> = here
+        .keys()
+        .filter(|k| !there.contains_key(*k))
+        .take(3)
+        .collect();
+    let only_there: Vec<_> = there
+        .keys()
+        .filter(|k| !here.contains_key(*k))
+        .take(3)
+        .collect();
+    assert!(
+        only_here.is_empty() && only_there.is_empty(),
+        "{what}: pairs only in run's {only_here:?}, only in the job's {only_there:?}"
+    );
+    assert_eq!(here, there, "{what}: pairs' scores or docs");
+
+    // Into a project: the run `import-pairs` makes of the job is `run`'s.
+    let project = dir.join("imported.samecore");
+    let mut import: Vec<OsString> = vec!["import-pairs".into(), "--project".into()];
+    import.extend([project.clone().into(), out.join("pairs.parquet").into()]);
+    import.push("--archives".into());
+    import.extend(archives.iter().map(OsString::from));
+    common::samecore(&import);
+    let pages_path = dir.join("imported-pages.tsv");
+    common::samecore([
+        "export".as_ref(),
+        "--project".as_ref(),
+        project.as_os_str(),
+        "pages".as_ref(),
+        "--out".as_ref(),
+        pages_path.as_os_str(),
+    ]);
+    let pages: Vec<PageRow> = read_rows(&pages_path, None).unwrap();
+    let imported = partition(
+        (pages.iter()).map(|p| (p.key.clone(), p.cluster.expect("every page has a cluster"))),
+    );
+    let clusters = partition(local.iter().map(|r| (r.key.clone(), i64::from(r.cluster))));
+    assert_eq!(imported, clusters, "{what}: the imported run's clusters");
+    clusters.len()
+}
+
+/// The inputs of the whole run's test: the sample archive, goldset-dev, and the seven shared
+/// WARC files together (those two when `../shared` is there).
+fn whole_run_cases() -> Vec<(&'static str, Vec<PathBuf>, usize)> {
+    let mut cases = vec![("sample", vec![sample()], 20)];
+    if let Some(goldset) = common::goldset() {
+        cases.push(("goldset-dev", vec![goldset], 50));
+    }
+    if let Some(warc) = common::shared("data/warc") {
+        let mut files: Vec<PathBuf> = (std::fs::read_dir(&warc).unwrap().flatten())
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), 7, "the seven shared WARC files");
+        cases.push(("the seven WARCs", files, 1));
+    }
+    cases
+}
+
+/// The whole run in Spark — archives read and signed in the executors, matched and clustered
+/// there with samecore's code, on a standalone master and two one-core workers with the
+/// README's `spark-submit` line — gives the pages, pairs and clusters of `samecore run --mode
+/// allpairs`.
+#[test]
+fn spark_whole_run_on_a_standalone_cluster_equals_run() {
+    if !spark_available() || !extension_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cluster = Standalone::start(dir.path());
+    for (name, archives, at_least) in whole_run_cases() {
+        let case = dir.path().join(name.replace(' ', "-"));
+        std::fs::create_dir_all(&case).unwrap();
+        let (out, log) = (case.join("out"), case.join("job.log"));
+        let status = submit_whole_run(&cluster.master_url, &archives, &out, &log)
+            .wait()
+            .unwrap();
+        let said = std::fs::read_to_string(&log).unwrap_or_default();
+        assert!(status.success(), "{name}: the job failed: {said}");
+        let clusters = compare_whole_run(&archives, &out, &case);
+        assert!(clusters >= at_least, "{name}: {clusters} clusters");
+    }
+}
+
+/// The processes whose working folder is inside `dir` (an executor of a standalone worker runs
+/// in `WORK/app-…/N`).
+fn processes_in(dir: &Path) -> Vec<u32> {
+    let dir = std::fs::canonicalize(dir).unwrap();
+    (std::fs::read_dir("/proc").unwrap().flatten())
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd.starts_with(&dir))
+        })
+        .collect()
+}
+
+/// An executor killed in the middle of the whole run (after reading, while matching): Spark
+/// runs its tasks again elsewhere, and the result is the single machine's all the same.
+#[test]
+fn spark_whole_run_survives_a_killed_executor() {
+    if !spark_available() || !extension_available() {
+        return;
+    }
+    let Some(goldset) = common::goldset() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cluster = Standalone::start(dir.path());
+    let (out, log) = (dir.path().join("out"), dir.path().join("job.log"));
+    let archives = vec![goldset];
+    let mut job = submit_whole_run(&cluster.master_url, &archives, &out, &log);
+    let started = std::time::Instant::now();
+    let mut killed = Vec::new();
+    while killed.is_empty() {
+        let said = std::fs::read_to_string(&log).unwrap_or_default();
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "the job ended before an executor could be killed: {said}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(600),
+            "{said}"
+        );
+        if said.contains("read and signed:") {
+            for pid in processes_in(&cluster.work[0]) {
+                if Command::new("kill")
+                    .args(["-9", &pid.to_string()])
+                    .status()
+                    .is_ok_and(|s| s.success())
+                {
+                    killed.push(pid);
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let status = job.wait().unwrap();
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(status.success(), "the job failed after the kill: {said}");
+    assert!(
+        said.contains("Lost executor") || said.contains("Executor lost") || said.contains("lost"),
+        "the driver did not see an executor lost: {said}"
+    );
+    compare_whole_run(&archives, &out, dir.path());
+}

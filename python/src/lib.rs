@@ -9,6 +9,8 @@
 //! pyarrow through the Arrow C stream interface (`__arrow_c_stream__`): pyarrow takes the
 //! buffers as they are, without a copy.
 
+mod spark;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -1138,5 +1140,6 @@ fn _samecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare_html, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    spark::register(m)?;
     Ok(())
 }

@@ -14,7 +14,6 @@ use clap::Args;
 use samecore::detectors::Algo;
 use samecore::detectors::scored::page_term_hashes;
 use samecore::detectors::spotsigs::SpotSigsDetector;
-use samecore::document::timestamp14;
 use samecore::export::shard::{self, SIGN_FORMAT, SIGN_VERSION, ShardPage, SignManifest};
 use samecore::signature::shingles::minhash_vectors;
 
@@ -109,11 +108,6 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
             _ => minhash[i].len() as i64,
         }
     };
-    // The site the frame filter grouped the page by (`SpotSigsDetector::sign_raw`).
-    let site = |i: usize| -> Option<String> {
-        Some(docs[i].site.registrable.to_string()).filter(|s| !s.is_empty())
-    };
-
     // Documents come in input order; each input's report counts its documents.
     let counts: Vec<usize> = collection
         .reports
@@ -148,27 +142,14 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
         let pages: Vec<ShardPage> = range
             .clone()
             .map(|i| {
-                let d = &docs[i];
-                ShardPage {
-                    page: ids[i],
-                    key: d.capture(),
-                    record_id: d.record_id().map(str::to_string),
-                    url: d.url.as_deref().map(String::from),
-                    timestamp: d.date.as_deref().and_then(timestamp14),
-                    date: d.date.as_deref().map(String::from),
-                    file: absolute(&d.location.file),
-                    offset: d.location.offset as i64,
-                    length: d.location.length as i64,
-                    digest: d.digest().map(str::to_string),
-                    site: site(i),
-                    gold: gold
-                        .cluster_of
-                        .get(i)
-                        .copied()
-                        .flatten()
-                        .and_then(|c| gold.names.get(c as usize).cloned()),
-                    signatures: signatures(i),
-                }
+                let gold = (gold.cluster_of.get(i).copied().flatten())
+                    .and_then(|c| gold.names.get(c as usize).cloned());
+                ShardPage::of(
+                    &docs[i],
+                    absolute(&docs[i].location.file),
+                    gold,
+                    signatures(i),
+                )
             })
             .collect();
         samecore::export::write_file(&pages, &pages_path, None)

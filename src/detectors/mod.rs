@@ -44,6 +44,7 @@
 pub mod chunks;
 pub mod combined;
 pub mod detection;
+pub mod distributed;
 pub mod exact;
 pub mod minhash;
 pub mod projection;

@@ -73,6 +73,127 @@ pub struct ShardPage {
     pub signatures: i64,
 }
 
+impl ShardPage {
+    /// The shard row of `doc` (its id [`page_id`] of its capture key), in archive `file` (as
+    /// the shard names it: absolute), with its gold cluster's name and its number of
+    /// signatures.
+    pub fn of(
+        doc: &crate::Document,
+        file: String,
+        gold: Option<String>,
+        signatures: i64,
+    ) -> ShardPage {
+        let key = doc.capture();
+        ShardPage {
+            page: page_id(&key),
+            key,
+            record_id: doc.record_id().map(str::to_string),
+            url: doc.url.as_deref().map(String::from),
+            timestamp: doc.date.as_deref().and_then(crate::document::timestamp14),
+            date: doc.date.as_deref().map(String::from),
+            file,
+            offset: doc.location.offset as i64,
+            length: doc.location.length as i64,
+            digest: doc.digest().map(str::to_string),
+            // The site the frame filter groups the page by (`SpotSigsDetector::sign_raw`).
+            site: Some(doc.site.registrable.to_string()).filter(|s| !s.is_empty()),
+            gold,
+            signatures,
+        }
+    }
+}
+
+/// Pages of one input signed for SpotSigs, as a Spark executor asks for them
+/// ([`sign_spotsigs`]): the shard rows, what a run's cluster export says of each page besides,
+/// and its raw signature hashes (a multiset, before the collection-wide filters).
+#[derive(Debug, Clone, Default)]
+pub struct SignedPages {
+    /// One row per page, in reading order.
+    pub pages: Vec<ShardPage>,
+    /// Per page, parallel to `pages`.
+    pub more: Vec<PageMore>,
+    /// Each page's signature hashes.
+    pub hashes: Vec<Box<[u64]>>,
+}
+
+/// What a run's cluster export ([`super::ClusterFileRow`]) says of a page besides its shard
+/// row, and its payload check.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PageMore {
+    /// The document's key (the export's `doc`).
+    pub doc: String,
+    /// XXH3 of the payload ([`crate::Document::payload_check`]), bit for bit as signed:
+    /// identical pages have equal digests and checks.
+    pub payload_check: i64,
+    /// The language its signatures were made in.
+    pub language: Option<String>,
+    /// Its `<title>`.
+    pub title: Option<String>,
+    /// Its publication day, date and where the date was found.
+    pub published_day: Option<String>,
+    /// As ISO 8601.
+    pub published: Option<String>,
+    /// Where it was found.
+    pub published_source: Option<String>,
+}
+
+/// Read `inputs` together and sign every page for SpotSigs with `params`, as `samecore sign`
+/// does (no page text kept; revisits resolved among `inputs`; gold clusters found as `run`
+/// finds them), without writing anything.
+pub fn sign_spotsigs(
+    inputs: &[PathBuf],
+    params: &crate::signature::SpotSigsParams,
+    progress: &crate::progress::Progress,
+) -> Result<(SignedPages, Vec<crate::archive::FileReport>)> {
+    let detector = crate::detectors::spotsigs::SpotSigsDetector::new(params)?;
+    let options = crate::archive::ReadOptions {
+        keep_html: crate::archive::KeepHtml::None,
+        publication_dates: true,
+    };
+    let (collection, raw) = crate::archive::load_with(inputs, &options, progress, &|d, text| {
+        detector.raw_page(d, text)
+    })?;
+    let (gold, _) = crate::eval::gold::find(inputs, &collection.docs, None)?;
+    let mut files: std::collections::HashMap<Arc<Path>, String> = Default::default();
+    let docs = &collection.docs;
+    let pages = (docs.iter().enumerate())
+        .map(|(i, d)| {
+            let file = (files.entry(d.location.file.clone()))
+                .or_insert_with(|| {
+                    std::fs::canonicalize(&d.location.file)
+                        .or_else(|_| std::path::absolute(&d.location.file))
+                        .unwrap_or_else(|_| d.location.file.to_path_buf())
+                        .display()
+                        .to_string()
+                })
+                .clone();
+            let gold = (gold.cluster_of.get(i).copied().flatten())
+                .and_then(|c| gold.names.get(c as usize).cloned());
+            ShardPage::of(d, file, gold, raw[i].hashes.len() as i64)
+        })
+        .collect();
+    let more = (docs.iter().zip(&raw))
+        .map(|(d, r)| PageMore {
+            doc: d.key.to_string(),
+            payload_check: d.payload_check as i64,
+            language: r.language.map(String::from),
+            title: d.title.as_deref().map(String::from),
+            published_day: d.published.map(|p| p.at.ymd()),
+            published: d.published.map(|p| p.at.iso()),
+            published_source: d.published.map(|p| p.source.name().to_string()),
+        })
+        .collect();
+    let hashes = raw.into_iter().map(|r| r.hashes).collect();
+    Ok((
+        SignedPages {
+            pages,
+            more,
+            hashes,
+        },
+        collection.reports,
+    ))
+}
+
 /// What a shard holds and how it was signed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SignManifest {
@@ -114,12 +235,25 @@ fn shard_error(path: &Path, e: impl std::fmt::Display) -> Error {
 
 /// Write `(page, signature, count)` rows: each page's hashes (a multiset, any order) counted.
 pub fn write_spotsigs(path: &Path, pages: &[i64], hashes: &[impl AsRef<[u64]>]) -> Result<usize> {
-    let schema = Arc::new(Schema::new(vec![
+    write_triples(path, spotsigs_schema(), spotsigs_rows(pages, hashes))
+}
+
+/// The columns of a SpotSigs signatures shard: `page`, `signature`, `count`.
+fn spotsigs_schema() -> Arc<Schema> {
+    Arc::new(Schema::new(vec![
         Field::new("page", DataType::Int64, false),
         Field::new("signature", DataType::Int64, false),
         Field::new("count", DataType::Int32, false),
-    ]));
-    let rows = pages.iter().zip(hashes).flat_map(|(&page, h)| {
+    ]))
+}
+
+/// The `(page, signature, count)` rows of pages `pages` with signature hashes `hashes`, each
+/// page's distinct hashes ascending (as unsigned), hashes written bit for bit as signed.
+fn spotsigs_rows<'a>(
+    pages: &'a [i64],
+    hashes: &'a [impl AsRef<[u64]>],
+) -> impl Iterator<Item = (i64, i64, i64)> + 'a {
+    pages.iter().zip(hashes).flat_map(|(&page, h)| {
         let mut sorted = h.as_ref().to_vec();
         sorted.sort_unstable();
         let mut counted: Vec<(u64, i32)> = Vec::new();
@@ -132,8 +266,28 @@ pub fn write_spotsigs(path: &Path, pages: &[i64], hashes: &[impl AsRef<[u64]>]) 
         counted
             .into_iter()
             .map(move |(x, c)| (page, x as i64, i64::from(c)))
-    });
-    write_triples(path, schema, rows)
+    })
+}
+
+/// The rows a signatures shard of `signed` holds, as one record batch (what a Spark executor
+/// hands on without writing a file).
+pub fn spotsigs_batch(signed: &SignedPages) -> Result<RecordBatch> {
+    let ids: Vec<i64> = signed.pages.iter().map(|p| p.page).collect();
+    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+    for (x, y, z) in spotsigs_rows(&ids, &signed.hashes) {
+        a.push(x);
+        b.push(y);
+        c.push(z as i32);
+    }
+    RecordBatch::try_new(
+        spotsigs_schema(),
+        vec![
+            Arc::new(Int64Array::from(a)),
+            Arc::new(Int64Array::from(b)),
+            Arc::new(Int32Array::from(c)),
+        ],
+    )
+    .map_err(|e| Error::InvalidParameter(format!("signature rows: {e}")))
 }
 
 /// Write `(page, slot, value)` rows: each page's MinHash min-values by permutation.
@@ -204,6 +358,11 @@ pub struct SparkPair {
     pub b_key: String,
     /// Multiset Jaccard.
     pub score: f64,
+    /// Whether matching found it: the whole run's job (`samecore_run.py`) also writes the
+    /// pairs of 1 that identical pages add, `false` unless matching found them too. Missing
+    /// from the pairs job, all of whose pairs matching found.
+    #[serde(default)]
+    pub matched: Option<bool>,
 }
 
 /// A page of the Spark job (`clusters.parquet`).
@@ -287,7 +446,7 @@ impl SparkRun {
             )));
         }
         let mut pairs = Vec::with_capacity(self.pairs.len());
-        for p in &self.pairs {
+        for p in self.pairs.iter().filter(|p| p.matched != Some(false)) {
             let (a, b) = (find(&p.a_key)?, find(&p.b_key)?);
             if a == b {
                 return Err(bad(format!("it pairs page {:?} with itself", p.a_key)));
@@ -309,27 +468,47 @@ impl SparkRun {
             ..MatchParams::default()
         };
         matching.set_link_rules(Algo::SpotSigs.default_link_rules());
-        // The job's clusters must be the connected components of its pairs, whatever rule
-        // clusters them here: a job whose two files disagree is refused.
-        let components = crate::cluster::Clustering::transitive(
-            pairs.iter().map(|p| (p.a, p.b)),
-            &vec![None; docs.len()],
-            &[],
-        );
-        let mut same = std::collections::HashMap::new();
-        let agree = cluster
-            .iter()
-            .zip(&components.cluster_of)
-            .all(|(s, &c)| *same.entry(*s).or_insert(c) == c)
-            && same.len() == components.representatives.len();
-        if !agree {
-            return Err(bad(
-                "its clusters are not the connected components of its pairs".into(),
-            ));
-        }
         let spec = RunSpec { matching, rule };
         let outcome = allpairs::outcome_from_pairs(&signed, pairs, Vec::new(), &spec.matching);
-        let detection = Detection::new(Algo::SpotSigs, spec, outcome);
+        let mut detection = Detection::new(Algo::SpotSigs, spec, outcome);
+        let whole_run = self.run.get("rule").and_then(|r| r.as_str()) == Some("representative");
+        // The whole run's job joins identical pages as `run` does; the pairs job did not.
+        if whole_run {
+            crate::detectors::exact::join_identical(
+                &mut detection,
+                &crate::detectors::exact::digest_groups(docs),
+            );
+        }
+        // The job's clusters must be the ones its pairs make: the connected components (the
+        // pairs job), or these very clusters (the whole run's job, when clustered by its rule
+        // and seed). A job whose files disagree is refused.
+        let job_seed = (self.run.get("spec"))
+            .and_then(|s| s.pointer("/matching/seed"))
+            .and_then(serde_json::Value::as_u64);
+        let expected = if !whole_run {
+            Some(crate::cluster::Clustering::transitive(
+                detection.pairs().iter().map(|p| (p.a, p.b)),
+                &vec![None; docs.len()],
+                &[],
+            ))
+        } else if rule == crate::cluster::ClusterRule::Representative && job_seed == Some(seed) {
+            Some(detection.clustering.clone())
+        } else {
+            None
+        };
+        if let Some(expected) = expected {
+            let mut same = std::collections::HashMap::new();
+            let agree = (cluster.iter().zip(&expected.cluster_of))
+                .all(|(s, &c)| *same.entry(*s).or_insert(c) == c)
+                && same.len() == expected.representatives.len();
+            if !agree {
+                return Err(bad(if whole_run {
+                    "its clusters are not the ones its pairs make".into()
+                } else {
+                    "its clusters are not the connected components of its pairs".into()
+                }));
+            }
+        }
         Ok(detection)
     }
 }

@@ -74,6 +74,62 @@ pub fn all_pairs(
     common: CommonLimit,
     progress: &Progress,
 ) -> Result<(Vec<ScoredPair>, Vec<DocTrace>, CommonUse)> {
+    all_pairs_walking(sets, threshold, min_shared, common, Part::WHOLE, progress)
+}
+
+/// One of `of` parts of [`all_pairs`]' work: the part `k` walks the documents of every `of`-th
+/// rank in size order from rank `k` (ranks interleaved, so each part meets small and large
+/// documents alike), against the index of every document. The parts' pairs together are
+/// [`all_pairs`]' pairs, each in exactly one part: a pair is found by the walk of its larger
+/// document (in (size, id) order), and a group of identical multisets is paired within itself
+/// by the part that walks its first member. What the executors of the Spark job in `spark/`
+/// call, one part a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    /// This part, below `of`.
+    pub k: u32,
+    /// The number of parts (at least 1).
+    pub of: u32,
+}
+
+impl Part {
+    /// The whole work in one part.
+    pub const WHOLE: Part = Part { k: 0, of: 1 };
+
+    /// Whether this part walks the document of `rank`.
+    fn walks(self, rank: usize) -> bool {
+        rank as u64 % u64::from(self.of.max(1)) == u64::from(self.k)
+    }
+}
+
+/// Part `part` of [`all_pairs`]: the pairs found by walking that part's documents, sorted by
+/// ids, with their trace entries. Every part builds the whole index (the walk of a document
+/// reads the lists of every smaller one).
+pub fn all_pairs_part(
+    sets: &[SignatureSet],
+    threshold: f64,
+    min_shared: u32,
+    common: CommonLimit,
+    part: Part,
+    progress: &Progress,
+) -> Result<(Vec<ScoredPair>, Vec<DocTrace>, CommonUse)> {
+    if part.of == 0 || part.k >= part.of {
+        return Err(crate::Error::InvalidParameter(format!(
+            "part {} of {} does not exist: parts are numbered from 0 below their number",
+            part.k, part.of
+        )));
+    }
+    all_pairs_walking(sets, threshold, min_shared, common, part, progress)
+}
+
+fn all_pairs_walking(
+    sets: &[SignatureSet],
+    threshold: f64,
+    min_shared: u32,
+    common: CommonLimit,
+    part: Part,
+    progress: &Progress,
+) -> Result<(Vec<ScoredPair>, Vec<DocTrace>, CommonUse)> {
     let t = threshold.max(1e-9);
     let m = min_shared.max(1);
     let n = sets.len();
@@ -152,6 +208,7 @@ pub fn all_pairs(
     let walked: Vec<(Vec<ScoredPair>, DocTrace)> = by_size
         .par_iter()
         .enumerate()
+        .filter(|&(rank, _)| part.walks(rank))
         .map_init(
             || Walk::new(by_size.len(), postings.len(), common_parts.len()),
             |walk, (rank, &d)| {
@@ -170,7 +227,18 @@ pub fn all_pairs(
         )
         .collect::<Result<_>>()?;
     let (found, traces): (Vec<_>, Vec<_>) = walked.into_iter().unzip();
-    let pairs = with_copies(found, &first, sets, |f| rare_mass(f, &df, common_df) >= m);
+    // A group of identical multisets pairs within itself in the part that walks its first
+    // member (the smallest id, so the first of the group in (size, id) order).
+    let mut walks_doc = vec![part == Part::WHOLE; if part == Part::WHOLE { 0 } else { n }];
+    if part != Part::WHOLE {
+        for (rank, &d) in by_size.iter().enumerate() {
+            walks_doc[d as usize] = part.walks(rank);
+        }
+    }
+    let own_group = |f: usize| part == Part::WHOLE || walks_doc[f];
+    let pairs = with_copies(found, &first, sets, |f| {
+        own_group(f) && rare_mass(&sets[f], &df, common_df) >= m
+    });
     Ok((pairs, traces, common_use))
 }
 
@@ -191,7 +259,7 @@ pub(crate) fn all_pairs_of(
 
 /// The pairs of the collapsed walk (between first members), found by document, with every
 /// copy's: each pair repeated for every copy of either side, and every two members of a group
-/// paired at 1 when their multiset `pairs_with_itself` (shares `min_shared` signatures that
+/// paired at 1 when `pairs_with_itself` of its first member's id (its multiset shares `min_shared` signatures that
 /// count). Sorted by ids.
 ///
 /// Sorted by placing: the pairs are counted by their smaller id, then each is written where
@@ -202,7 +270,7 @@ fn with_copies(
     found: Vec<Vec<ScoredPair>>,
     first: &[u32],
     sets: &[SignatureSet],
-    pairs_with_itself: impl Fn(&SignatureSet) -> bool,
+    pairs_with_itself: impl Fn(usize) -> bool,
 ) -> Vec<ScoredPair> {
     let n = first.len();
     // A group per first member with copies (itself, then its copies by id), found through a
@@ -227,7 +295,7 @@ fn with_copies(
     }
     // Whether each group's members pair with each other (asked once per group).
     let with_itself: Vec<bool> = (groups.iter())
-        .map(|m| pairs_with_itself(&sets[m[0] as usize]))
+        .map(|m| pairs_with_itself(m[0] as usize))
         .collect();
     // Every pair of the output, to `put`: twice, to count and to place.
     let each = |put: &mut dyn FnMut(ScoredPair)| {
@@ -704,6 +772,40 @@ mod tests {
     }
 
     /// Document frequencies over distinct multisets, counted the plain way.
+    #[test]
+    fn the_parts_together_are_the_whole_each_pair_once() {
+        let mut sets = with_short_sets(120, 11);
+        for _ in 0..30 {
+            sets.push(sets[5].clone());
+        }
+        for (t, common) in [(0.12, CommonLimit::Off), (0.4, CommonLimit::Pages(20))] {
+            let (whole, _, _) = all_pairs(&sets, t, 2, common, &Progress::new()).unwrap();
+            for of in [1, 2, 3, 7] {
+                let mut parts: Vec<ScoredPair> = (0..of)
+                    .flat_map(|k| {
+                        let part = Part { k, of };
+                        all_pairs_part(&sets, t, 2, common, part, &Progress::new())
+                            .unwrap()
+                            .0
+                    })
+                    .collect();
+                parts.sort_by_key(|p| (p.a, p.b));
+                assert_eq!(parts, whole, "{of} parts at {t}");
+            }
+        }
+        assert!(
+            all_pairs_part(
+                &sets,
+                0.5,
+                2,
+                CommonLimit::Off,
+                Part { k: 2, of: 2 },
+                &Progress::new()
+            )
+            .is_err()
+        );
+    }
+
     fn distinct_df(sets: &[SignatureSet]) -> HashMap<u32, u32> {
         let mut seen = std::collections::HashSet::new();
         let mut df = HashMap::new();

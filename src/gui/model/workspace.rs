@@ -461,6 +461,7 @@ mod tests {
                 a_key: docs[p.a.index()].capture(),
                 b_key: docs[p.b.index()].capture(),
                 score: p.score,
+                matched: None,
             })
             .collect();
         let pages: Vec<SparkPage> = docs

@@ -1,0 +1,328 @@
+//! What the Spark job `spark/samecore_run.py` calls on its executors and its driver: a thin
+//! layer over [`samecore::detectors::distributed`] and [`samecore::export::shard`], so the job
+//! reads, signs, matches and clusters with samecore's own code. Numbers cross as bytes of
+//! little-endian values (NumPy's `tobytes()`, one copy) and tables as Arrow
+//! ([`super::ArrowTable`]): no page text and no row goes through Python objects.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::{Field, Schema};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use samecore::DocId;
+use samecore::detectors::RunSpec;
+use samecore::detectors::distributed;
+use samecore::matching::CommonLimit;
+use samecore::matching::allpairs::{Part, all_pairs_part};
+use samecore::signature::SignatureSet;
+use samecore::signature::set::Counts;
+use serde::Serialize;
+
+use super::{ArrowTable, error, work};
+
+/// Little-endian numbers of `W` bytes each from `bytes` (named `what` in an error).
+fn numbers<const W: usize, T>(bytes: &[u8], what: &str, f: fn([u8; W]) -> T) -> PyResult<Vec<T>> {
+    if bytes.len() % W != 0 {
+        return Err(error(format!(
+            "{what}: {} bytes is not a whole number of {W}-byte values",
+            bytes.len()
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(W)
+        .map(|c| f(c.try_into().expect("W bytes")))
+        .collect())
+}
+
+fn u32s(bytes: &[u8], what: &str) -> PyResult<Vec<u32>> {
+    numbers(bytes, what, u32::from_le_bytes)
+}
+
+fn to_bytes<'py>(py: Python<'py>, values: &[u32]) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    PyBytes::new(py, &bytes)
+}
+
+/// Read and sign `paths` together for SpotSigs with `options` (as `Session(options=...)`):
+/// `(pages, signatures, params, warnings)` — the shard's page rows with each page's
+/// `payload_check`, its `(page, signature, count)` rows, the signing parameters as JSON (what a
+/// shard's manifest holds) and what reading found wrong.
+#[pyfunction]
+#[pyo3(signature = (paths, options = None))]
+fn spark_sign(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    options: Option<&str>,
+) -> PyResult<(ArrowTable, ArrowTable, String, Vec<String>)> {
+    for p in &paths {
+        samecore::archive::check_input(p).map_err(error)?;
+    }
+    let params = super::detector_options(options)?.spotsigs;
+    let (signed, reports) = work(py, None, |p| {
+        samecore::export::shard::sign_spotsigs(&paths, &params, p)
+    })?;
+    let rows = samecore::export::record_batch(&signed.pages).map_err(error)?;
+    let more = samecore::export::record_batch(&signed.more).map_err(error)?;
+    let fields: Vec<Arc<Field>> = (rows.schema().fields().iter())
+        .chain(more.schema().fields().iter())
+        .cloned()
+        .collect();
+    let columns = [rows.columns(), more.columns()].concat();
+    let pages = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(error)?;
+    let signatures = samecore::export::shard::spotsigs_batch(&signed).map_err(error)?;
+    let warnings = (reports.iter())
+        .flat_map(|r| r.warnings.iter().map(|w| w.to_string()))
+        .collect();
+    Ok((
+        ArrowTable { batch: pages },
+        ArrowTable { batch: signatures },
+        serde_json::to_string(&params).map_err(error)?,
+        warnings,
+    ))
+}
+
+/// The SpotSigs signing parameters of detector `options` (as `Session(options=...)`), as
+/// JSON: what a shard's manifest holds and the collection-wide filters read.
+#[pyfunction]
+#[pyo3(signature = (options = None))]
+fn spark_sign_params(options: Option<&str>) -> PyResult<String> {
+    serde_json::to_string(&super::detector_options(options)?.spotsigs).map_err(error)
+}
+
+/// The run `samecore run --mode allpairs` makes by default, as JSON (a `RunSpec`: the
+/// threshold, link rules, common-signature limit, seed…), for the job to start from.
+#[pyfunction]
+fn spark_default_spec() -> PyResult<String> {
+    serde_json::to_string(&distributed::default_spec()).map_err(error)
+}
+
+fn spec_of(text: &str) -> PyResult<RunSpec> {
+    serde_json::from_str(text).map_err(|e| error(format!("run spec: {e}")))
+}
+
+#[derive(Serialize, serde::Deserialize)]
+struct PairRow {
+    a: u32,
+    b: u32,
+    score: f64,
+}
+
+/// The signature sets of `pages` documents, from rows `(doc, signature, count)` after the
+/// collection-wide filters: the index every part of all-pairs matching walks against. Built
+/// once per Python worker and kept for the tasks it runs.
+#[pyclass(name = "AllPairsIndex", module = "samecore._samecore", frozen)]
+struct AllPairsIndex {
+    sets: Vec<SignatureSet>,
+    spec: RunSpec,
+}
+
+#[pymethods]
+impl AllPairsIndex {
+    /// `docs` (u32), `signatures` (i64) and `counts` (u32) are the rows' columns as bytes;
+    /// `spec` the run's JSON ([`spark_default_spec`]).
+    #[new]
+    fn new(
+        py: Python<'_>,
+        pages: usize,
+        docs: &[u8],
+        signatures: &[u8],
+        counts: &[u8],
+        spec: &str,
+    ) -> PyResult<Self> {
+        let docs = u32s(docs, "docs")?;
+        let signatures: Vec<u64> = numbers(signatures, "signatures", u64::from_le_bytes)?;
+        let counts = u32s(counts, "counts")?;
+        if docs.len() != signatures.len() || docs.len() != counts.len() {
+            return Err(error(format!(
+                "{} docs, {} signatures and {} counts: one of each per row",
+                docs.len(),
+                signatures.len(),
+                counts.len()
+            )));
+        }
+        if let Some(d) = docs.iter().find(|&&d| d as usize >= pages) {
+            return Err(error(format!("doc {d} is not below the {pages} pages")));
+        }
+        let spec = spec_of(spec)?;
+        let sets = work(py, None, move |_| {
+            // Dense ids in ascending hash order, as `SignedCollection::build` numbers them.
+            let mut distinct = signatures.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let mut per_doc: Vec<Vec<(u32, u32)>> = vec![Vec::new(); pages];
+            for ((&d, &h), &c) in docs.iter().zip(&signatures).zip(&counts) {
+                let id = distinct.binary_search(&h).expect("a row's hash") as u32;
+                per_doc[d as usize].push((id, c));
+            }
+            Ok(per_doc
+                .into_iter()
+                .map(|mut rows| {
+                    rows.sort_unstable();
+                    rows.dedup_by_key(|r| r.0);
+                    let counts: Vec<u32> = rows.iter().map(|r| r.1).collect();
+                    SignatureSet {
+                        ids: rows.iter().map(|r| r.0).collect(),
+                        total: counts.iter().sum(),
+                        counts: Counts::new(&counts),
+                    }
+                })
+                .collect())
+        })?;
+        Ok(AllPairsIndex { sets, spec })
+    }
+
+    /// Part `k` of `of` of all-pairs matching ([`all_pairs_part`]): a table of `a`, `b` (doc
+    /// numbers, a < b) and `score`.
+    fn pairs(&self, py: Python<'_>, k: u32, of: u32) -> PyResult<ArrowTable> {
+        let m = &self.spec.matching;
+        let (threshold, min_shared, common) = (m.threshold, m.min_shared, m.common);
+        let common: CommonLimit = common;
+        let part = Part { k, of };
+        let (pairs, _, _) = work(py, None, |p| {
+            all_pairs_part(&self.sets, threshold, min_shared, common, part, p)
+        })?;
+        let rows: Vec<PairRow> = (pairs.iter())
+            .map(|p| PairRow {
+                a: p.a.0,
+                b: p.b.0,
+                score: p.score,
+            })
+            .collect();
+        ArrowTable::of(&rows)
+    }
+
+    /// The number of documents.
+    #[getter]
+    fn pages(&self) -> usize {
+        self.sets.len()
+    }
+}
+
+/// Each of `n` documents' position in the processing order under `seed`, as u32 bytes.
+#[pyfunction]
+fn spark_processing_ranks(py: Python<'_>, n: usize, seed: u64) -> Bound<'_, PyBytes> {
+    to_bytes(py, &distributed::processing_ranks(n, seed))
+}
+
+/// The pages of one tree whose declaration is cut ([`distributed::cut_tree`]): `parents` (i64
+/// bytes, -1 for the root), the links' two ends (u32 bytes each), the cross-link share. u32
+/// bytes of the cut pages.
+#[pyfunction]
+fn spark_cut_tree<'py>(
+    py: Python<'py>,
+    parents: &[u8],
+    a: &[u8],
+    b: &[u8],
+    fraction: f64,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let parents: Vec<i64> = numbers(parents, "parents", i64::from_le_bytes)?;
+    let parent: Vec<Option<u32>> = (parents.iter()).map(|&p| u32::try_from(p).ok()).collect();
+    let (a, b) = (u32s(a, "a")?, u32s(b, "b")?);
+    if a.len() != b.len() {
+        return Err(error("a and b: one of each per link"));
+    }
+    let links: Vec<(u32, u32)> = a.into_iter().zip(b).collect();
+    let cut = distributed::cut_tree(&parent, &links, fraction).map_err(error)?;
+    Ok(to_bytes(py, &cut))
+}
+
+#[derive(Serialize, serde::Deserialize)]
+struct ClusterRow {
+    doc: u32,
+    cluster: u32,
+    representative: bool,
+    declared_to: Option<u32>,
+    declared_score: Option<f64>,
+}
+
+/// The clusters of `n` pages ([`distributed::finish`]) from the declarations left after the
+/// cuts (`docs`, `to` as u32 bytes, `scores` as f64 bytes) and the groups of identical pages
+/// (`group_docs` as u32 bytes, group after group, `group_sizes` as u32 bytes): a table of every
+/// page's cluster, whether it represents it and its declaration, and one of the pairs of 1 the
+/// identical pages add.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn spark_finish(
+    py: Python<'_>,
+    n: usize,
+    docs: &[u8],
+    to: &[u8],
+    scores: &[u8],
+    group_docs: &[u8],
+    group_sizes: &[u8],
+    spec: &str,
+) -> PyResult<(ArrowTable, ArrowTable)> {
+    let (docs, to) = (u32s(docs, "docs")?, u32s(to, "to")?);
+    let scores: Vec<f64> = numbers(scores, "scores", f64::from_le_bytes)?;
+    if docs.len() != to.len() || docs.len() != scores.len() {
+        return Err(error("docs, to and scores: one of each per declaration"));
+    }
+    let mut matched: Vec<Option<(DocId, f64)>> = vec![None; n];
+    for ((&d, &t), &s) in docs.iter().zip(&to).zip(&scores) {
+        let slot = matched
+            .get_mut(d as usize)
+            .ok_or_else(|| error(format!("doc {d} is not below the {n} pages")))?;
+        *slot = Some((DocId(t), s));
+    }
+    let members = u32s(group_docs, "group_docs")?;
+    let sizes = u32s(group_sizes, "group_sizes")?;
+    if sizes.iter().map(|&s| s as usize).sum::<usize>() != members.len() {
+        return Err(error("group_sizes do not add up to group_docs"));
+    }
+    let mut groups = Vec::with_capacity(sizes.len());
+    let mut at = 0;
+    for &s in &sizes {
+        let mut g: Vec<DocId> = members[at..at + s as usize]
+            .iter()
+            .map(|&d| DocId(d))
+            .collect();
+        g.sort_unstable();
+        groups.push(g);
+        at += s as usize;
+    }
+    groups.sort_unstable();
+    if let Some(d) = members.iter().find(|&&d| d as usize >= n) {
+        return Err(error(format!(
+            "group member {d} is not below the {n} pages"
+        )));
+    }
+    let spec = spec_of(spec)?;
+    let detection = work(py, None, |_| {
+        distributed::finish(n, matched, &groups, &spec)
+    })?;
+    let c = &detection.clustering;
+    let rows: Vec<ClusterRow> = (0..n)
+        .map(|d| {
+            let declared = detection.outcome.matched[d];
+            ClusterRow {
+                doc: d as u32,
+                cluster: c.cluster_of[d],
+                representative: c.representatives[c.cluster_of[d] as usize].index() == d,
+                declared_to: declared.map(|(x, _)| x.0),
+                declared_score: declared.map(|(_, s)| s),
+            }
+        })
+        .collect();
+    let pairs: Vec<PairRow> = (detection.outcome.pairs.iter())
+        .map(|p| PairRow {
+            a: p.a.0,
+            b: p.b.0,
+            score: p.score,
+        })
+        .collect();
+    Ok((ArrowTable::of(&rows)?, ArrowTable::of(&pairs)?))
+}
+
+/// Add the Spark job's calls to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<AllPairsIndex>()?;
+    m.add_function(wrap_pyfunction!(spark_sign, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_default_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_sign_params, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_processing_ranks, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_cut_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_finish, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,666 @@
+#!/usr/bin/env python3
+"""The whole SpotSigs run in Apache Spark, from archives to the clusters a coder gets: the
+pages, pairs and clusters of `samecore run --mode allpairs` on the same archives.
+
+    spark-submit spark/samecore_run.py --archives 'hdfs:///crawl/*.warc.gz' --out OUT
+    python3 spark/samecore_run.py --archives 'a.warc.gz' 'b.warc.gz' --out OUT   # local[*]
+
+Every step runs samecore's own code, through the Python package's extension
+(`samecore._samecore`, src/detectors/distributed.rs), on the executors where it is parallel:
+
+1. Read and sign, one task per archive (a file, a folder or zip of pages): the archive's pages
+   and their raw spot signatures (`spark_sign`), as Arrow batches (mapInArrow); no page text
+   reaches Python.
+2. Pages numbered in capture order, as `run` numbers them (the capture key's bytes), by a
+   range-partitioned sort.
+3. The collection-wide filters as `samecore_pairs.py` applies them with DataFrames: the site
+   frame by site, the IDF band by one aggregation by signature, the minimum of signatures.
+4. Pairs: the filtered signature rows go to every executor once (a broadcast); each task builds
+   samecore's all-pairs index of all pages (`AllPairsIndex`, kept by the Python worker for its
+   next tasks) and walks every k-th page of it (`all_pairs_part`), as `run` walks them all.
+5. Declarations (src/matching/mod.rs `declarations_from_pairs`): the link share's best scores
+   and the pages left alone by two aggregations by page, each page's match its best link to a
+   page earlier in the processing order by a third.
+6. Thin bridges (src/matching/bridges.rs), one tree of declarations a task (`spark_cut_tree`):
+   a link is judged by the pages and links of its own tree only.
+7. On the driver (`spark_finish`): the representative clusters of the declarations left and
+   the identical pages joined (src/detectors/exact.rs). It holds every page's declaration and
+   the groups of identical pages, about 40 bytes a page, never the pairs.
+
+Writes OUT/pages.parquet (every page: shard columns, doc number, kept signatures),
+OUT/pairs.parquet (`run --pairs`'s columns and the `samecore_pairs.py` columns
+`samecore import-pairs` reads), OUT/clusters.parquet (`run --clusters`'s columns) and OUT/run.json.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import pyarrow as pa
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import samecore_pairs as sp  # noqa: E402  the filters, the file system, dense numbering
+
+RUN_FORMAT = sp.RUN_FORMAT
+# The run.json of this job: version 2 says its clusters are `run`'s (representative, with the
+# link rules and identical pages joined), not connected components.
+RUN_VERSION = 2
+
+# What `spark_sign` gives per page (src/export/shard.rs ShardPage and PageMore) and per signature
+# row, in one stream: `kind` 0 is a page, 1 a signature row.
+PAGE_FIELDS = sp.PAGES_SCHEMA.fields + [
+    T.StructField("doc", T.StringType()),
+    T.StructField("payload_check", T.LongType()),
+    T.StructField("language", T.StringType()),
+    T.StructField("title", T.StringType()),
+    T.StructField("published_day", T.StringType()),
+    T.StructField("published", T.StringType()),
+    T.StructField("published_source", T.StringType()),
+]
+SIGNED_SCHEMA = T.StructType(
+    [T.StructField("kind", T.ByteType()), T.StructField("input", T.StringType())]
+    + PAGE_FIELDS
+    + [T.StructField("signature", T.LongType()), T.StructField("count", T.IntegerType())]
+)
+PAGE_COLUMNS = [f.name for f in PAGE_FIELDS]
+
+
+class JobError(sp.JobError):
+    """A problem with the input or the command line, reported without a traceback."""
+
+
+_started = time.time()
+
+
+def log(message):
+    """A progress line on standard error."""
+    print(f"[samecore-run {time.time() - _started:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def extension():
+    """The Python package's extension, on the driver or an executor."""
+    try:
+        from samecore import _samecore
+    except ImportError as e:
+        raise JobError(
+            "the samecore Python package is not installed where this runs "
+            f"({e}): pip install it on the driver and ship it to the executors (spark/README.md)"
+        ) from e
+    return _samecore
+
+
+def local_copy(uri, scratch):
+    """A local path for archive `uri`: itself when it is a local file or folder, else a copy in
+    `scratch` made with pyarrow's file systems (S3, GCS, HDFS through libhdfs)."""
+    if uri.startswith("file:"):
+        path = uri[len("file:"):]
+        while path.startswith("//"):
+            path = path[1:]
+        return path, False
+    if "://" not in uri:
+        return uri, False
+    from pyarrow import fs
+
+    filesystem, path = fs.FileSystem.from_uri(uri)
+    target = os.path.join(scratch, os.path.basename(path.rstrip("/")))
+    with filesystem.open_input_stream(path) as src, open(target, "wb") as dst:
+        while True:
+            chunk = src.read(1 << 24)
+            if not chunk:
+                break
+            dst.write(chunk)
+    return target, True
+
+
+def sign_inputs(options):
+    """The mapInArrow function of step 1: each row's archive read and signed by samecore."""
+    schema = sp_to_arrow(SIGNED_SCHEMA)
+
+    def sign(batches):
+        import tempfile
+
+        native = extension()
+        for batch in batches:
+            for uri in batch.column("input").to_pylist():
+                with tempfile.TemporaryDirectory(prefix="samecore-") as scratch:
+                    path, copied = local_copy(uri, scratch)
+                    pages, signatures, _, warnings = native.spark_sign([path], options)
+                pages = pa.table(pages)
+                if copied:  # name the archive as given, not the copy
+                    pages = pages.set_column(
+                        pages.schema.get_field_index("file"), "file", pa.array([uri] * len(pages), pa.string())
+                    )
+                for w in warnings[:10]:
+                    print(f"warning: {w}", file=sys.stderr)
+                yield from stream(pages, 0, uri, schema)
+                yield from stream(pa.table(signatures), 1, uri, schema)
+
+    return sign
+
+
+def sp_to_arrow(schema):
+    """The Arrow schema of a Spark struct type of the few types used here."""
+    types = {
+        T.ByteType(): pa.int8(),
+        T.StringType(): pa.string(),
+        T.LongType(): pa.int64(),
+        T.IntegerType(): pa.int32(),
+    }
+    return pa.schema([pa.field(f.name, types[f.dataType]) for f in schema.fields])
+
+
+def stream(table, kind, uri, schema, rows=1 << 20):
+    """`table`'s rows in `schema` (its missing columns null), `kind` and `input` set, as
+    batches of at most `rows` rows."""
+    n = len(table)
+    columns = []
+    for field in schema:
+        if field.name == "kind":
+            columns.append(pa.array(np.full(n, kind, np.int8)))
+        elif field.name == "input":
+            columns.append(pa.array([uri] * n, pa.string()))
+        elif field.name in table.column_names:
+            columns.append(table.column(field.name).cast(field.type))
+        else:
+            columns.append(pa.nulls(n, field.type))
+    yield from pa.Table.from_arrays(columns, schema=schema).to_batches(rows)
+
+
+def list_archives(files, patterns):
+    """Every archive the patterns name (Hadoop globs: a file, a folder of pages, a zip), by
+    qualified path, each once."""
+    found = []
+    for pattern in patterns:
+        matched = files.glob(pattern)
+        if not matched:
+            raise JobError(f"{pattern}: no archive there")
+        found.extend(path for path, _ in matched)
+    return sorted(set(found))
+
+
+def index_pairs(spark, rows, n, spec, tasks):
+    """Step 4: every pair of the filtered rows (doc, signature, count), found by `tasks` tasks,
+    each walking every tasks-th page of samecore's all-pairs index."""
+    table = rows.select(F.col("doc").cast("int"), "signature", "count").toArrow()
+    arrays = (
+        table.column("doc").to_numpy().astype("<u4").tobytes(),
+        table.column("signature").to_numpy().astype("<i8").tobytes(),
+        table.column("count").to_numpy().astype("<u4").tobytes(),
+    )
+    log(f"index: {len(table)} signature rows over {n} pages, {sum(len(a) for a in arrays) >> 20} MiB broadcast")
+    del table
+    shipped = spark.sparkContext.broadcast(arrays)
+    spec_text = json.dumps(spec)
+
+    def walk(batches):
+        native = extension()
+        cache = worker_cache()
+        held = cache.get(shipped.id)
+        if held is None:
+            cache.clear()
+            docs, signatures, counts = shipped.value
+            held = cache[shipped.id] = native.AllPairsIndex(n, docs, signatures, counts, spec_text)
+        for batch in batches:
+            for k in batch.column("id").to_pylist():
+                yield from pa.table(held.pairs(k, tasks)).cast(PAIRS_ARROW).to_batches()
+
+    return spark.range(0, tasks, 1, tasks).mapInArrow(walk, "a int, b int, score double"), shipped
+
+
+def worker_cache():
+    """The index a Python worker built, by broadcast id, in a module of its own so it outlives
+    the task (a task's functions arrive by value, with globals of their own): the worker's next
+    tasks of the same job reuse it (Spark reuses Python workers, spark.python.worker.reuse)."""
+    import types
+
+    name = "samecore_run_worker_cache"
+    return sys.modules.setdefault(name, types.ModuleType(name)).__dict__.setdefault("indexes", {})
+
+
+PAIRS_ARROW = pa.schema([("a", pa.int32()), ("b", pa.int32()), ("score", pa.float64())])
+
+
+def declarations(spark, pairs, ranks, rules):
+    """Step 5: each page's declared match (doc, to, score) from the pairs, as
+    `declarations_from_pairs` makes them with duplicates added to the index."""
+    both = pairs.select(F.col("a").alias("d"), F.col("b").alias("x"), "score").unionByName(
+        pairs.select(F.col("b").alias("d"), F.col("a").alias("x"), "score")
+    )
+    links = both
+    if rules["share"] > 0:
+        best = both.groupBy("d").agg(F.max("score").alias("best"))
+        share = F.lit(float(rules["share"]))
+        links = (
+            both.join(best, "d")
+            .join(best.select(F.col("d").alias("x"), F.col("best").alias("x_best")), "x")
+            .where((F.col("score") >= share * F.col("best")) & (F.col("score") >= share * F.col("x_best")))
+            .select("d", "x", "score")
+        )
+        if rules["refused_stays_alone"]:
+            best_link = links.groupBy("d").agg(F.max("score").alias("best_link"))
+            alone = best.join(best_link, "d", "left").where(
+                F.col("best_link").isNull() | (F.col("best_link") < F.col("best"))
+            )
+            alone = alone.select("d")
+            links = links.join(alone, "d", "left_anti").join(alone.select(F.col("d").alias("x")), "x", "left_anti")
+    ranked = links.join(ranks, "d").join(ranks.select(F.col("d").alias("x"), F.col("rank").alias("x_rank")), "x")
+    earlier = ranked.where(F.col("x_rank") < F.col("rank"))
+    # Guess::Best: the highest score, then the page processed first.
+    best = F.max(F.struct("score", (-F.col("x_rank")).alias("r"), "x")).alias("m")
+    declared = earlier.groupBy("d").agg(best).select("d", F.col("m.x").alias("x"), F.col("m.score").alias("score"))
+    return declared, links
+
+
+def trees_of(declared, n):
+    """Each page's tree of declarations (its root) and the size of each, on the driver from the
+    declarations (d, x): NumPy pointer doubling over one array of the pages."""
+    parent = np.arange(n, dtype=np.int64)
+    parent[declared["d"]] = declared["x"]
+    while True:
+        grand = parent[parent]
+        if np.array_equal(grand, parent):
+            break
+        parent = grand
+    return parent
+
+
+def cut_bridges(spark, links, declared, root, fraction, n):
+    """Step 6: the pages whose declaration a thin bridge cuts, one tree a task. Only trees of
+    at least twice `MIN_SIDE` (2) pages have a link to judge."""
+    sizes = np.bincount(root, minlength=n)
+    big = sizes[root] >= 4
+    docs = np.nonzero(big)[0]
+    if len(docs) == 0 or fraction <= 0:
+        return np.zeros(0, np.int64), 0
+    order = np.lexsort((docs, root[docs]))
+    docs = docs[order]
+    trees = root[docs]
+    starts = np.searchsorted(trees, trees)  # first position of each page's tree
+    local = np.arange(len(docs)) - starts
+    local_of = np.full(n, -1, np.int64)
+    local_of[docs] = local
+    parent_doc = np.full(n, -1, np.int64)
+    parent_doc[declared["d"]] = declared["x"]
+    parent_local = np.where(parent_doc[docs] >= 0, local_of[np.maximum(parent_doc[docs], 0)], -1)
+    members = spark.createDataFrame(
+        pa.table({"doc": docs.astype(np.int32), "tree": trees.astype(np.int32), "local": local.astype(np.int32)})
+    )
+    parents = spark.createDataFrame(
+        pa.table(
+            {
+                "tree": trees.astype(np.int32),
+                "kind": np.zeros(len(docs), np.int8),
+                "p": local.astype(np.int32),
+                "q": parent_local.astype(np.int32),
+            }
+        )
+    )
+    a = members.select(F.col("doc").alias("d"), F.col("tree"), F.col("local").alias("p"))
+    b = members.select(F.col("doc").alias("x"), F.col("tree").alias("x_tree"), F.col("local").alias("q"))
+    inside = (
+        links.where(F.col("d") < F.col("x"))
+        .join(a, "d")
+        .join(b, "x")
+        .where(F.col("tree") == F.col("x_tree"))
+        .select("tree", F.lit(1).cast("byte").alias("kind"), "p", "q")
+    )
+
+    def judge(table):
+        native = extension()
+        kind = table.column("kind").to_numpy()
+        p = table.column("p").to_numpy()
+        q = table.column("q").to_numpy()
+        tree = table.column("tree")[0].as_py()
+        is_parent = kind == 0
+        size = int(is_parent.sum())
+        parents = np.full(size, -1, np.int64)
+        parents[p[is_parent]] = q[is_parent]
+        cut = native.spark_cut_tree(
+            parents.astype("<i8").tobytes(),
+            p[~is_parent].astype("<u4").tobytes(),
+            q[~is_parent].astype("<u4").tobytes(),
+            fraction,
+        )
+        cut = np.frombuffer(cut, "<u4").astype(np.int32)
+        return pa.table({"tree": np.full(len(cut), tree, np.int32), "local": cut})
+
+    cut = (
+        parents.unionByName(inside)
+        .groupBy("tree")
+        .applyInArrow(judge, "tree int, local int")
+        .join(members, ["tree", "local"])
+        .select("doc")
+        .toArrow()
+    )
+    return cut.column("doc").to_numpy().astype(np.int64), int(np.count_nonzero(sizes >= 4))
+
+
+def ship_by_value():
+    """Imported rather than run (the tests), the job's functions go to the executors by value,
+    with this module's code."""
+    if __name__ != "__main__":
+        from pyspark import cloudpickle
+
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+def run(
+    spark,
+    archives,
+    out,
+    threshold=None,
+    overwrite=False,
+    options=None,
+    tasks=None,
+    checkpoint_dir=None,
+):
+    """The job: read `archives` (patterns), write `out`; the run.json written, as a dict."""
+    native = extension()
+    ship_by_value()
+    started = time.time()
+    files = sp.Files(spark)
+    inputs = list_archives(files, archives)
+    if checkpoint_dir:
+        spark.sparkContext.setCheckpointDir(checkpoint_dir)
+
+    def materialize(df):
+        """`df` computed once and kept: checkpointed to `checkpoint_dir` when given, else
+        cached, its lineage kept so a lost executor's part is computed again."""
+        if checkpoint_dir:
+            return df.checkpoint(eager=True)
+        df = df.persist()
+        df.count()
+        return df
+
+    if files.exists(out):
+        if not overwrite:
+            raise JobError(f"{out} exists: give --overwrite to replace its outputs, or another --out")
+        for part in ("run.json", "pages.parquet", "pairs.parquet", "clusters.parquet"):
+            files.delete(out.rstrip("/") + "/" + part)
+    spec = json.loads(native.spark_default_spec())
+    matching = spec["matching"]
+    if threshold is not None:
+        sp.check_threshold(threshold)
+        matching["threshold"] = threshold
+    threshold = matching["threshold"]
+    params = json.loads(native.spark_sign_params(options))
+    parallelism = spark.sparkContext.defaultParallelism
+    tasks = tasks or 2 * parallelism
+    # The executors import samecore_pairs for the site frame's copy groups.
+    spark.sparkContext.addPyFile(sp.__file__)
+    log(f"{len(inputs)} archive(s), {parallelism} core(s); threshold {threshold}; filters "
+        + json.dumps({k: params[k] for k in ("min_signatures", "idf_band", "site_frame")}, sort_keys=True))
+
+    # 1. Read and sign, a task per archive.
+    listed = spark.createDataFrame([(i,) for i in inputs], "input string").repartition(len(inputs))
+    signed = listed.mapInArrow(sign_inputs(options), SIGNED_SCHEMA).persist()
+    raw_pages = signed.where(F.col("kind") == 0).select(*PAGE_COLUMNS)
+
+    # 2. Pages: one per capture (a capture in two archives: its row of the smallest (file,
+    #    offset)), numbered in capture order.
+    rest = [c for c in PAGE_COLUMNS if c not in ("page", "file", "offset")]
+    pages = raw_pages.groupBy("page").agg(F.min(F.struct("file", "offset", *rest)).alias("row")).select("page", "row.*")
+    pages = sp.dense_index(spark, pages, "key", "doc_number", materialize)
+    pages = pages.persist()
+    n = pages.count()
+    log(f"read and signed: {n} pages")
+    if n == 0:
+        raise JobError("the archives hold no page")
+    ids = pages.select("page", F.col("doc_number").alias("doc"))
+
+    # 3. The collection-wide filters, then the rows by doc number.
+    sigs = signed.where(F.col("kind") == 1).select("page", "signature", "count").where(F.col("count") >= 1).distinct()
+    if params["site_frame"] is not None:
+        sigs = sp.drop_site_frame(sigs, pages, params["site_frame"])
+    rows = sp.filtered_rows(sigs, n, params).join(ids, "page").persist()
+    kept = rows.select("doc", "total").distinct()
+
+    # 4. Pairs.
+    found, shipped = index_pairs(spark, rows, n, spec, tasks)
+    found = materialize(found)
+    n_found = found.count()
+    shipped.unpersist()
+    log(f"pairs: {n_found} at {threshold} ({tasks} task(s) walking the index)")
+
+    # 5. Declarations.
+    rank_bytes = native.spark_processing_ranks(n, int(matching["seed"]))
+    ranks = spark.createDataFrame(
+        pa.table({"d": np.arange(n, dtype=np.int32), "rank": np.frombuffer(rank_bytes, "<u4").astype(np.int32)})
+    )
+    rules = {
+        "share": matching["link_share"],
+        "refused_stays_alone": matching["refused_stays_alone"],
+        "cross_links": matching["cross_links"],
+    }
+    declared, links = declarations(spark, found, ranks, rules)
+    links = materialize(links)
+    table = declared.toArrow()
+    declared_np = {
+        "d": table.column("d").to_numpy().astype(np.int64),
+        "x": table.column("x").to_numpy().astype(np.int64),
+        "score": table.column("score").to_numpy().astype(np.float64),
+    }
+    log(f"declarations: {len(table)} pages declared duplicates")
+
+    # 6. Thin bridges.
+    root = trees_of(declared_np, n)
+    cut, n_trees = cut_bridges(spark, links, declared_np, root, float(rules["cross_links"]), n)
+    keep = ~np.isin(declared_np["d"], cut)
+    log(f"thin bridges: {len(cut)} declaration(s) cut in {n_trees} tree(s) of 4+ pages")
+
+    # 7. Clusters, identical pages joined.
+    groups = (
+        pages.where(F.col("digest").isNotNull())
+        .groupBy("digest", "payload_check")
+        .agg(F.collect_list("doc_number").alias("docs"))
+        .where(F.size("docs") > 1)
+        .select("docs")
+        .toArrow()
+    )
+    members = groups.column("docs").combine_chunks()
+    group_docs = members.flatten().to_numpy().astype("<u4")
+    group_sizes = np.diff(members.offsets.to_numpy()).astype("<u4")
+    clusters_table, extra = native.spark_finish(
+        n,
+        declared_np["d"][keep].astype("<u4").tobytes(),
+        declared_np["x"][keep].astype("<u4").tobytes(),
+        declared_np["score"][keep].astype("<f8").tobytes(),
+        group_docs.tobytes(),
+        group_sizes.tobytes(),
+        json.dumps(spec),
+    )
+    clusters = spark.createDataFrame(pa.table(clusters_table).cast(
+        pa.schema([("doc", pa.int32()), ("cluster", pa.int32()), ("representative", pa.bool_()),
+                   ("declared_to", pa.int32()), ("declared_score", pa.float64())])))
+    extra = pa.table(extra).cast(PAIRS_ARROW)
+    log(f"identical pages: {len(group_sizes)} group(s), {len(extra)} pair(s) of 1")
+    all_pairs = found.withColumn("matched", F.lit(True))
+    if len(extra):
+        ones = spark.createDataFrame(extra).withColumn("matched", F.lit(False))
+        all_pairs = (
+            all_pairs.unionByName(ones)
+            .groupBy("a", "b")
+            .agg(F.max("score").alias("score"), F.max("matched").alias("matched"))
+        )
+    all_pairs = materialize(all_pairs)
+
+    # Linked through: a declared page its match, in its cluster; any other page of a cluster its
+    # strongest pair in the cluster (the first in (a, b) order of equal ones).
+    cl = clusters.select(F.col("doc").alias("d"), F.col("cluster").alias("c"), "declared_to")
+    within = (
+        all_pairs.join(cl.select(F.col("d").alias("a"), F.col("c").alias("ca")), "a")
+        .join(cl.select(F.col("d").alias("b"), F.col("c").alias("cb")), "b")
+        .where((F.col("ca") == F.col("cb")) & (F.col("score") >= F.lit(threshold)))
+    )
+    ends = within.select(F.col("a").alias("d"), F.col("b").alias("y"), "a", "b", "score").unionByName(
+        within.select(F.col("b").alias("d"), F.col("a").alias("y"), "a", "b", "score")
+    )
+    strongest = (
+        ends.join(cl.where(F.col("declared_to").isNull()).select("d"), "d")
+        .groupBy("d")
+        .agg(F.max(F.struct("score", (-F.col("a")).alias("na"), (-F.col("b")).alias("nb"), "y")).alias("s"))
+        .select(F.col("d").alias("doc"), F.col("s.y").alias("strong_to"), F.col("s.score").alias("strong_score"))
+    )
+    declared_in = clusters.join(
+        clusters.select(F.col("doc").alias("declared_to"), F.col("cluster").alias("to_cluster")), "declared_to", "left"
+    )
+    linked = (
+        declared_in.join(strongest, "doc", "left")
+        .withColumn(
+            "link_doc",
+            F.when(F.col("to_cluster") == F.col("cluster"), F.col("declared_to")).when(
+                F.col("declared_to").isNull(), F.col("strong_to")
+            ),
+        )
+        .withColumn(
+            "link_raw",
+            F.when(F.col("to_cluster") == F.col("cluster"), F.col("declared_score")).when(
+                F.col("declared_to").isNull(), F.col("strong_score")
+            ),
+        )
+        .select("doc", "cluster", "representative", "link_doc", "link_raw")
+    )
+
+    # Outputs.
+    out_dir = out.rstrip("/")
+    mode = "overwrite" if overwrite else "errorifexists"
+    page_rows = pages.join(
+        kept.select(F.col("doc").alias("doc_number"), F.col("total").alias("signatures_kept")), "doc_number", "left"
+    ).withColumn("signatures_kept", F.coalesce("signatures_kept", F.lit(0).cast("long")))
+    page_rows.orderBy("doc_number").write.mode(mode).parquet(out_dir + "/pages.parquet")
+    who = pages.select("doc_number", "doc", "key", "url", "timestamp", "record_id", "page")
+    kept_by = kept.select(F.col("doc").alias("doc_number"), F.col("total").alias("kept"))
+    who = who.join(kept_by, "doc_number", "left")
+
+    def side(s):
+        return who.select(*[F.col(c).alias(f"{s}_{c}") for c in ("doc_number", "doc", "key", "url", "timestamp", "record_id", "page", "kept")])
+
+    pair_rows = (
+        all_pairs.join(side("a"), F.col("a") == F.col("a_doc_number"))
+        .join(side("b"), F.col("b") == F.col("b_doc_number"))
+        .select(
+            "a_doc", "b_doc", "score", "a_key", "b_key", "a_url", "b_url", "a_timestamp", "b_timestamp",
+            "a_record_id", "b_record_id", "a_page", "b_page",
+            F.coalesce("a_kept", F.lit(0).cast("long")).alias("a_signatures"),
+            F.coalesce("b_kept", F.lit(0).cast("long")).alias("b_signatures"),
+            "matched", F.col("a").alias("a_doc_number"), F.col("b").alias("b_doc_number"),
+        )
+    )
+    pair_rows.orderBy("a_doc_number", "b_doc_number").write.mode(mode).parquet(out_dir + "/pairs.parquet")
+    n_pairs = all_pairs.count()
+    linked_key = pages.select(F.col("doc_number").alias("link_doc"), F.col("doc").alias("linked_through"))
+    cluster_rows = (
+        linked.join(pages.withColumnRenamed("doc", "doc_key"), F.col("doc") == F.col("doc_number"))
+        .join(kept.select(F.col("doc").alias("kept_doc"), F.col("total").alias("signatures_kept")),
+              F.col("doc") == F.col("kept_doc"), "left")
+        .join(linked_key, "link_doc", "left")
+        .select(
+            F.col("doc_key").alias("doc"), "cluster", "representative", "key", "record_id", "url",
+            F.col("timestamp").alias("capture_timestamp"), "file", "offset", "length", "digest",
+            F.coalesce("site", F.lit("")).alias("site"), "linked_through",
+            (F.round(F.col("link_raw") * 1e6) / 1e6).alias("link_score"),
+            "language", "title", "published_day", "published", "published_source",
+            "doc_number", F.col("page"), "gold",
+            F.coalesce("signatures_kept", F.lit(0).cast("long")).alias("signatures_kept"),
+        )
+    )
+    cluster_rows.orderBy("doc_number").write.mode(mode).parquet(out_dir + "/clusters.parquet")
+    n_clusters = clusters.groupBy("cluster").count().where(F.col("count") >= 2).count()
+    report = {
+        "format": RUN_FORMAT,
+        "version": RUN_VERSION,
+        "algo": "spotsigs",
+        "threshold": threshold,
+        "min_shared": matching["min_shared"],
+        "spec": spec,
+        "params": params,
+        "inputs": inputs,
+        "shards": [],
+        "pages": n,
+        "matched_pages": kept.count(),
+        "pairs": n_pairs,
+        "matching_pairs": n_found,
+        "identical_pairs": len(extra),
+        "clusters": n_clusters,
+        "rule": "representative",
+        "cut": int(len(cut)),
+        "tasks": tasks,
+        "join": "index",
+        "seconds": round(time.time() - started, 3),
+        "spark_version": spark.version,
+    }
+    files.write_text(out_dir + "/run.json", json.dumps(report, indent=2) + "\n")
+    signed.unpersist()
+    pages.unpersist()
+    rows.unpersist()
+    log(f"done in {report['seconds']} s: {n} pages, {n_pairs} pairs, {n_clusters} clusters of 2+ -> {out_dir}")
+    return report
+
+
+def session(master=None, partitions=None):
+    """The Spark session, as `samecore_pairs.py` makes it."""
+    builder = SparkSession.builder.appName("samecore-run").config("spark.ui.showConsoleProgress", "false")
+    master = master or os.environ.get("SPARK_MASTER")
+    if master:
+        builder = builder.master(master)
+    elif "PYSPARK_GATEWAY_PORT" not in os.environ:
+        builder = builder.master("local[*]")
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("WARN")
+    if partitions is None and spark.sparkContext.master.startswith("local"):
+        partitions = 2 * (os.cpu_count() or 1)
+    if partitions is not None:
+        spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    return spark
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="samecore_run.py",
+        description="The whole SpotSigs run of `samecore run --mode allpairs` in Spark: archives to clusters.",
+    )
+    parser.add_argument("--archives", required=True, nargs="+", help="archives: files, folders of pages or Hadoop globs")
+    parser.add_argument("--out", required=True, help="output directory (pages, pairs, clusters .parquet, run.json)")
+    parser.add_argument("--threshold", type=float, help="multiset Jaccard threshold in (0, 1] (default: run's, 0.12)")
+    parser.add_argument("--options", help="detector options as JSON, as the Python package takes them")
+    parser.add_argument("--tasks", type=int, help="matching tasks (default: twice the cores)")
+    parser.add_argument("--partitions", type=int, help="shuffle partitions (default: 2 x cores in local mode)")
+    parser.add_argument("--overwrite", action="store_true", help="replace the outputs in an existing --out")
+    parser.add_argument("--checkpoint-dir", help="reliable checkpoints there (default: cached, recomputed when lost)")
+    parser.add_argument("--master", help="Spark master when not run by spark-submit (default: SPARK_MASTER or local[*])")
+    args = parser.parse_args(argv)
+    try:
+        if args.threshold is not None:
+            sp.check_threshold(args.threshold)
+        for flag, value in (("--tasks", args.tasks), ("--partitions", args.partitions)):
+            if value is not None and value < 1:
+                raise JobError(f"{flag} {value} is not a positive number")
+        extension()
+        spark = session(args.master, args.partitions)
+        try:
+            run(
+                spark,
+                args.archives,
+                args.out,
+                args.threshold,
+                args.overwrite,
+                args.options,
+                args.tasks,
+                args.checkpoint_dir,
+            )
+        finally:
+            spark.stop()
+    except sp.JobError as e:
+        print(f"samecore_run.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
