@@ -63,10 +63,21 @@ PAGE_FIELDS = sp.PAGES_SCHEMA.fields + [
     T.StructField("published", T.StringType()),
     T.StructField("published_source", T.StringType()),
 ]
+# A revisit whose original is not in its own archive: what finds the original elsewhere
+# (src/archive/mod.rs UnresolvedRevisit), tried in this order.
+REVISIT_FIELDS = [
+    T.StructField("refers_to", T.StringType()),
+    T.StructField("refers_to_url", T.StringType()),
+    T.StructField("refers_to_date", T.StringType()),
+    T.StructField("ref_digest", T.StringType()),
+]
+# What `spark_sign` gives, in one stream: `kind` 0 is a page, 1 a signature row, 2 a revisit
+# left unresolved; `input` the archive the task read.
 SIGNED_SCHEMA = T.StructType(
     [T.StructField("kind", T.ByteType()), T.StructField("input", T.StringType())]
     + PAGE_FIELDS
     + [T.StructField("signature", T.LongType()), T.StructField("count", T.IntegerType())]
+    + REVISIT_FIELDS
 )
 PAGE_COLUMNS = [f.name for f in PAGE_FIELDS]
 
@@ -119,29 +130,85 @@ def local_copy(uri, scratch):
 
 
 def sign_inputs(options):
-    """The mapInArrow function of step 1: each row's archive read and signed by samecore."""
+    """The mapInArrow function of step 1: each row's archives (`inputs`, a JSON list) read and
+    signed together by samecore, and the pages of the one at position `own` handed on with
+    their signatures and the revisits none of them resolves."""
     schema = sp_to_arrow(SIGNED_SCHEMA)
 
     def sign(batches):
         import tempfile
 
+        import pyarrow.compute as pc
+
         native = extension()
         for batch in batches:
-            for uri in batch.column("input").to_pylist():
+            for listed, own in zip(batch.column("inputs").to_pylist(), batch.column("own").to_pylist()):
+                uris = json.loads(listed)
                 with tempfile.TemporaryDirectory(prefix="samecore-") as scratch:
-                    path, copied = local_copy(uri, scratch)
-                    pages, signatures, _, warnings = native.spark_sign([path], options)
-                pages = pa.table(pages)
-                if copied:  # name the archive as given, not the copy
-                    pages = pages.set_column(
-                        pages.schema.get_field_index("file"), "file", pa.array([uri] * len(pages), pa.string())
-                    )
+                    local = [local_copy(u, scratch) for u in uris]
+                    pages, signatures, unresolved, warnings = native.spark_sign([p for p, _ in local], options)
+                pages, signatures, unresolved = pa.table(pages), pa.table(signatures), pa.table(unresolved)
+                mine = pc.equal(pages.column("input"), own)
+                pages = pages.filter(mine).drop_columns(["input"])
+                signatures = signatures.filter(pc.is_in(signatures.column("page"), pages.column("page")))
+                unresolved = unresolved.filter(pc.equal(unresolved.column("input"), own))
+                unresolved = unresolved.rename_columns(
+                    ["ref_input" if c == "input" else "ref_digest" if c == "digest" else c for c in unresolved.column_names]
+                )
+                # Archives copied from remote storage are named as given, not by their copy.
+                for (path, copied), uri in zip(local, uris):
+                    if copied:
+                        at = pages.schema.get_field_index("file")
+                        named = pc.if_else(pc.equal(pages.column("file"), os.path.abspath(path)), uri, pages.column("file"))
+                        pages = pages.set_column(at, "file", named)
                 for w in warnings[:10]:
                     print(f"warning: {w}", file=sys.stderr)
+                uri = uris[own]
                 yield from stream(pages, 0, uri, schema)
-                yield from stream(pa.table(signatures), 1, uri, schema)
+                yield from stream(signatures, 1, uri, schema)
+                yield from stream(unresolved, 2, uri, schema)
 
     return sign
+
+
+def signed_archives(spark, groups, options):
+    """Step 1 over `groups`: (archives read together, the position of the one whose pages are
+    kept), a task each."""
+    listed = spark.createDataFrame([(json.dumps(g), own) for g, own in groups], "inputs string, own int")
+    return listed.repartition(max(len(groups), 1)).mapInArrow(sign_inputs(options), SIGNED_SCHEMA)
+
+
+def with_revisits_resolved(spark, signed, inputs, options):
+    """Step 1's second pass: an archive with revisits whose originals are in other archives
+    (a crawl deduplicated against an earlier one) is read again together with the archives
+    that may hold them — every one with a page of the record id, the capture or the payload
+    digest a revisit refers to — in the order given, so samecore resolves them exactly as when
+    it reads every archive together. Its pages of the first pass are replaced."""
+    refs = signed.where(F.col("kind") == 2).select("input", *[f.name for f in REVISIT_FIELDS])
+    if refs.limit(1).count() == 0:
+        return signed, 0
+    pages = signed.where(F.col("kind") == 0).select(F.col("input").alias("holder"), "record_id", "url", "date", "digest")
+    by = [
+        refs.join(pages, refs.refers_to == pages.record_id),
+        refs.join(pages, (refs.refers_to_url == pages.url) & (refs.refers_to_date == pages.date)),
+        refs.join(pages, refs.ref_digest == pages.digest),
+    ]
+    holders = by[0].select("input", "holder")
+    for b in by[1:]:
+        holders = holders.unionByName(b.select("input", "holder"))
+    found = {}
+    for row in holders.where(F.col("input") != F.col("holder")).distinct().collect():
+        found.setdefault(row["input"], set()).add(row["holder"])
+    if not found:
+        return signed, 0
+    position = {uri: i for i, uri in enumerate(inputs)}
+    groups = []
+    for uri, others in sorted(found.items(), key=lambda kv: position[kv[0]]):
+        together = sorted(others | {uri}, key=position.get)
+        groups.append((together, together.index(uri)))
+    log(f"revisits: {len(groups)} archive(s) read again with the archives holding their originals")
+    again = signed_archives(spark, groups, options)
+    return signed.where(~F.col("input").isin(list(found))).unionByName(again), len(groups)
 
 
 def sp_to_arrow(schema):
@@ -174,14 +241,18 @@ def stream(table, kind, uri, schema, rows=1 << 20):
 
 def list_archives(files, patterns):
     """Every archive the patterns name (Hadoop globs: a file, a folder of pages, a zip), by
-    qualified path, each once."""
-    found = []
+    qualified path, each once, in the order given (a glob's by name): the order `samecore run`
+    reads them in, which decides which of two originals of a revisit is taken."""
+    found, seen = [], set()
     for pattern in patterns:
         matched = files.glob(pattern)
         if not matched:
             raise JobError(f"{pattern}: no archive there")
-        found.extend(path for path, _ in matched)
-    return sorted(set(found))
+        for path, _ in matched:
+            if path not in seen:
+                seen.add(path)
+                found.append(path)
+    return found
 
 
 def index_pairs(spark, rows, n, spec, tasks):
@@ -197,15 +268,17 @@ def index_pairs(spark, rows, n, spec, tasks):
     del table
     shipped = spark.sparkContext.broadcast(arrays)
     spec_text = json.dumps(spec)
+    # What names this index in a worker's cache (the broadcast's own id is the JVM's).
+    name = f"{os.getpid()}-{time.time_ns()}"
 
     def walk(batches):
         native = extension()
         cache = worker_cache()
-        held = cache.get(shipped.id)
+        held = cache.get(name)
         if held is None:
             cache.clear()
             docs, signatures, counts = shipped.value
-            held = cache[shipped.id] = native.AllPairsIndex(n, docs, signatures, counts, spec_text)
+            held = cache[name] = native.AllPairsIndex(n, docs, signatures, counts, spec_text)
         for batch in batches:
             for k in batch.column("id").to_pylist():
                 yield from pa.table(held.pairs(k, tasks)).cast(PAIRS_ARROW).to_batches()
@@ -397,9 +470,11 @@ def run(
     log(f"{len(inputs)} archive(s), {parallelism} core(s); threshold {threshold}; filters "
         + json.dumps({k: params[k] for k in ("min_signatures", "idf_band", "site_frame")}, sort_keys=True))
 
-    # 1. Read and sign, a task per archive.
-    listed = spark.createDataFrame([(i,) for i in inputs], "input string").repartition(len(inputs))
-    signed = listed.mapInArrow(sign_inputs(options), SIGNED_SCHEMA).persist()
+    # 1. Read and sign, a task per archive; then the archives whose revisits refer to others.
+    signed = materialize(signed_archives(spark, [([i], 0) for i in inputs], options))
+    signed, reread = with_revisits_resolved(spark, signed, inputs, options)
+    if reread:
+        signed = materialize(signed)
     raw_pages = signed.where(F.col("kind") == 0).select(*PAGE_COLUMNS)
 
     # 2. Pages: one per capture (a capture in two archives: its row of the smallest (file,
@@ -590,6 +665,7 @@ def run(
         "clusters": n_clusters,
         "rule": "representative",
         "cut": int(len(cut)),
+        "read_again": reread,
         "tasks": tasks,
         "join": "index",
         "seconds": round(time.time() - started, 3),

@@ -46,16 +46,16 @@ fn to_bytes<'py>(py: Python<'py>, values: &[u32]) -> Bound<'py, PyBytes> {
 }
 
 /// Read and sign `paths` together for SpotSigs with `options` (as `Session(options=...)`):
-/// `(pages, signatures, params, warnings)` — the shard's page rows with each page's
-/// `payload_check`, its `(page, signature, count)` rows, the signing parameters as JSON (what a
-/// shard's manifest holds) and what reading found wrong.
+/// `(pages, signatures, unresolved, warnings)` — the shard's page rows with what a run's cluster
+/// export says of each page besides (`PageMore`), its `(page, signature, count)` rows, the
+/// revisits whose originals none of `paths` holds, and what reading found wrong.
 #[pyfunction]
 #[pyo3(signature = (paths, options = None))]
 fn spark_sign(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     options: Option<&str>,
-) -> PyResult<(ArrowTable, ArrowTable, String, Vec<String>)> {
+) -> PyResult<(ArrowTable, ArrowTable, ArrowTable, Vec<String>)> {
     for p in &paths {
         samecore::archive::check_input(p).map_err(error)?;
     }
@@ -72,15 +72,34 @@ fn spark_sign(
     let columns = [rows.columns(), more.columns()].concat();
     let pages = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(error)?;
     let signatures = samecore::export::shard::spotsigs_batch(&signed).map_err(error)?;
+    let unresolved: Vec<RevisitRow> = (signed.unresolved.iter())
+        .map(|r| RevisitRow {
+            input: r.input as u32,
+            refers_to: r.refers_to.clone(),
+            refers_to_url: r.refers_to_capture.as_ref().map(|c| c.0.clone()),
+            refers_to_date: r.refers_to_capture.as_ref().map(|c| c.1.clone()),
+            digest: r.digest.clone(),
+        })
+        .collect();
     let warnings = (reports.iter())
         .flat_map(|r| r.warnings.iter().map(|w| w.to_string()))
         .collect();
     Ok((
         ArrowTable { batch: pages },
         ArrowTable { batch: signatures },
-        serde_json::to_string(&params).map_err(error)?,
+        ArrowTable::of(&unresolved)?,
         warnings,
     ))
+}
+
+/// A revisit whose original none of the inputs signed together holds: what finds it.
+#[derive(Serialize, serde::Deserialize)]
+struct RevisitRow {
+    input: u32,
+    refers_to: Option<String>,
+    refers_to_url: Option<String>,
+    refers_to_date: Option<String>,
+    digest: Option<String>,
 }
 
 /// The SpotSigs signing parameters of detector `options` (as `Session(options=...)`), as

@@ -504,6 +504,32 @@ pub fn load_with<T: Send + Clone>(
     progress: &Progress,
     page: &PageFn<'_, T>,
 ) -> Result<(Collection, Vec<T>)> {
+    load_with_unresolved(paths, opts, progress, page).map(|(c, made, _)| (c, made))
+}
+
+/// A revisit left unresolved by the inputs read together: what would find its original in
+/// other inputs (the record it refers to, else the capture, else its payload digest, tried in
+/// that order), and which input it is in.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnresolvedRevisit {
+    /// Its input's position among the inputs given (folders of archives expanded).
+    pub input: usize,
+    /// `WARC-Refers-To`.
+    pub refers_to: Option<String>,
+    /// `WARC-Refers-To-Target-URI` and `WARC-Refers-To-Date`.
+    pub refers_to_capture: Option<(String, String)>,
+    /// `WARC-Payload-Digest`.
+    pub digest: Option<String>,
+}
+
+/// [`load_with`], and the revisits it could not resolve: what lets a reader of the inputs one
+/// at a time (a Spark task per file) find the inputs that hold their originals.
+pub fn load_with_unresolved<T: Send + Clone>(
+    paths: &[PathBuf],
+    opts: &ReadOptions,
+    progress: &Progress,
+    page: &PageFn<'_, T>,
+) -> Result<(Collection, Vec<T>, Vec<UnresolvedRevisit>)> {
     let expanded = expand_folders_of_archives(paths)?;
     let paths = expanded.as_slice();
     // Every input is checked before any is read: a bad one is reported at once.
@@ -566,6 +592,16 @@ pub fn load_with<T: Send + Clone>(
         per_file.push(outcome?);
     }
     pipeline::resolve_across_files(&mut per_file, opts, page);
+    let unresolved = (per_file.iter().enumerate())
+        .flat_map(|(input, o)| {
+            o.pending.iter().map(move |r| UnresolvedRevisit {
+                input,
+                refers_to: r.refers_to.clone(),
+                refers_to_capture: r.refers_to_capture.clone(),
+                digest: r.digest.clone(),
+            })
+        })
+        .collect();
     let mut collection = Collection::default();
     let mut made = Vec::new();
     // Several files: room for all their pages at once, so that appending them does not grow
@@ -615,7 +651,7 @@ pub fn load_with<T: Send + Clone>(
         }
         collection.reports.push(report);
     }
-    Ok((collection, made))
+    Ok((collection, made, unresolved))
 }
 
 /// A page's decoded text: the one the collection holds, else its record read again and

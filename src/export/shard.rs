@@ -114,12 +114,17 @@ pub struct SignedPages {
     pub more: Vec<PageMore>,
     /// Each page's signature hashes.
     pub hashes: Vec<Box<[u64]>>,
+    /// The revisits whose originals are in none of the inputs read.
+    pub unresolved: Vec<crate::archive::UnresolvedRevisit>,
 }
 
 /// What a run's cluster export ([`super::ClusterFileRow`]) says of a page besides its shard
 /// row, and its payload check.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PageMore {
+    /// Which of the inputs it was read from (a resolved revisit: the input of the revisit;
+    /// its location is its original's).
+    pub input: u32,
     /// The document's key (the export's `doc`).
     pub doc: String,
     /// XXH3 of the payload ([`crate::Document::payload_check`]), bit for bit as signed:
@@ -150,9 +155,20 @@ pub fn sign_spotsigs(
         keep_html: crate::archive::KeepHtml::None,
         publication_dates: true,
     };
-    let (collection, raw) = crate::archive::load_with(inputs, &options, progress, &|d, text| {
-        detector.raw_page(d, text)
-    })?;
+    let (collection, raw, unresolved) =
+        crate::archive::load_with_unresolved(inputs, &options, progress, &|d, text| {
+            detector.raw_page(d, text)
+        })?;
+    // Which input each page was read from: the inputs' pages come one input after the other.
+    let mut input_of = Vec::with_capacity(collection.docs.len());
+    for (i, r) in collection.reports.iter().enumerate() {
+        input_of.extend(std::iter::repeat_n(i as u32, r.documents as usize));
+    }
+    if input_of.len() != collection.docs.len() {
+        return Err(Error::InvalidParameter(
+            "the readers' reports do not add up to the pages read".into(),
+        ));
+    }
     let (gold, _) = crate::eval::gold::find(inputs, &collection.docs, None)?;
     let mut files: std::collections::HashMap<Arc<Path>, String> = Default::default();
     let docs = &collection.docs;
@@ -172,8 +188,9 @@ pub fn sign_spotsigs(
             ShardPage::of(d, file, gold, raw[i].hashes.len() as i64)
         })
         .collect();
-    let more = (docs.iter().zip(&raw))
-        .map(|(d, r)| PageMore {
+    let more = (docs.iter().zip(&raw).zip(&input_of))
+        .map(|((d, r), &input)| PageMore {
+            input,
             doc: d.key.to_string(),
             payload_check: d.payload_check as i64,
             language: r.language.map(String::from),
@@ -189,6 +206,7 @@ pub fn sign_spotsigs(
             pages,
             more,
             hashes,
+            unresolved,
         },
         collection.reports,
     ))
