@@ -640,7 +640,7 @@ fn extension_available() -> bool {
 }
 
 /// The whole run's job as `spark/README.md` prints it for a standalone cluster, on `archives`
-/// into `out`, started (not waited for): its standard error goes to `log`.
+/// into `out`, started (not waited for): what it prints goes to `log`.
 fn submit_whole_run(
     master: &str,
     archives: &[PathBuf],
@@ -663,8 +663,10 @@ fn submit_whole_run(
         .env("JAVA_TOOL_OPTIONS", TEST_JVM)
         .env("PYSPARK_PYTHON", "python3")
         .env("PYSPARK_DRIVER_PYTHON", "python3")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(log).unwrap())
+        // spark-submit hands the driver's standard error (the job's progress lines) to its
+        // own standard output: both go to `log`.
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
         .spawn()
         .unwrap()
 }
@@ -833,9 +835,9 @@ fn compare_whole_run(archives: &[PathBuf], out: &Path, dir: &Path) -> usize {
 /// The inputs of the whole run's test: the sample archive, goldset-dev, and the seven shared
 /// WARC files together (those two when `../shared` is there).
 fn whole_run_cases() -> Vec<(&'static str, Vec<PathBuf>, usize)> {
-    let mut cases = vec![("sample", vec![sample()], 20)];
+    let mut cases = vec![("sample", vec![sample()], 100)];
     if let Some(goldset) = common::goldset() {
-        cases.push(("goldset-dev", vec![goldset], 50));
+        cases.push(("goldset-dev", vec![goldset], 40));
     }
     if let Some(warc) = common::shared("data/warc") {
         let mut files: Vec<PathBuf> = (std::fs::read_dir(&warc).unwrap().flatten())
@@ -843,7 +845,7 @@ fn whole_run_cases() -> Vec<(&'static str, Vec<PathBuf>, usize)> {
             .collect();
         files.sort();
         assert_eq!(files.len(), 7, "the seven shared WARC files");
-        cases.push(("the seven WARCs", files, 1));
+        cases.push(("the seven WARCs", files, 40));
     }
     cases
 }
@@ -929,7 +931,7 @@ fn spark_whole_run_survives_a_killed_executor() {
     let said = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(status.success(), "the job failed after the kill: {said}");
     assert!(
-        said.contains("Lost executor") || said.contains("Executor lost") || said.contains("lost"),
+        said.contains("Lost executor"),
         "the driver did not see an executor lost: {said}"
     );
     compare_whole_run(&archives, &out, dir.path());
