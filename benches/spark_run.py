@@ -200,6 +200,34 @@ def timed(cmd, classify, env=None, log=None):
     return wall, s
 
 
+def shuffle_bytes(events):
+    """Shuffle bytes written and read over the job (Spark's event log), and the five stages
+    that wrote most, by the line of the job that made them."""
+    write = read = 0
+    stages = {}
+    for name in os.listdir(events):
+        with open(os.path.join(events, name)) as f:
+            for line in f:
+                e = json.loads(line)
+                if e.get("Event") != "SparkListenerStageCompleted":
+                    continue
+                info = e["Stage Info"]
+                w = r = 0
+                for acc in info.get("Accumulables", []):
+                    if acc.get("Name") == "internal.metrics.shuffle.write.bytesWritten":
+                        w = int(acc.get("Value", 0))
+                    elif acc.get("Name") in (
+                        "internal.metrics.shuffle.read.remoteBytesRead",
+                        "internal.metrics.shuffle.read.localBytesRead",
+                    ):
+                        r += int(acc.get("Value", 0))
+                write += w
+                read += r
+                stages[f"{info['Stage ID']}:{info['Stage Name'][:40]}"] = w
+    top = sorted(stages.items(), key=lambda kv: -kv[1])[:5]
+    return {"write": write, "read": read, "stages": [(k, round(v / (1 << 20), 1)) for k, v in top]}
+
+
 def compare(job_out, clusters, pairs):
     jc = pd.read_parquet(os.path.join(job_out, "clusters.parquet"))
     lc = pd.read_parquet(clusters)
@@ -231,6 +259,7 @@ def main():
     ap.add_argument("--files", type=int, default=16)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--memory", default="4g", help="each worker's memory (and the executors')")
+    ap.add_argument("--driver-memory", default="4g")
     ap.add_argument("--samecore", default=os.path.join(ROOT, "target", "release", "samecore"))
     ap.add_argument("--keep", help="keep the outputs in this folder")
     args = ap.parse_args()
@@ -263,14 +292,21 @@ def main():
             return None
 
         with open(os.path.join(work, "job.log"), "w") as log:
+            events = os.path.join(work, "events")
+            shutil.rmtree(events, ignore_errors=True)
+            os.makedirs(events)
             job_wall, job_mem = timed(
                 [os.path.join(spark_home(), "bin", "spark-submit"), "--master", cluster.master,
-                 "--conf", f"spark.executor.memory={args.memory}", job, "--archives", *files, "--out", out],
+                 "--driver-memory", args.driver_memory,
+                 "--conf", f"spark.executor.memory={args.memory}",
+                 "--conf", "spark.eventLog.enabled=true", "--conf", f"spark.eventLog.dir=file://{events}",
+                 job, "--archives", *files, "--out", out, "--partitions", str(2 * args.workers)],
                 classify, env=cluster.env, log=log,
             )
     finally:
         cluster.stop()
     report = json.load(open(os.path.join(out, "run.json")))
+    shuffled = shuffle_bytes(events)
     same = compare(out, c, p)
     mib = 1 << 20
     print(f"{args.pages} generated pages in {len(files)} archives, {args.workers} one-core workers")
@@ -280,6 +316,8 @@ def main():
         print(f"    {g:12s} peak {job_mem.peaks[g] / mib:7.0f} MiB")
     print(f"ratio (job / run, same cores): {job_wall / run_wall:.2f}")
     print(f"job's own seconds (run.json, after its session started): {report['seconds']}")
+    print(f"shuffle written: {shuffled['write'] / mib:.0f} MiB, read {shuffled['read'] / mib:.0f} MiB; "
+          f"largest stages (MiB written): {shuffled['stages']}")
     print("equal:", json.dumps(same))
     if not (same["pairs_equal"] and same["clusters_equal"]):
         sys.exit(1)

@@ -1023,17 +1023,34 @@ def run(
     return report
 
 
-def session(master=None, partitions=None):
+def default_driver_memory():
+    """The driver's memory when the job starts its own JVM (`python3 job.py`, not spark-submit)
+    and nothing set it: half of this machine's memory, between 1 and 16 GiB. In local mode the
+    driver's JVM is the executor too, and Spark's default of 1 GiB cannot collect the
+    broadcast index of a large collection ("Not enough memory to build and broadcast the
+    table")."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return "4g"
+    return f"{max(1, min(16, total // 2 // (1 << 30)))}g"
+
+
+def session(master=None, partitions=None, app="samecore-pairs"):
     """The Spark session: spark-submit's master, else --master or SPARK_MASTER, else local[*].
     Shuffles get `partitions` partitions, by default twice the cores in local mode (Spark's
-    default on a cluster)."""
+    default on a cluster). Started by python3, the driver gets `default_driver_memory()` unless
+    PYSPARK_SUBMIT_ARGS says otherwise."""
     # The job prints its own progress lines; Spark's progress bars would garble them.
-    builder = SparkSession.builder.appName("samecore-pairs").config("spark.ui.showConsoleProgress", "false")
+    builder = SparkSession.builder.appName(app).config("spark.ui.showConsoleProgress", "false")
     master = master or os.environ.get("SPARK_MASTER")
+    under_submit = "PYSPARK_GATEWAY_PORT" in os.environ
     if master:
         builder = builder.master(master)
-    elif "PYSPARK_GATEWAY_PORT" not in os.environ:  # not under spark-submit
+    elif not under_submit:
         builder = builder.master("local[*]")
+    if not under_submit and "driver-memory" not in os.environ.get("PYSPARK_SUBMIT_ARGS", ""):
+        builder = builder.config("spark.driver.memory", default_driver_memory())
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
     if partitions is None and spark.sparkContext.master.startswith("local"):

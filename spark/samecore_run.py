@@ -13,8 +13,9 @@ Every step runs samecore's own code, through the Python package's extension
    reaches Python.
 2. Pages numbered in capture order, as `run` numbers them (the capture key's bytes), by a
    range-partitioned sort.
-3. The collection-wide filters as `samecore_pairs.py` applies them with DataFrames: the site
-   frame by site, the IDF band by one aggregation by signature, the minimum of signatures.
+3. The collection-wide filters: the site frame a task per site (`spark_site_frame`, samecore's
+   `drop_site_frame` on the site's pages), then the IDF band by one aggregation by signature and
+   the minimum of signatures as `samecore_pairs.py` applies them with DataFrames.
 4. Pairs: the filtered signature rows go to every executor once (a broadcast); each task builds
    samecore's all-pairs index of all pages (`AllPairsIndex`, kept by the Python worker for its
    next tasks) and walks every k-th page of it (`all_pairs_part`), as `run` walks them all.
@@ -40,7 +41,6 @@ import time
 
 import numpy as np
 import pyarrow as pa
-from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -253,6 +253,47 @@ def list_archives(files, patterns):
                 seen.add(path)
                 found.append(path)
     return found
+
+
+def site_frame_by_site(sigs, pages, frame):
+    """Step 3's site frame, a task per site: samecore's `drop_site_frame` on the pages of each
+    site that has enough of them for a frame (every page of the site counts, signed or not),
+    with its groups of copies; the rows of every other page as they are."""
+    min_pages = max(int(frame["min_pages"]), 2)
+    sited = pages.where(F.col("site").isNotNull()).select("page", "site")
+    framed = sited.join(sited.groupBy("site").count().where(F.col("count") >= min_pages).select("site"), "site")
+    rows = sigs.join(framed, "page", "left")
+    untouched = rows.where(F.col("site").isNull()).select("page", "signature", "count")
+    members = framed.select(
+        "site", "page", F.lit(None).cast("long").alias("signature"), F.lit(None).cast("int").alias("count")
+    )
+    grouped = members.unionByName(rows.where(F.col("site").isNotNull()).select("site", "page", "signature", "count"))
+    frame_json = json.dumps(frame)
+
+    def one_site(table):
+        import pyarrow.compute as pc
+
+        native = extension()
+        is_page = pc.is_null(table.column("signature"))
+        ids = table.filter(is_page).column("page").to_numpy()
+        kept = table.filter(pc.invert(is_page))
+        a, b, c = native.spark_site_frame(
+            ids.astype("<i8").tobytes(),
+            kept.column("page").to_numpy().astype("<i8").tobytes(),
+            kept.column("signature").to_numpy().astype("<i8").tobytes(),
+            kept.column("count").to_numpy().astype("<u4").tobytes(),
+            frame_json,
+        )
+        return pa.table(
+            {
+                "page": np.frombuffer(a, "<i8"),
+                "signature": np.frombuffer(b, "<i8"),
+                "count": np.frombuffer(c, "<u4").astype(np.int32),
+            }
+        )
+
+    framed_rows = grouped.groupBy("site").applyInArrow(one_site, "page long, signature long, count int")
+    return untouched.unionByName(framed_rows)
 
 
 def index_pairs(spark, rows, n, spec, tasks):
@@ -492,7 +533,7 @@ def run(
     # 3. The collection-wide filters, then the rows by doc number.
     sigs = signed.where(F.col("kind") == 1).select("page", "signature", "count").where(F.col("count") >= 1).distinct()
     if params["site_frame"] is not None:
-        sigs = sp.drop_site_frame(sigs, pages, params["site_frame"])
+        sigs = site_frame_by_site(sigs, pages, params["site_frame"])
     rows = sp.filtered_rows(sigs, n, params).join(ids, "page").persist()
     kept = rows.select("doc", "total").distinct()
 
@@ -679,23 +720,6 @@ def run(
     return report
 
 
-def session(master=None, partitions=None):
-    """The Spark session, as `samecore_pairs.py` makes it."""
-    builder = SparkSession.builder.appName("samecore-run").config("spark.ui.showConsoleProgress", "false")
-    master = master or os.environ.get("SPARK_MASTER")
-    if master:
-        builder = builder.master(master)
-    elif "PYSPARK_GATEWAY_PORT" not in os.environ:
-        builder = builder.master("local[*]")
-    spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("WARN")
-    if partitions is None and spark.sparkContext.master.startswith("local"):
-        partitions = 2 * (os.cpu_count() or 1)
-    if partitions is not None:
-        spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
-    return spark
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="samecore_run.py",
@@ -718,7 +742,7 @@ def main(argv=None):
             if value is not None and value < 1:
                 raise JobError(f"{flag} {value} is not a positive number")
         extension()
-        spark = session(args.master, args.partitions)
+        spark = sp.session(args.master, args.partitions, app="samecore-run")
         try:
             run(
                 spark,

@@ -110,6 +110,64 @@ fn spark_sign_params(options: Option<&str>) -> PyResult<String> {
     serde_json::to_string(&super::detector_options(options)?.spotsigs).map_err(error)
 }
 
+/// One site's pages through SpotSigs' site frame: samecore's `drop_site_frame` on them. `pages`
+/// are the ids of every page of the site (those without a signature count too), the rows its
+/// `(page, signature, count)` signature rows (i64, i64, u32 bytes), `frame` the site frame's
+/// parameters as JSON. The rows kept, as the same three byte strings.
+#[pyfunction]
+fn spark_site_frame<'py>(
+    py: Python<'py>,
+    pages: &[u8],
+    row_pages: &[u8],
+    signatures: &[u8],
+    counts: &[u8],
+    frame: &str,
+) -> PyResult<(
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+)> {
+    let pages: Vec<i64> = numbers(pages, "pages", i64::from_le_bytes)?;
+    let row_pages: Vec<i64> = numbers(row_pages, "row_pages", i64::from_le_bytes)?;
+    let signatures: Vec<u64> = numbers(signatures, "signatures", u64::from_le_bytes)?;
+    let counts = u32s(counts, "counts")?;
+    if row_pages.len() != signatures.len() || row_pages.len() != counts.len() {
+        return Err(error(
+            "row_pages, signatures and counts: one of each per row",
+        ));
+    }
+    let frame: samecore::signature::frame::SiteFrame =
+        serde_json::from_str(frame).map_err(|e| error(format!("site frame: {e}")))?;
+    let index: std::collections::HashMap<i64, usize> =
+        pages.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    let mut raw: Vec<Vec<u64>> = vec![Vec::new(); pages.len()];
+    for ((p, &h), &c) in row_pages.iter().zip(&signatures).zip(&counts) {
+        let i = *index
+            .get(p)
+            .ok_or_else(|| error(format!("row of page {p}, which is not among the pages")))?;
+        raw[i].extend(std::iter::repeat_n(h, c as usize));
+    }
+    let sites = vec![Some("site"); pages.len()];
+    let raw = py.detach(move || {
+        samecore::signature::frame::drop_site_frame(&mut raw, &sites, &frame);
+        raw
+    });
+    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+    for (page, mut hashes) in pages.iter().zip(raw) {
+        hashes.sort_unstable();
+        for same in hashes.chunk_by(|x, y| x == y) {
+            a.extend(page.to_le_bytes());
+            b.extend(same[0].to_le_bytes());
+            c.extend((same.len() as u32).to_le_bytes());
+        }
+    }
+    Ok((
+        PyBytes::new(py, &a),
+        PyBytes::new(py, &b),
+        PyBytes::new(py, &c),
+    ))
+}
+
 /// The run `samecore run --mode allpairs` makes by default, as JSON (a `RunSpec`: the
 /// threshold, link rules, common-signature limit, seed…), for the job to start from.
 #[pyfunction]
@@ -340,6 +398,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spark_sign, m)?)?;
     m.add_function(wrap_pyfunction!(spark_default_spec, m)?)?;
     m.add_function(wrap_pyfunction!(spark_sign_params, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_site_frame, m)?)?;
     m.add_function(wrap_pyfunction!(spark_processing_ranks, m)?)?;
     m.add_function(wrap_pyfunction!(spark_cut_tree, m)?)?;
     m.add_function(wrap_pyfunction!(spark_finish, m)?)?;

@@ -136,12 +136,37 @@ mod tests {
             .collect()
     }
 
+    /// Two stories of six pages each and a page that carries half of each: the link that
+    /// chains them through it is a thin bridge.
+    fn bridged() -> Vec<SignatureSet> {
+        let story = |base: u32, drop: u32| -> Vec<u32> {
+            (0..30)
+                .filter(|i| i % 6 != drop)
+                .map(|i| base + i)
+                .collect()
+        };
+        let mut sets: Vec<SignatureSet> = Vec::new();
+        for base in [5000, 6000] {
+            for drop in 0..6 {
+                sets.push(SignatureSet::from_ids(story(base, drop)));
+            }
+        }
+        let half: Vec<u32> = (0..15)
+            .map(|i| 5000 + i)
+            .chain((0..15).map(|i| 6000 + i))
+            .collect();
+        sets.push(SignatureSet::from_ids(half));
+        sets
+    }
+
     /// The pieces computed apart, as the Spark job composes them, equal the single machine's
     /// run: the same pairs, declarations and clusters.
     #[test]
     fn the_pieces_give_the_single_machines_run() {
-        for seed in 0..4 {
-            let sets = sets(300, seed);
+        let mut cuts = 0;
+        for seed in 0..6 {
+            let mut sets = sets(300, seed);
+            sets.extend(bridged());
             let n = sets.len();
             let mut spec = default_spec();
             spec.matching.seed = seed;
@@ -237,6 +262,7 @@ mod tests {
                     cut.push(members[c as usize]);
                 }
             }
+            cuts += cut.len();
             for d in cut {
                 matched[d] = None;
             }
@@ -274,6 +300,10 @@ mod tests {
             assert!(apart.outcome.pairs.iter().all(|p| ones.contains(p)));
             assert_eq!(apart.outcome.pairs.len(), 2);
         }
+        assert!(
+            cuts > 0,
+            "no thin bridge was cut: the test does not reach cut_tree's work"
+        );
     }
 
     #[test]
