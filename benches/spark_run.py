@@ -193,7 +193,10 @@ class Cluster:
 def timed(cmd, classify, env=None, log=None):
     with Sampler(classify) as s:
         started = time.time()
-        result = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log or subprocess.DEVNULL)
+        # spark-submit hands the driver's standard error (the job's progress) to its standard
+        # output: both go to `log`.
+        out = log or subprocess.DEVNULL
+        result = subprocess.run(cmd, env=env, stdout=out, stderr=out)
         wall = time.time() - started
     if result.returncode != 0:
         raise SystemExit(f"{cmd[0]} failed ({result.returncode})")
@@ -205,8 +208,9 @@ def shuffle_bytes(events):
     that wrote most, by the line of the job that made them."""
     write = read = 0
     stages = {}
-    for name in os.listdir(events):
-        with open(os.path.join(events, name)) as f:
+    logs = [os.path.join(root, n) for root, _, names in os.walk(events) for n in names if not n.startswith(".")]
+    for path in logs:
+        with open(path) as f:
             for line in f:
                 e = json.loads(line)
                 if e.get("Event") != "SparkListenerStageCompleted":
@@ -299,7 +303,8 @@ def main():
                 [os.path.join(spark_home(), "bin", "spark-submit"), "--master", cluster.master,
                  "--driver-memory", args.driver_memory,
                  "--conf", f"spark.executor.memory={args.memory}",
-                 "--conf", "spark.eventLog.enabled=true", "--conf", f"spark.eventLog.dir=file://{events}",
+                 "--conf", "spark.eventLog.enabled=true", "--conf", "spark.eventLog.compress=false",
+                 "--conf", f"spark.eventLog.dir=file://{events}",
                  job, "--archives", *files, "--out", out, "--partitions", str(2 * args.workers)],
                 classify, env=cluster.env, log=log,
             )
