@@ -648,6 +648,7 @@ fn submit_whole_run(
     log: &Path,
 ) -> std::process::Child {
     let home = spark_home();
+    let log = std::fs::File::create(log).unwrap();
     let job = Path::new(env!("CARGO_MANIFEST_DIR")).join("spark/samecore_run.py");
     Command::new(home.join("bin/spark-submit"))
         .args(["--master", master])
@@ -935,4 +936,92 @@ fn spark_whole_run_survives_a_killed_executor() {
         "the driver did not see an executor lost: {said}"
     );
     compare_whole_run(&archives, &out, dir.path());
+}
+
+/// The whole run's job refuses what it cannot do with one line and exit code 2, before it
+/// writes anything: an archive pattern that matches nothing, an `--out` already there, a
+/// threshold outside (0, 1].
+#[test]
+fn spark_whole_run_refuses_bad_input() {
+    if !spark_available() || !extension_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let missing = dir.path().join("no-such-*.warc.gz");
+    let script = "import io, json, sys, contextlib\n\
+                  import samecore_run\n\
+                  said = []\n\
+                  for argv in json.loads(sys.argv[1]):\n\
+                  \x20   err = io.StringIO()\n\
+                  \x20   with contextlib.redirect_stderr(err):\n\
+                  \x20       code = samecore_run.main(argv)\n\
+                  \x20   said.append([code, err.getvalue()])\n\
+                  print(json.dumps(said))\n";
+    let (sample, out_s, missing_s) = (
+        sample().display().to_string(),
+        out.display().to_string(),
+        missing.display().to_string(),
+    );
+    let runs = serde_json::json!([
+        [
+            "--archives",
+            missing_s,
+            "--out",
+            dir.path().join("o1").display().to_string(),
+            "--master",
+            "local[1]"
+        ],
+        ["--archives", sample, "--out", out_s, "--master", "local[1]"],
+        [
+            "--archives",
+            sample,
+            "--out",
+            dir.path().join("o3").display().to_string(),
+            "--threshold",
+            "1.5"
+        ],
+    ]);
+    let result = Command::new("python3")
+        .args(["-c", script, &runs.to_string()])
+        .env(
+            "PYTHONPATH",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("spark"),
+        )
+        .env("SPARK_LOCAL_IP", "127.0.0.1")
+        .env("JAVA_TOOL_OPTIONS", TEST_JVM)
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let said: Vec<(i32, String)> = serde_json::from_slice(
+        String::from_utf8_lossy(&result.stdout)
+            .lines()
+            .last()
+            .unwrap()
+            .as_bytes(),
+    )
+    .unwrap();
+    let expected = [
+        "no archive there",
+        "exists: give --overwrite",
+        "outside (0, 1]",
+    ];
+    for ((code, err), what) in said.iter().zip(expected) {
+        assert_eq!(*code, 2, "{err}");
+        assert!(
+            err.contains(what) && err.lines().count() == 1,
+            "{err:?} should say {what:?}"
+        );
+    }
+    assert!(!dir.path().join("o1").exists() && !dir.path().join("o3").exists());
+    assert_eq!(
+        std::fs::read_dir(&out).unwrap().count(),
+        0,
+        "the existing --out was touched"
+    );
 }

@@ -24,7 +24,7 @@ use super::{ArrowTable, error, work};
 
 /// Little-endian numbers of `W` bytes each from `bytes` (named `what` in an error).
 fn numbers<const W: usize, T>(bytes: &[u8], what: &str, f: fn([u8; W]) -> T) -> PyResult<Vec<T>> {
-    if bytes.len() % W != 0 {
+    if !bytes.len().is_multiple_of(W) {
         return Err(error(format!(
             "{what}: {} bytes is not a whole number of {W}-byte values",
             bytes.len()
