@@ -696,7 +696,8 @@ def run(
         "min_shared": matching["min_shared"],
         "spec": spec,
         "params": params,
-        "inputs": inputs,
+        # Local archives by their paths, as `samecore import-pairs` opens them.
+        "inputs": [local_copy(i, None)[0] if i.startswith("file:") else i for i in inputs],
         "shards": [],
         "pages": n,
         "matched_pages": kept.count(),

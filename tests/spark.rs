@@ -808,12 +808,11 @@ fn compare_whole_run(archives: &[PathBuf], out: &Path, dir: &Path) -> usize {
     );
     assert_eq!(here, there, "{what}: pairs' scores or docs");
 
-    // Into a project: the run `import-pairs` makes of the job is `run`'s.
+    // Into a project: the run `import-pairs` makes of the job is `run`'s. The archives are
+    // found where the job's run.json says they are.
     let project = dir.join("imported.samecore");
     let mut import: Vec<OsString> = vec!["import-pairs".into(), "--project".into()];
     import.extend([project.clone().into(), out.join("pairs.parquet").into()]);
-    import.push("--archives".into());
-    import.extend(archives.iter().map(OsString::from));
     common::samecore(&import);
     let pages_path = dir.join("imported-pages.tsv");
     common::samecore([
