@@ -158,6 +158,10 @@ class Files:
         found = fs.globStatus(p) or []
         return sorted((s.getPath().toString(), s.getPath().getName()) for s in found)
 
+    def is_dir(self, path):
+        fs, p = self._resolve(path)
+        return fs.exists(p) and fs.getFileStatus(p).isDirectory()
+
     def read_text(self, path):
         fs, p = self._resolve(path)
         stream = fs.open(p)

@@ -492,6 +492,8 @@ def run(
         df.count()
         return df
 
+    if files.exists(out) and not files.is_dir(out):
+        raise JobError(f"{out} is a file, not a folder of outputs: nothing was written; give another --out")
     if files.exists(out):
         if not overwrite:
             raise JobError(f"{out} exists: give --overwrite to replace its outputs, or another --out")

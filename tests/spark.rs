@@ -53,7 +53,7 @@ fn spark_available() -> bool {
 /// interface; it must succeed (`what` names it in the failure). Spark's Python workers inherit
 /// `PYTHONPATH`: they unpickle the job's functions by reference to its module when the job is
 /// imported rather than run as a script.
-fn spark_python(what: &str, args: &[&std::ffi::OsStr]) {
+fn spark_python(what: &str, args: &[&std::ffi::OsStr]) -> String {
     let result = Command::new("python3")
         .args(args)
         .env(
@@ -69,6 +69,7 @@ fn spark_python(what: &str, args: &[&std::ffi::OsStr]) {
         "{what} failed: {}",
         String::from_utf8_lossy(&result.stderr)
     );
+    String::from_utf8_lossy(&result.stdout).into_owned()
 }
 
 /// The job's command line for `shards` into `out` at `threshold`, finding pairs with `join`
@@ -939,7 +940,7 @@ fn spark_whole_run_survives_a_killed_executor() {
 
 /// The whole run's job refuses what it cannot do with one line and exit code 2, before it
 /// writes anything: an archive pattern that matches nothing, an `--out` already there, a
-/// threshold outside (0, 1].
+/// threshold outside (0, 1], an `--out` that is a file (the archive it reads: it survives).
 #[test]
 fn spark_whole_run_refuses_bad_input() {
     if !spark_available() || !extension_available() {
@@ -981,35 +982,31 @@ fn spark_whole_run_refuses_bad_input() {
             "--threshold",
             "1.5"
         ],
+        // An --out that is a file (here the archive itself) is refused, --overwrite or not.
+        [
+            "--archives",
+            sample,
+            "--out",
+            sample,
+            "--overwrite",
+            "--master",
+            "local[1]"
+        ],
     ]);
-    let result = Command::new("python3")
-        .args(["-c", script, &runs.to_string()])
-        .env(
-            "PYTHONPATH",
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("spark"),
-        )
-        .env("SPARK_LOCAL_IP", "127.0.0.1")
-        .env("JAVA_TOOL_OPTIONS", TEST_JVM)
-        .output()
-        .unwrap();
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
+    let archive_before = std::fs::read(&sample).unwrap();
+    let printed = spark_python(
+        "samecore_run.main",
+        &["-c".as_ref(), script.as_ref(), runs.to_string().as_ref()],
     );
-    let said: Vec<(i32, String)> = serde_json::from_slice(
-        String::from_utf8_lossy(&result.stdout)
-            .lines()
-            .last()
-            .unwrap()
-            .as_bytes(),
-    )
-    .unwrap();
+    let said: Vec<(i32, String)> =
+        serde_json::from_str(printed.lines().last().expect("what the runs said")).unwrap();
     let expected = [
         "no archive there",
         "exists: give --overwrite",
         "outside (0, 1]",
+        "is a file, not a folder",
     ];
+    assert_eq!(said.len(), expected.len());
     for ((code, err), what) in said.iter().zip(expected) {
         assert_eq!(*code, 2, "{err}");
         assert!(
@@ -1022,5 +1019,9 @@ fn spark_whole_run_refuses_bad_input() {
         std::fs::read_dir(&out).unwrap().count(),
         0,
         "the existing --out was touched"
+    );
+    assert!(
+        std::fs::read(&sample).unwrap() == archive_before,
+        "the archive was touched"
     );
 }

@@ -122,15 +122,8 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
     let mut files: std::collections::HashMap<std::sync::Arc<std::path::Path>, String> =
         Default::default();
     let mut absolute = |file: &std::sync::Arc<std::path::Path>| -> String {
-        files
-            .entry(file.clone())
-            .or_insert_with(|| {
-                std::fs::canonicalize(file)
-                    .or_else(|_| std::path::absolute(file))
-                    .unwrap_or_else(|_| file.to_path_buf())
-                    .display()
-                    .to_string()
-            })
+        (files.entry(file.clone()))
+            .or_insert_with(|| shard::absolute_name(file))
             .clone()
     };
     let mut start = 0;
@@ -142,14 +135,8 @@ pub fn run(mut args: SignArgs) -> anyhow::Result<()> {
         let pages: Vec<ShardPage> = range
             .clone()
             .map(|i| {
-                let gold = (gold.cluster_of.get(i).copied().flatten())
-                    .and_then(|c| gold.names.get(c as usize).cloned());
-                ShardPage::of(
-                    &docs[i],
-                    absolute(&docs[i].location.file),
-                    gold,
-                    signatures(i),
-                )
+                let file = absolute(&docs[i].location.file);
+                ShardPage::of(&docs[i], file, gold.name_of(i), signatures(i))
             })
             .collect();
         samecore::export::write_file(&pages, &pages_path, None)

@@ -176,6 +176,12 @@ impl GoldStandard {
         Self::parse(&text, docs)
     }
 
+    /// The name of document `doc`'s gold cluster, when it has one.
+    pub fn name_of(&self, doc: usize) -> Option<String> {
+        let c = self.cluster_of.get(doc).copied().flatten()?;
+        self.names.get(c as usize).cloned()
+    }
+
     /// Whether any document has a gold cluster.
     pub fn is_known(&self) -> bool {
         self.cluster_of.iter().any(Option::is_some)

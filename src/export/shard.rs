@@ -103,6 +103,15 @@ impl ShardPage {
     }
 }
 
+/// How a shard names archive `file`: its canonical path, else its absolute one.
+pub fn absolute_name(file: &Path) -> String {
+    std::fs::canonicalize(file)
+        .or_else(|_| std::path::absolute(file))
+        .unwrap_or_else(|_| file.to_path_buf())
+        .display()
+        .to_string()
+}
+
 /// Pages of one input signed for SpotSigs, as a Spark executor asks for them
 /// ([`sign_spotsigs`]): the shard rows, what a run's cluster export says of each page besides,
 /// and its raw signature hashes (a multiset, before the collection-wide filters).
@@ -175,17 +184,9 @@ pub fn sign_spotsigs(
     let pages = (docs.iter().enumerate())
         .map(|(i, d)| {
             let file = (files.entry(d.location.file.clone()))
-                .or_insert_with(|| {
-                    std::fs::canonicalize(&d.location.file)
-                        .or_else(|_| std::path::absolute(&d.location.file))
-                        .unwrap_or_else(|_| d.location.file.to_path_buf())
-                        .display()
-                        .to_string()
-                })
+                .or_insert_with(|| absolute_name(&d.location.file))
                 .clone();
-            let gold = (gold.cluster_of.get(i).copied().flatten())
-                .and_then(|c| gold.names.get(c as usize).cloned());
-            ShardPage::of(d, file, gold, raw[i].hashes.len() as i64)
+            ShardPage::of(d, file, gold.name_of(i), raw[i].hashes.len() as i64)
         })
         .collect();
     let more = (docs.iter().zip(&raw).zip(&input_of))
