@@ -27,6 +27,10 @@ Every step runs samecore's own code, through the Python package's extension
 7. On the driver (`spark_finish`): the representative clusters of the declarations left and
    the identical pages joined (src/detectors/exact.rs). It holds every page's declaration and
    the groups of identical pages, about 40 bytes a page, never the pairs.
+8. The stories (src/headline.rs, src/dates/spread.rs): every page's headline by a task per
+   range of sites (`spark_headlines`: what a site repeats in its titles is learnt from its own
+   pages), then each cluster's story title, first publishers and lags by a task per range of
+   clusters (`spark_stories`).
 
 Writes OUT/pages.parquet (every page: shard columns, doc number, kept signatures),
 OUT/pairs.parquet (`run --pairs`'s columns and the `samecore_pairs.py` columns
@@ -62,6 +66,7 @@ PAGE_FIELDS = sp.PAGES_SCHEMA.fields + [
     T.StructField("published_day", T.StringType()),
     T.StructField("published", T.StringType()),
     T.StructField("published_source", T.StringType()),
+    T.StructField("title_site", T.StringType()),
 ]
 # A revisit whose original is not in its own archive: what finds the original elsewhere
 # (src/archive/mod.rs UnresolvedRevisit), tried in this order.
@@ -455,6 +460,60 @@ def cut_bridges(spark, links, declared, root, fraction, n):
     return cut.column("doc").to_numpy().astype(np.int64), int(np.count_nonzero(sizes >= 4))
 
 
+def whole_partition(batches):
+    """The Arrow batches of a partition as one table (None when it has none)."""
+    batches = list(batches)
+    return pa.Table.from_batches(batches) if batches else None
+
+
+def stories(pages, clusters):
+    """Step 8: each page's cluster's story title, and whether it is among its story's first
+    publishers and its lag after them (`run --clusters`'s `story_title`, `first_publisher`,
+    `lag_seconds`): every page's headline by a task per range of sites (what a site repeats in
+    its titles is learnt from its own pages, `spark_headlines`), then each cluster's story by a
+    task per range of clusters (`spark_stories`). Two shuffles of a row of titles per page."""
+
+    def headlines(batches):
+        table = whole_partition(batches)
+        if table is None:
+            return
+        found = pa.table(extension().spark_headlines(table.select(["title_site", "title"])))
+        yield from pa.table(
+            {"doc_number": table.column("doc_number"), "headline": found.column("headline"),
+             "on_site": found.column("on_site").cast(pa.int64())}
+        ).to_batches()
+
+    headed = (
+        pages.select("doc_number", "title_site", "title")
+        .repartition("title_site")
+        .sortWithinPartitions("title_site")
+        .mapInArrow(headlines, "doc_number long, headline string, on_site long")
+    )
+    columns = ["cluster", "representative", "title_site", "title", "headline", "on_site", "site",
+               "published", "published_source", "date"]
+
+    def story(batches):
+        table = whole_partition(batches)
+        if table is None:
+            return
+        told = pa.table(extension().spark_stories(table.select(columns)))
+        yield from pa.table(
+            {"doc_number": table.column("doc_number"), "story_title": told.column("story_title"),
+             "first_publisher": told.column("first_publisher"), "lag_seconds": told.column("lag_seconds")}
+        ).to_batches()
+
+    members = (
+        clusters.select(F.col("doc").cast("long").alias("doc_number"), F.col("cluster").cast("long"), "representative")
+        .join(pages.select("doc_number", "title_site", "title", "site", "published", "published_source", "date"), "doc_number")
+        .join(headed, "doc_number")
+    )
+    return (
+        members.repartition("cluster")
+        .sortWithinPartitions("cluster", "doc_number")
+        .mapInArrow(story, "doc_number long, story_title string, first_publisher boolean, lag_seconds long")
+    )
+
+
 def ship_by_value():
     """Imported rather than run (the tests), the job's functions go to the executors by value,
     with this module's code."""
@@ -673,8 +732,10 @@ def run(
     pair_rows.orderBy("a_doc_number", "b_doc_number").write.mode(mode).parquet(out_dir + "/pairs.parquet")
     n_pairs = all_pairs.count()
     linked_key = pages.select(F.col("doc_number").alias("link_doc"), F.col("doc").alias("linked_through"))
+    told = stories(pages, clusters)
     cluster_rows = (
         linked.join(pages.withColumnRenamed("doc", "doc_key"), F.col("doc") == F.col("doc_number"))
+        .join(told, "doc_number")
         .join(kept.select(F.col("doc").alias("kept_doc"), F.col("total").alias("signatures_kept")),
               F.col("doc") == F.col("kept_doc"), "left")
         .join(linked_key, "link_doc", "left")
@@ -683,8 +744,8 @@ def run(
             F.col("timestamp").alias("capture_timestamp"), "file", "offset", "length", "digest",
             F.coalesce("site", F.lit("")).alias("site"), "linked_through",
             (F.round(F.col("link_raw") * 1e6) / 1e6).alias("link_score"),
-            "language", "title", "published_day", "published", "published_source",
-            "doc_number", F.col("page"), "gold",
+            "language", "title", "story_title", "published_day", "published", "published_source",
+            "first_publisher", "lag_seconds", "doc_number", F.col("page"), "gold",
             F.coalesce("signatures_kept", F.lit(0).cast("long")).alias("signatures_kept"),
         )
     )

@@ -327,86 +327,134 @@ impl Titles {
         best.map(|(_, h)| h)
     }
 
-    /// A cluster's title from its members' sites and titles (the representative first).
-    ///
-    /// Of the members' headlines, those the members' sites give no page outside the cluster
-    /// come first (when [`Titles::learn`] saw the collection); among them, the one whose words
-    /// the most other members' headlines share, per word (a headline of fewer than four words
-    /// counts as four, so "Health" does not beat a sentence); ties to the headline more members
-    /// have, then the representative's, then the first in text order, so the order of the
-    /// other members does not matter. The representative's raw title when no member has a
-    /// headline (the first member's with a title when the representative has none).
+    /// A member as [`story_title_of`] reads it: its site, its title, and its headline with how
+    /// many of the collection's pages of its site have that headline (`None` when
+    /// [`Titles::learn`] did not see the collection).
+    pub fn headed<'a>(&self, site: &'a str, title: Option<&'a str>) -> Headed<'a> {
+        let headline = title.and_then(|t| self.headline(site, t)).map(|h| {
+            let on_site = self.heads.get(&site_key(site, &h)).copied();
+            (h, on_site)
+        });
+        Headed {
+            site,
+            title,
+            headline,
+        }
+    }
+
+    /// How many pages of its site [`Titles::learn`] saw with each page's headline: the
+    /// [`Titles::headed`] of every page of one site, learnt from those pages alone. What a
+    /// site repeats is learnt from the site's own pages, so the sites of a collection are
+    /// learnt apart (the Spark job: a task per site) with the collection's result.
+    pub fn of_one_site<'a>(site: &'a str, titles: &[Option<&'a str>]) -> Vec<Headed<'a>> {
+        let learnt = Titles::learn(titles.iter().flatten().map(|&t| (site, t)));
+        titles.iter().map(|&t| learnt.headed(site, t)).collect()
+    }
+
+    /// A cluster's title from its members' sites and titles (the representative first):
+    /// [`story_title_of`] with each member's headline found here.
     pub fn story_title<'a>(
         &self,
         members: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
     ) -> Option<String> {
-        let mut raw_first = None;
-        // Each member's site and headline, and the representative's place among them.
-        let mut heads: Vec<(&'a str, String)> = Vec::new();
-        let mut rep_head = None;
-        let mut raw_rep = None;
-        for (i, (site, title)) in members.into_iter().enumerate() {
-            let Some(title) = title else { continue };
-            if i == 0 {
-                raw_rep = Some(title);
-            }
-            raw_first.get_or_insert(title);
-            if let Some(h) = self.headline(site, title) {
-                if i == 0 {
-                    rep_head = Some(heads.len());
-                }
-                heads.push((site, h));
-            }
-        }
-        let raw = raw_rep.or(raw_first).map(str::to_string);
-        if heads.len() <= 1 {
-            return heads.pop().map(|(_, h)| h).or(raw);
-        }
-        // How many members' headlines hold each word; how many members have each headline,
-        // and each headline on each site.
-        let mut support: HashMap<String, usize> = HashMap::new();
-        let mut inside: HashMap<u64, u32> = HashMap::new();
-        let mut inside_site: HashMap<u64, u32> = HashMap::new();
-        for (site, h) in &heads {
-            for w in words(h).collect::<HashSet<_>>() {
-                *support.entry(w).or_default() += 1;
-            }
-            *inside.entry(head_key(h)).or_default() += 1;
-            *inside_site.entry(site_key(site, h)).or_default() += 1;
-        }
-        // Whether none of the sites of the members with headline `h` gives it a page outside.
-        // Once per member, not per pair of members: a cluster can have thousands.
-        let mut own_of: HashMap<u64, bool> = HashMap::new();
-        for (site, h) in &heads {
-            let key = site_key(site, h);
-            let here = self.heads.get(&key).is_none_or(|&n| n <= inside_site[&key]);
-            *own_of.entry(head_key(h)).or_insert(true) &= here;
-        }
-        let own = |h: &str| own_of[&head_key(h)];
-        let support_of = |h: &str| {
-            let ws: HashSet<String> = words(h).collect();
-            let total: usize = ws.iter().map(|w| support[w] - 1).sum();
-            total as f64 / ws.len().max(4) as f64
-        };
-        (0..heads.len())
-            .max_by_key(|&i| {
-                let h = &heads[i].1;
-                (
-                    own(h),
-                    (support_of(h) * 1e6).round() as i64,
-                    inside[&head_key(h)],
-                    rep_head == Some(i),
-                    std::cmp::Reverse(norm(h)),
-                    std::cmp::Reverse(h.clone()),
-                )
-            })
-            .map(|i| heads[i].1.clone())
+        story_title_of(
+            members
+                .into_iter()
+                .map(|(site, title)| self.headed(site, title)),
+        )
     }
+}
+
+/// A member of a cluster as [`story_title_of`] reads it ([`Titles::headed`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Headed<'a> {
+    /// The site its title's own words are learnt under ([`title_site`]).
+    pub site: &'a str,
+    /// Its `<title>`.
+    pub title: Option<&'a str>,
+    /// Its headline ([`Titles::headline`]) and how many of the collection's pages of its site
+    /// have that headline (`None` when unknown).
+    pub headline: Option<(String, Option<u32>)>,
+}
+
+/// A cluster's title from its members, the representative first.
+///
+/// Of the members' headlines, those the members' sites give no page outside the cluster
+/// come first (when [`Titles::learn`] saw the collection); among them, the one whose words
+/// the most other members' headlines share, per word (a headline of fewer than four words
+/// counts as four, so "Health" does not beat a sentence); ties to the headline more members
+/// have, then the representative's, then the first in text order, so the order of the
+/// other members does not matter. The representative's raw title when no member has a
+/// headline (the first member's with a title when the representative has none).
+pub fn story_title_of<'a>(members: impl IntoIterator<Item = Headed<'a>>) -> Option<String> {
+    let mut raw_first = None;
+    // Each member's site and headline, and the representative's place among them.
+    let mut heads: Vec<(&'a str, String)> = Vec::new();
+    let mut on_site: HashMap<u64, Option<u32>> = HashMap::new();
+    let mut rep_head = None;
+    let mut raw_rep = None;
+    for (i, m) in members.into_iter().enumerate() {
+        let Some(title) = m.title else { continue };
+        if i == 0 {
+            raw_rep = Some(title);
+        }
+        raw_first.get_or_insert(title);
+        if let Some((h, n)) = m.headline {
+            if i == 0 {
+                rep_head = Some(heads.len());
+            }
+            on_site.insert(site_key(m.site, &h), n);
+            heads.push((m.site, h));
+        }
+    }
+    let raw = raw_rep.or(raw_first).map(str::to_string);
+    if heads.len() <= 1 {
+        return heads.pop().map(|(_, h)| h).or(raw);
+    }
+    // How many members' headlines hold each word; how many members have each headline,
+    // and each headline on each site.
+    let mut support: HashMap<String, usize> = HashMap::new();
+    let mut inside: HashMap<u64, u32> = HashMap::new();
+    let mut inside_site: HashMap<u64, u32> = HashMap::new();
+    for (site, h) in &heads {
+        for w in words(h).collect::<HashSet<_>>() {
+            *support.entry(w).or_default() += 1;
+        }
+        *inside.entry(head_key(h)).or_default() += 1;
+        *inside_site.entry(site_key(site, h)).or_default() += 1;
+    }
+    // Whether none of the sites of the members with headline `h` gives it a page outside.
+    // Once per member, not per pair of members: a cluster can have thousands.
+    let mut own_of: HashMap<u64, bool> = HashMap::new();
+    for (site, h) in &heads {
+        let key = site_key(site, h);
+        let here = on_site[&key].is_none_or(|n| n <= inside_site[&key]);
+        *own_of.entry(head_key(h)).or_insert(true) &= here;
+    }
+    let own = |h: &str| own_of[&head_key(h)];
+    let support_of = |h: &str| {
+        let ws: HashSet<String> = words(h).collect();
+        let total: usize = ws.iter().map(|w| support[w] - 1).sum();
+        total as f64 / ws.len().max(4) as f64
+    };
+    (0..heads.len())
+        .max_by_key(|&i| {
+            let h = &heads[i].1;
+            (
+                own(h),
+                (support_of(h) * 1e6).round() as i64,
+                inside[&head_key(h)],
+                rep_head == Some(i),
+                std::cmp::Reverse(norm(h)),
+                std::cmp::Reverse(h.clone()),
+            )
+        })
+        .map(|i| heads[i].1.clone())
 }
 
 /// The site a title is learnt under: the registrable domain (sections on subdomains share
 /// their site's words; a page read without a URL has only the domain its links point to).
-fn site_of(doc: &Document) -> &str {
+pub fn title_site(doc: &Document) -> &str {
     if doc.site.registrable.is_empty() {
         &doc.site.henzinger
     } else {
@@ -419,7 +467,7 @@ impl Titles {
     pub fn of_documents(docs: &[Document]) -> Titles {
         Titles::learn(
             docs.iter()
-                .filter_map(|d| Some((site_of(d), d.title.as_deref()?))),
+                .filter_map(|d| Some((title_site(d), d.title.as_deref()?))),
         )
     }
 
@@ -427,7 +475,7 @@ impl Titles {
     pub fn of_members(&self, docs: &[Document], members: &[DocId]) -> Option<String> {
         self.story_title(members.iter().map(|m| {
             let d = &docs[m.index()];
-            (site_of(d), d.title.as_deref())
+            (title_site(d), d.title.as_deref())
         }))
     }
 

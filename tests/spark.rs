@@ -685,6 +685,9 @@ struct WholeRunPage {
     link_score: Option<f64>,
     title: Option<String>,
     published: Option<String>,
+    story_title: Option<String>,
+    first_publisher: bool,
+    lag_seconds: Option<i64>,
 }
 
 /// A pair of the whole run's `pairs.parquet`.
@@ -758,6 +761,12 @@ fn compare_whole_run(archives: &[PathBuf], out: &Path, dir: &Path) -> usize {
             l.key
         );
         assert_eq!(
+            (&j.story_title, j.first_publisher, j.lag_seconds),
+            (&l.story_title, l.first_publisher, l.lag_seconds),
+            "{what}: the story of {}",
+            l.key
+        );
+        assert_eq!(
             j.cluster,
             i64::from(l.cluster),
             "{what}: cluster of {}",
@@ -767,6 +776,13 @@ fn compare_whole_run(archives: &[PathBuf], out: &Path, dir: &Path) -> usize {
     let here = partition(local.iter().map(|r| (r.key.clone(), i64::from(r.cluster))));
     let there = partition(job.iter().map(|p| (p.key.clone(), p.cluster)));
     assert_eq!(here, there, "{what}: clusters");
+    // The stories were told: titles with their sites' words taken out, first publishers, lags.
+    assert!(
+        (local.iter()).any(|l| l.story_title.is_some() && l.story_title != l.title)
+            && local.iter().any(|l| l.first_publisher)
+            && local.iter().any(|l| l.lag_seconds.is_some_and(|s| s > 0)),
+        "{what}: no story title, first publisher or lag to compare"
+    );
 
     let local_pairs: Vec<PairFileRow> = read_rows(&pairs_path, None).unwrap();
     let job_pairs: Vec<WholeRunPair> = parts(&out.join("pairs.parquet"));

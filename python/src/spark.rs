@@ -392,6 +392,158 @@ fn spark_finish(
     Ok((ArrowTable::of(&rows)?, ArrowTable::of(&pairs)?))
 }
 
+/// The record batches of a pyarrow table (anything with `__arrow_c_stream__`), taken through
+/// the Arrow C stream interface without a copy.
+fn batches_of(table: &Bound<'_, PyAny>) -> PyResult<Vec<RecordBatch>> {
+    use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
+    use pyo3::types::PyCapsule;
+    let capsule = table
+        .call_method1("__arrow_c_stream__", (table.py().None(),))?
+        .cast_into::<PyCapsule>()
+        .map_err(|_| error("not an Arrow table: its __arrow_c_stream__ gave no capsule"))?;
+    let pointer = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
+    // SAFETY: the capsule holds an ArrowArrayStream (its name says so); `from_raw` moves it
+    // out and leaves a released stream behind, which the capsule's destructor then ignores.
+    let stream = unsafe { FFI_ArrowArrayStream::from_raw(pointer.as_ptr().cast()) };
+    let reader = RecordBatchStreamReader::try_new(stream).map_err(error)?;
+    reader.collect::<Result<Vec<_>, _>>().map_err(error)
+}
+
+/// The rows of a pyarrow table as `T`s.
+fn rows_of<T: serde::de::DeserializeOwned>(table: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
+    let mut rows = Vec::new();
+    for batch in batches_of(table)? {
+        rows.extend(samecore::export::rows_of_batch::<T>(&batch).map_err(error)?);
+    }
+    Ok(rows)
+}
+
+/// A page of [`spark_headlines`]'s table.
+#[derive(serde::Deserialize)]
+struct TitledPage {
+    title_site: Option<String>,
+    title: Option<String>,
+}
+
+/// What [`spark_headlines`] gives a page.
+#[derive(Serialize, serde::Deserialize)]
+struct HeadlineRow {
+    headline: Option<String>,
+    on_site: Option<u32>,
+}
+
+/// Every page's headline and how many pages of its site have it
+/// ([`samecore::headline::Titles::of_one_site`]): `table` has the pages' `title_site` and
+/// `title`, the pages of a site next to each other (a task's pages sorted by site). A table of
+/// `headline` and `on_site`, a row per page in the order given.
+#[pyfunction]
+fn spark_headlines(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<ArrowTable> {
+    let pages: Vec<TitledPage> = rows_of(table)?;
+    let rows = py.detach(|| -> Result<Vec<HeadlineRow>, String> {
+        fn site(p: &TitledPage) -> &str {
+            p.title_site.as_deref().unwrap_or_default()
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut rows = Vec::with_capacity(pages.len());
+        for same in pages.chunk_by(|a, b| site(a) == site(b)) {
+            if !seen.insert(site(&same[0])) {
+                return Err(format!(
+                    "the pages of site {:?} are not together",
+                    site(&same[0])
+                ));
+            }
+            let titles: Vec<Option<&str>> = same.iter().map(|p| p.title.as_deref()).collect();
+            for h in samecore::headline::Titles::of_one_site(site(&same[0]), &titles) {
+                let (headline, on_site) = h.headline.unzip();
+                rows.push(HeadlineRow {
+                    headline,
+                    on_site: on_site.flatten(),
+                });
+            }
+        }
+        Ok(rows)
+    });
+    ArrowTable::of(&rows.map_err(error)?)
+}
+
+/// A page of [`spark_stories`]'s table.
+#[derive(serde::Deserialize)]
+struct StoryIn {
+    cluster: i64,
+    representative: bool,
+    title_site: Option<String>,
+    title: Option<String>,
+    headline: Option<String>,
+    on_site: Option<i64>,
+    site: Option<String>,
+    published: Option<String>,
+    published_source: Option<String>,
+    date: Option<String>,
+}
+
+/// What [`spark_stories`] gives a page.
+#[derive(Serialize, serde::Deserialize)]
+struct StoryRow {
+    story_title: Option<String>,
+    first_publisher: bool,
+    lag_seconds: Option<i64>,
+}
+
+/// Each cluster's story title and its pages' first-publisher marks and lags
+/// ([`distributed::cluster_story`]): `table` has the pages of whole clusters, each cluster's
+/// pages together in page order, with their `cluster`, `representative`, `title_site`,
+/// `title`, the `headline` and `on_site` of [`spark_headlines`], and `site`, `published`,
+/// `published_source` and capture `date`. A table of `story_title`, `first_publisher` and
+/// `lag_seconds`, a row per page in the order given.
+#[pyfunction]
+fn spark_stories(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<ArrowTable> {
+    let pages: Vec<StoryIn> = rows_of(table)?;
+    let rows = py.detach(|| -> Result<Vec<StoryRow>, String> {
+        let mut seen = std::collections::HashSet::new();
+        let mut rows = Vec::with_capacity(pages.len());
+        for same in pages.chunk_by(|a, b| a.cluster == b.cluster) {
+            if !seen.insert(same[0].cluster) {
+                return Err(format!(
+                    "the pages of cluster {} are not together",
+                    same[0].cluster
+                ));
+            }
+            let story_pages: Vec<distributed::StoryPage> = same
+                .iter()
+                .map(|p| {
+                    let captured = p.date.as_deref().and_then(samecore::dates::parse_iso);
+                    distributed::StoryPage {
+                        headed: samecore::headline::Headed {
+                            site: p.title_site.as_deref().unwrap_or_default(),
+                            title: p.title.as_deref(),
+                            headline: p.headline.clone().map(|h| (h, p.on_site.map(|n| n as u32))),
+                        },
+                        member: samecore::dates::spread::Member {
+                            site: p.site.clone().unwrap_or_default(),
+                            published: samecore::dates::Published::from_stored(
+                                p.published.as_deref(),
+                                p.published_source.as_deref(),
+                            ),
+                            captured,
+                        },
+                    }
+                })
+                .collect();
+            let rep = same.iter().position(|p| p.representative);
+            let story = distributed::cluster_story(&story_pages, rep);
+            for (first, lag) in story.first.iter().zip(&story.lag_seconds) {
+                rows.push(StoryRow {
+                    story_title: story.title.clone(),
+                    first_publisher: *first,
+                    lag_seconds: *lag,
+                });
+            }
+        }
+        Ok(rows)
+    });
+    ArrowTable::of(&rows.map_err(error)?)
+}
+
 /// Add the Spark job's calls to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AllPairsIndex>()?;
@@ -402,5 +554,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spark_processing_ranks, m)?)?;
     m.add_function(wrap_pyfunction!(spark_cut_tree, m)?)?;
     m.add_function(wrap_pyfunction!(spark_finish, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_headlines, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_stories, m)?)?;
     Ok(())
 }

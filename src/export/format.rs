@@ -261,6 +261,11 @@ pub fn record_batch<T: Serialize + DeserializeOwned>(
     serde_arrow::to_record_batch(&fields, &rows).map_err(export_error)
 }
 
+/// The rows of an Arrow record batch (the Python package's calls take pyarrow tables so).
+pub fn rows_of_batch<T: DeserializeOwned>(batch: &arrow_array::RecordBatch) -> Result<Vec<T>> {
+    serde_arrow::from_record_batch(batch).map_err(export_error)
+}
+
 /// Append `rows` as one record batch to the Parquet file being built in memory (Arrow's writer
 /// wants a `Send` sink; the compressed file is a fraction of the rows' size), creating the
 /// writer at the first batch.

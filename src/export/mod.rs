@@ -31,8 +31,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use format::{
-    Format, check_output, columns, read_rows, record_batch, write_file, write_file_streamed,
-    write_rows, write_rows_streamed,
+    Format, check_output, columns, read_rows, record_batch, rows_of_batch, write_file,
+    write_file_streamed, write_rows, write_rows_streamed,
 };
 
 use crate::document::timestamp14;

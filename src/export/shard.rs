@@ -149,6 +149,9 @@ pub struct PageMore {
     pub published: Option<String>,
     /// Where it was found.
     pub published_source: Option<String>,
+    /// The site its title's own words are learnt under ([`crate::headline::title_site`]):
+    /// its registrable domain, else the domain its links point to.
+    pub title_site: Option<String>,
 }
 
 /// Read `inputs` together and sign every page for SpotSigs with `params`, as `samecore sign`
@@ -199,6 +202,7 @@ pub fn sign_spotsigs(
             published_day: d.published.map(|p| p.at.ymd()),
             published: d.published.map(|p| p.at.iso()),
             published_source: d.published.map(|p| p.source.name().to_string()),
+            title_site: Some(crate::headline::title_site(d).to_string()).filter(|s| !s.is_empty()),
         })
         .collect();
     let hashes = raw.into_iter().map(|r| r.hashes).collect();
