@@ -56,8 +56,7 @@ RUN_FORMAT = sp.RUN_FORMAT
 # link rules and identical pages joined), not connected components.
 RUN_VERSION = 2
 
-# What `spark_sign` gives per page (src/export/shard.rs ShardPage and PageMore) and per signature
-# row, in one stream: `kind` 0 is a page, 1 a signature row.
+# What `spark_sign` gives per page (src/export/shard.rs ShardPage and PageMore).
 PAGE_FIELDS = sp.PAGES_SCHEMA.fields + [
     T.StructField("doc", T.StringType()),
     T.StructField("payload_check", T.LongType()),
@@ -76,12 +75,16 @@ REVISIT_FIELDS = [
     T.StructField("refers_to_date", T.StringType()),
     T.StructField("ref_digest", T.StringType()),
 ]
-# What `spark_sign` gives, in one stream: `kind` 0 is a page, 1 a signature row, 2 a revisit
-# left unresolved; `input` the archive the task read.
+# A page's signatures as the job moves them from step to step: one binary value a page, its
+# (hash, count) entries packed (python/src/spark.rs `pack`: 12 bytes an entry), and their
+# number. Spark then shuffles a row a page, not a row a signature.
+PACKED_FIELDS = [T.StructField("packed", T.BinaryType()), T.StructField("total", T.LongType())]
+# What `spark_sign` gives, in one stream: `kind` 0 is a page, 2 a revisit left unresolved;
+# `input` the archive the task read.
 SIGNED_SCHEMA = T.StructType(
     [T.StructField("kind", T.ByteType()), T.StructField("input", T.StringType())]
     + PAGE_FIELDS
-    + [T.StructField("signature", T.LongType()), T.StructField("count", T.IntegerType())]
+    + PACKED_FIELDS
     + REVISIT_FIELDS
 )
 PAGE_COLUMNS = [f.name for f in PAGE_FIELDS]
@@ -151,11 +154,9 @@ def sign_inputs(options):
                 uris = json.loads(listed)
                 with tempfile.TemporaryDirectory(prefix="samecore-") as scratch:
                     local = [local_copy(u, scratch) for u in uris]
-                    pages, signatures, unresolved, warnings = native.spark_sign([p for p, _ in local], options)
-                pages, signatures, unresolved = pa.table(pages), pa.table(signatures), pa.table(unresolved)
-                mine = pc.equal(pages.column("input"), own)
-                pages = pages.filter(mine).drop_columns(["input"])
-                signatures = signatures.filter(pc.is_in(signatures.column("page"), pages.column("page")))
+                    pages, unresolved, warnings = native.spark_sign([p for p, _ in local], options)
+                pages, unresolved = pa.table(pages), pa.table(unresolved)
+                pages = pages.filter(pc.equal(pages.column("input"), own)).drop_columns(["input"])
                 unresolved = unresolved.filter(pc.equal(unresolved.column("input"), own))
                 unresolved = unresolved.rename_columns(
                     ["ref_input" if c == "input" else "ref_digest" if c == "digest" else c for c in unresolved.column_names]
@@ -170,7 +171,6 @@ def sign_inputs(options):
                     print(f"warning: {w}", file=sys.stderr)
                 uri = uris[own]
                 yield from stream(pages, 0, uri, schema)
-                yield from stream(signatures, 1, uri, schema)
                 yield from stream(unresolved, 2, uri, schema)
 
     return sign
@@ -223,11 +223,12 @@ def sp_to_arrow(schema):
         T.StringType(): pa.string(),
         T.LongType(): pa.int64(),
         T.IntegerType(): pa.int32(),
+        T.BinaryType(): pa.binary(),
     }
     return pa.schema([pa.field(f.name, types[f.dataType]) for f in schema.fields])
 
 
-def stream(table, kind, uri, schema, rows=1 << 20):
+def stream(table, kind, uri, schema, rows=1 << 16):
     """`table`'s rows in `schema` (its missing columns null), `kind` and `input` set, as
     batches of at most `rows` rows."""
     n = len(table)
@@ -260,58 +261,64 @@ def list_archives(files, patterns):
     return found
 
 
-def site_frame_by_site(sigs, pages, frame):
+def site_frame_by_site(pages, frame):
     """Step 3's site frame, a task per site: samecore's `drop_site_frame` on the pages of each
     site that has enough of them for a frame (every page of the site counts, signed or not),
-    with its groups of copies; the rows of every other page as they are."""
+    with its groups of copies; every other page as it is. `pages` has `doc`, `site`, `packed`
+    and `total`; so has the result, without `site`."""
     min_pages = max(int(frame["min_pages"]), 2)
-    sited = pages.where(F.col("site").isNotNull()).select("page", "site")
-    framed = sited.join(sited.groupBy("site").count().where(F.col("count") >= min_pages).select("site"), "site")
-    rows = sigs.join(framed, "page", "left")
-    untouched = rows.where(F.col("site").isNull()).select("page", "signature", "count")
-    members = framed.select(
-        "site", "page", F.lit(None).cast("long").alias("signature"), F.lit(None).cast("int").alias("count")
-    )
-    grouped = members.unionByName(rows.where(F.col("site").isNotNull()).select("site", "page", "signature", "count"))
+    big = pages.where(F.col("site").isNotNull()).groupBy("site").count().where(F.col("count") >= min_pages)
+    big = big.select("site")
+    untouched = pages.join(big, "site", "left_anti").select("doc", "packed", "total")
     frame_json = json.dumps(frame)
 
     def one_site(table):
-        import pyarrow.compute as pc
+        return pa.table(extension().spark_site_frame(table.select(["doc", "packed"]), frame_json))
 
+    framed = pages.join(big, "site").groupBy("site").applyInArrow(one_site, "doc long, packed binary, total long")
+    return untouched.unionByName(framed)
+
+
+def idf_band(spark, pages, n, params):
+    """Step 3's IDF band (when one is set) and the minimum of signatures: the packed signatures
+    as rows (`spark_unpack`), the band by one aggregation by signature and the minimum by one by
+    page (`samecore_pairs.filtered_rows`), then packed again a task per range of pages
+    (`spark_pack`)."""
+
+    def unpack(batches):
         native = extension()
-        is_page = pc.is_null(table.column("signature"))
-        ids = table.filter(is_page).column("page").to_numpy()
-        kept = table.filter(pc.invert(is_page))
-        a, b, c = native.spark_site_frame(
-            ids.astype("<i8").tobytes(),
-            kept.column("page").to_numpy().astype("<i8").tobytes(),
-            kept.column("signature").to_numpy().astype("<i8").tobytes(),
-            kept.column("count").to_numpy().astype("<u4").tobytes(),
-            frame_json,
-        )
-        return pa.table(
-            {
-                "page": np.frombuffer(a, "<i8"),
-                "signature": np.frombuffer(b, "<i8"),
-                "count": np.frombuffer(c, "<u4").astype(np.int32),
-            }
-        )
+        for batch in batches:
+            yield from pa.table(native.spark_unpack(batch)).to_batches()
 
-    framed_rows = grouped.groupBy("site").applyInArrow(one_site, "page long, signature long, count int")
-    return untouched.unionByName(framed_rows)
+    def pack(batches):
+        table = whole_partition(batches)
+        if table is not None:
+            yield from pa.table(extension().spark_pack(table.select(["doc", "signature", "count"]))).to_batches()
+
+    rows = pages.select("doc", "packed").mapInArrow(unpack, "doc long, signature long, count int")
+    kept = sp.filtered_rows(rows.withColumnRenamed("doc", "page"), n, params).withColumnRenamed("page", "doc")
+    return (
+        kept.select("doc", "signature", "count")
+        .repartition("doc")
+        .sortWithinPartitions("doc")
+        .mapInArrow(pack, "doc long, packed binary, total long")
+    )
 
 
 def index_pairs(spark, rows, n, spec, tasks):
-    """Step 4: every pair of the filtered rows (doc, signature, count), found by `tasks` tasks,
-    each walking every tasks-th page of samecore's all-pairs index."""
-    table = rows.select(F.col("doc").cast("int"), "signature", "count").toArrow()
+    """Step 4: every pair of the filtered pages (doc, packed), found by `tasks` tasks, each
+    walking every tasks-th page of samecore's all-pairs index."""
+    table = rows.select(F.col("doc").cast("int"), "packed").toArrow()
+    packed = table.column("packed").combine_chunks().cast(pa.large_binary())
+    _, offsets, data = packed.buffers()
+    offsets = np.frombuffer(offsets, "<i8")[packed.offset : packed.offset + len(packed) + 1]
     arrays = (
         table.column("doc").to_numpy().astype("<u4").tobytes(),
-        table.column("signature").to_numpy().astype("<i8").tobytes(),
-        table.column("count").to_numpy().astype("<u4").tobytes(),
+        offsets.tobytes(),
+        data.to_pybytes() if data is not None else b"",
     )
-    log(f"index: {len(table)} signature rows over {n} pages, {sum(len(a) for a in arrays) >> 20} MiB broadcast")
-    del table
+    log(f"index: {len(table)} pages, {sum(len(a) for a in arrays) >> 20} MiB broadcast")
+    del table, packed, data
     shipped = spark.sparkContext.broadcast(arrays)
     spec_text = json.dumps(spec)
     # What names this index in a worker's cache (the broadcast's own id is the JVM's).
@@ -323,8 +330,8 @@ def index_pairs(spark, rows, n, spec, tasks):
         held = cache.get(name)
         if held is None:
             cache.clear()
-            docs, signatures, counts = shipped.value
-            held = cache[name] = native.AllPairsIndex(n, docs, signatures, counts, spec_text)
+            docs, offsets, data = shipped.value
+            held = cache[name] = native.AllPairsIndex.packed(n, docs, offsets, data, spec_text)
         for batch in batches:
             for k in batch.column("id").to_pylist():
                 yield from pa.table(held.pairs(k, tasks)).cast(PAIRS_ARROW).to_batches()
@@ -574,29 +581,34 @@ def run(
 
     # 1. Read and sign, a task per archive; then the archives whose revisits refer to others.
     signed = materialize(signed_archives(spark, [([i], 0) for i in inputs], options))
-    signed, reread = with_revisits_resolved(spark, signed, inputs, options)
+    first, (signed, reread) = signed, with_revisits_resolved(spark, signed, inputs, options)
     if reread:
         signed = materialize(signed)
-    raw_pages = signed.where(F.col("kind") == 0).select(*PAGE_COLUMNS)
+        first.unpersist()
+    raw_pages = signed.where(F.col("kind") == 0).select(*PAGE_COLUMNS, "packed", "total")
 
     # 2. Pages: one per capture (a capture in two archives: its row of the smallest (file,
     #    offset)), numbered in capture order.
-    rest = [c for c in PAGE_COLUMNS if c not in ("page", "file", "offset")]
+    rest = [c for c in PAGE_COLUMNS + ["packed", "total"] if c not in ("page", "file", "offset")]
     pages = raw_pages.groupBy("page").agg(F.min(F.struct("file", "offset", *rest)).alias("row")).select("page", "row.*")
-    pages = sp.dense_index(spark, pages, "key", "doc_number", materialize)
-    pages = pages.persist()
+    numbered = materialize(sp.dense_index(spark, pages, "key", "doc_number", materialize))
+    signed.unpersist()
+    pages = numbered.drop("packed", "total")
     n = pages.count()
     log(f"read and signed: {n} pages")
     if n == 0:
         raise JobError("the archives hold no page")
-    ids = pages.select("page", F.col("doc_number").alias("doc"))
 
-    # 3. The collection-wide filters, then the rows by doc number.
-    sigs = signed.where(F.col("kind") == 1).select("page", "signature", "count").where(F.col("count") >= 1).distinct()
+    # 3. The collection-wide filters: the site frame, the IDF band, the minimum of signatures.
+    rows = numbered.select(F.col("doc_number").alias("doc"), "site", "packed", "total")
     if params["site_frame"] is not None:
-        sigs = site_frame_by_site(sigs, pages, params["site_frame"])
-    rows = sp.filtered_rows(sigs, n, params).join(ids, "page").persist()
-    kept = rows.select("doc", "total").distinct()
+        rows = site_frame_by_site(rows, params["site_frame"])
+    if params["idf_band"] is not None:
+        rows = idf_band(spark, rows, n, params)
+    else:
+        rows = rows.where(F.col("total") >= max(int(params["min_signatures"]), 1))
+    rows = materialize(rows.select("doc", "packed", "total"))
+    kept = rows.select("doc", "total")
 
     # 4. Pairs.
     found, shipped = index_pairs(spark, rows, n, spec, tasks)
@@ -777,8 +789,7 @@ def run(
         "spark_version": spark.version,
     }
     files.write_text(out_dir + "/run.json", json.dumps(report, indent=2) + "\n")
-    signed.unpersist()
-    pages.unpersist()
+    numbered.unpersist()
     rows.unpersist()
     log(f"done in {report['seconds']} s: {n} pages, {n_pairs} pairs, {n_clusters} clusters of 2+ -> {out_dir}")
     return report

@@ -601,21 +601,6 @@ impl Standalone {
     }
 }
 
-/// The job as a cluster runs it — a standalone master and two workers on loopback,
-/// the documented `spark-submit` line — gives single-machine all-pairs' pairs and clusters.
-#[test]
-fn spark_standalone_cluster_equals_allpairs() {
-    if !spark_available() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let cluster = Standalone::start(dir.path());
-    let n = job_equals_single_machine_with(&sample(), &[], 0.12, &|shards, out| {
-        cluster.submit(shards, out, 0.12)
-    });
-    assert!(n > 300, "{n} pairs on the sample");
-}
-
 /// Whether python3 has the samecore package with the Spark job's calls (the whole run's job
 /// runs samecore's own code through it, on the driver and in every executor). Without it the
 /// test says SKIPPED; `SAMECORE_REQUIRE_PYTHON_PACKAGE=1` (as `.ci/run` sets) makes that an
@@ -867,28 +852,80 @@ fn whole_run_cases() -> Vec<(&'static str, Vec<PathBuf>, usize)> {
     cases
 }
 
-/// The whole run in Spark — archives read and signed in the executors, matched and clustered
-/// there with samecore's code, on a standalone master and two one-core workers with the
-/// README's `spark-submit` line — gives the pages, pairs and clusters of `samecore run --mode
-/// allpairs`.
+/// On one standalone master and two one-core workers, each job with the README's
+/// `spark-submit` line (one cluster for all: starting one costs more than a small job):
+/// - the step-by-step job (`samecore_pairs.py` on shards from `samecore sign`) gives
+///   single-machine all-pairs' pairs and clusters;
+/// - the whole run in Spark — archives read and signed in the executors, matched and
+///   clustered there with samecore's code — gives the pages, pairs and clusters of `samecore
+///   run --mode allpairs`, on the sample, goldset-dev and the seven shared WARCs together;
+/// - on the sample, with an executor killed once the pages are read (while the job filters
+///   and matches): Spark runs its tasks again on the other executor and a new one, and the
+///   result is the single machine's all the same.
 #[test]
-fn spark_whole_run_on_a_standalone_cluster_equals_run() {
-    if !spark_available() || !extension_available() {
+fn spark_standalone_cluster_equals_the_single_machine_even_with_an_executor_killed() {
+    if !spark_available() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let cluster = Standalone::start(dir.path());
+    let n = job_equals_single_machine_with(&sample(), &[], 0.12, &|shards, out| {
+        cluster.submit(shards, out, 0.12)
+    });
+    assert!(n > 300, "{n} pairs on the sample");
+    if !extension_available() {
+        return;
+    }
     for (name, archives, at_least) in whole_run_cases() {
         let case = dir.path().join(name.replace(' ', "-"));
         std::fs::create_dir_all(&case).unwrap();
         let (out, log) = (case.join("out"), case.join("job.log"));
-        let status = submit_whole_run(&cluster.master_url, &archives, &out, &log)
-            .wait()
-            .unwrap();
+        let mut job = submit_whole_run(&cluster.master_url, &archives, &out, &log);
+        let kill = name == "sample";
+        if kill {
+            kill_an_executor_once_read(&mut job, &cluster.work[0], &log);
+        }
+        let status = job.wait().unwrap();
         let said = std::fs::read_to_string(&log).unwrap_or_default();
         assert!(status.success(), "{name}: the job failed: {said}");
+        if kill {
+            assert!(
+                said.contains("Lost executor"),
+                "the driver did not see an executor lost: {said}"
+            );
+        }
         let clusters = compare_whole_run(&archives, &out, &case);
         assert!(clusters >= at_least, "{name}: {clusters} clusters");
+    }
+}
+
+/// Once the whole run's job `job` has said it read the pages (in `log`), every process of the
+/// executor working in `work` killed (SIGKILL).
+fn kill_an_executor_once_read(job: &mut std::process::Child, work: &Path, log: &Path) {
+    let started = std::time::Instant::now();
+    let mut killed = Vec::new();
+    while killed.is_empty() {
+        let said = std::fs::read_to_string(log).unwrap_or_default();
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "the job ended before an executor could be killed: {said}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(600),
+            "{said}"
+        );
+        if said.contains("read and signed:") {
+            for pid in processes_in(work) {
+                if Command::new("kill")
+                    .args(["-9", &pid.to_string()])
+                    .status()
+                    .is_ok_and(|s| s.success())
+                {
+                    killed.push(pid);
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
     }
 }
 
@@ -902,56 +939,6 @@ fn processes_in(dir: &Path) -> Vec<u32> {
             std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd.starts_with(&dir))
         })
         .collect()
-}
-
-/// An executor killed in the middle of the whole run (after reading, while matching): Spark
-/// runs its tasks again elsewhere, and the result is the single machine's all the same.
-#[test]
-fn spark_whole_run_survives_a_killed_executor() {
-    if !spark_available() || !extension_available() {
-        return;
-    }
-    let Some(goldset) = common::goldset() else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let cluster = Standalone::start(dir.path());
-    let (out, log) = (dir.path().join("out"), dir.path().join("job.log"));
-    let archives = vec![goldset];
-    let mut job = submit_whole_run(&cluster.master_url, &archives, &out, &log);
-    let started = std::time::Instant::now();
-    let mut killed = Vec::new();
-    while killed.is_empty() {
-        let said = std::fs::read_to_string(&log).unwrap_or_default();
-        assert!(
-            job.try_wait().unwrap().is_none(),
-            "the job ended before an executor could be killed: {said}"
-        );
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(600),
-            "{said}"
-        );
-        if said.contains("read and signed:") {
-            for pid in processes_in(&cluster.work[0]) {
-                if Command::new("kill")
-                    .args(["-9", &pid.to_string()])
-                    .status()
-                    .is_ok_and(|s| s.success())
-                {
-                    killed.push(pid);
-                }
-            }
-        }
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
-    let status = job.wait().unwrap();
-    let said = std::fs::read_to_string(&log).unwrap_or_default();
-    assert!(status.success(), "the job failed after the kill: {said}");
-    assert!(
-        said.contains("Lost executor"),
-        "the driver did not see an executor lost: {said}"
-    );
-    compare_whole_run(&archives, &out, dir.path());
 }
 
 /// The whole run's job refuses what it cannot do with one line and exit code 2, before it

@@ -46,16 +46,17 @@ fn to_bytes<'py>(py: Python<'py>, values: &[u32]) -> Bound<'py, PyBytes> {
 }
 
 /// Read and sign `paths` together for SpotSigs with `options` (as `Session(options=...)`):
-/// `(pages, signatures, unresolved, warnings)` — the shard's page rows with what a run's cluster
-/// export says of each page besides (`PageMore`), its `(page, signature, count)` rows, the
-/// revisits whose originals none of `paths` holds, and what reading found wrong.
+/// `(pages, unresolved, warnings)` — the shard's page rows with what a run's cluster export
+/// says of each page besides (`PageMore`) and its signatures packed ([`pack`]: `packed`, and
+/// their number `total`), the revisits whose originals none of `paths` holds, and what reading
+/// found wrong.
 #[pyfunction]
 #[pyo3(signature = (paths, options = None))]
 fn spark_sign(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     options: Option<&str>,
-) -> PyResult<(ArrowTable, ArrowTable, ArrowTable, Vec<String>)> {
+) -> PyResult<(ArrowTable, ArrowTable, Vec<String>)> {
     for p in &paths {
         samecore::archive::check_input(p).map_err(error)?;
     }
@@ -65,13 +66,19 @@ fn spark_sign(
     })?;
     let rows = samecore::export::record_batch(&signed.pages).map_err(error)?;
     let more = samecore::export::record_batch(&signed.more).map_err(error)?;
+    let (packed, totals): (Vec<Vec<u8>>, Vec<i64>) = py.detach(|| {
+        (signed.hashes.iter())
+            .map(|h| pack(h.iter().map(|&x| (x, 1))))
+            .unzip()
+    });
+    let signatures = packed_columns(packed, totals);
     let fields: Vec<Arc<Field>> = (rows.schema().fields().iter())
         .chain(more.schema().fields().iter())
         .cloned()
+        .chain(signatures.schema().fields().iter().cloned())
         .collect();
-    let columns = [rows.columns(), more.columns()].concat();
+    let columns = [rows.columns(), more.columns(), signatures.columns()].concat();
     let pages = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(error)?;
-    let signatures = samecore::export::shard::spotsigs_batch(&signed).map_err(error)?;
     let unresolved: Vec<RevisitRow> = (signed.unresolved.iter())
         .map(|r| RevisitRow {
             input: r.input as u32,
@@ -86,7 +93,6 @@ fn spark_sign(
         .collect();
     Ok((
         ArrowTable { batch: pages },
-        ArrowTable { batch: signatures },
         ArrowTable::of(&unresolved)?,
         warnings,
     ))
@@ -110,62 +116,204 @@ fn spark_sign_params(options: Option<&str>) -> PyResult<String> {
     serde_json::to_string(&super::detector_options(options)?.spotsigs).map_err(error)
 }
 
-/// One site's pages through SpotSigs' site frame: samecore's `drop_site_frame` on them. `pages`
-/// are the ids of every page of the site (those without a signature count too), the rows its
-/// `(page, signature, count)` signature rows (i64, i64, u32 bytes), `frame` the site frame's
-/// parameters as JSON. The rows kept, as the same three byte strings.
-#[pyfunction]
-fn spark_site_frame<'py>(
-    py: Python<'py>,
-    pages: &[u8],
-    row_pages: &[u8],
-    signatures: &[u8],
-    counts: &[u8],
-    frame: &str,
-) -> PyResult<(
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-)> {
-    let pages: Vec<i64> = numbers(pages, "pages", i64::from_le_bytes)?;
-    let row_pages: Vec<i64> = numbers(row_pages, "row_pages", i64::from_le_bytes)?;
-    let signatures: Vec<u64> = numbers(signatures, "signatures", u64::from_le_bytes)?;
-    let counts = u32s(counts, "counts")?;
-    if row_pages.len() != signatures.len() || row_pages.len() != counts.len() {
-        return Err(error(
-            "row_pages, signatures and counts: one of each per row",
-        ));
+/// A page's signatures packed, as the job moves them between its steps (a binary column, one
+/// row a page: Spark shuffles a million rows of bytes, not fifty million rows of numbers):
+/// `(hash, count)` entries of 12 bytes (u64 and u32, little-endian), ascending hash, each
+/// hash once, from `(hash, count)`s in any order. With the number of signatures (the counts'
+/// sum).
+fn pack(entries: impl Iterator<Item = (u64, u32)>) -> (Vec<u8>, i64) {
+    let mut entries: Vec<(u64, u32)> = entries.collect();
+    entries.sort_unstable_by_key(|e| e.0);
+    let mut bytes = Vec::with_capacity(entries.len() * 12);
+    let mut total = 0i64;
+    for same in entries.chunk_by(|x, y| x.0 == y.0) {
+        let count: u32 = same.iter().map(|e| e.1).sum();
+        bytes.extend(same[0].0.to_le_bytes());
+        bytes.extend(count.to_le_bytes());
+        total += i64::from(count);
     }
+    (bytes, total)
+}
+
+/// The `(hash, count)` entries of a page's packed signatures ([`pack`]).
+fn unpack(bytes: &[u8]) -> PyResult<impl Iterator<Item = (u64, u32)> + '_> {
+    if !bytes.len().is_multiple_of(12) {
+        return Err(error(format!(
+            "packed signatures: {} bytes is not a whole number of 12-byte entries",
+            bytes.len()
+        )));
+    }
+    Ok(bytes.chunks_exact(12).map(|e| {
+        let hash = u64::from_le_bytes(e[..8].try_into().expect("8 bytes"));
+        (
+            hash,
+            u32::from_le_bytes(e[8..].try_into().expect("4 bytes")),
+        )
+    }))
+}
+
+/// The `packed` and `total` columns of pages' packed signatures.
+fn packed_columns(packed: Vec<Vec<u8>>, totals: Vec<i64>) -> RecordBatch {
+    use arrow_array::{BinaryArray, Int64Array};
+    use arrow_schema::DataType;
+    let schema = Schema::new(vec![
+        Field::new("packed", DataType::Binary, false),
+        Field::new("total", DataType::Int64, false),
+    ]);
+    let packed = BinaryArray::from_iter_values(packed.iter());
+    RecordBatch::try_new(
+        Arc::new(schema),
+        vec![Arc::new(packed), Arc::new(Int64Array::from(totals))],
+    )
+    .expect("two columns of one length")
+}
+
+/// The values of an integer column `name` of `batch` (Int64 or Int32).
+fn int_column(batch: &RecordBatch, name: &str) -> PyResult<Vec<i64>> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Int32Type, Int64Type};
+    let column = (batch.column_by_name(name)).ok_or_else(|| error(format!("no column {name}")))?;
+    if let Some(a) = column.as_primitive_opt::<Int64Type>() {
+        Ok(a.values().to_vec())
+    } else if let Some(a) = column.as_primitive_opt::<Int32Type>() {
+        Ok(a.values().iter().map(|&v| i64::from(v)).collect())
+    } else {
+        Err(error(format!("column {name} is not of integers")))
+    }
+}
+
+/// The values of a binary column `name` of `batch` (Binary or LargeBinary; null as empty).
+fn binary_column<'a>(batch: &'a RecordBatch, name: &str) -> PyResult<Vec<&'a [u8]>> {
+    use arrow_array::Array;
+    use arrow_array::cast::AsArray;
+    let column = (batch.column_by_name(name)).ok_or_else(|| error(format!("no column {name}")))?;
+    if let Some(a) = column.as_binary_opt::<i32>() {
+        Ok((0..a.len())
+            .map(|i| if a.is_null(i) { &[][..] } else { a.value(i) })
+            .collect())
+    } else if let Some(a) = column.as_binary_opt::<i64>() {
+        Ok((0..a.len())
+            .map(|i| if a.is_null(i) { &[][..] } else { a.value(i) })
+            .collect())
+    } else {
+        Err(error(format!("column {name} is not binary")))
+    }
+}
+
+/// A table of `doc` and the packed signatures' `packed` and `total` columns.
+fn packed_table(docs: Vec<i64>, packed: Vec<Vec<u8>>, totals: Vec<i64>) -> ArrowTable {
+    use arrow_array::Int64Array;
+    use arrow_schema::DataType;
+    let columns = packed_columns(packed, totals);
+    let fields: Vec<Arc<Field>> =
+        std::iter::once(Arc::new(Field::new("doc", DataType::Int64, false)))
+            .chain(columns.schema().fields().iter().cloned())
+            .collect();
+    let mut arrays: Vec<arrow_array::ArrayRef> = vec![Arc::new(Int64Array::from(docs))];
+    arrays.extend(columns.columns().iter().cloned());
+    ArrowTable {
+        batch: RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)
+            .expect("three columns of one length"),
+    }
+}
+
+/// One site's pages through SpotSigs' site frame: samecore's `drop_site_frame` on them.
+/// `table` has every page of the site (those without a signature count too): its `doc` and
+/// its `packed` signatures; `frame` the site frame's parameters as JSON. The pages' `doc`,
+/// `packed` and `total` after the frame, in the order given.
+#[pyfunction]
+fn spark_site_frame(py: Python<'_>, table: &Bound<'_, PyAny>, frame: &str) -> PyResult<ArrowTable> {
     let frame: samecore::signature::frame::SiteFrame =
         serde_json::from_str(frame).map_err(|e| error(format!("site frame: {e}")))?;
-    let index: std::collections::HashMap<i64, usize> =
-        pages.iter().enumerate().map(|(i, &p)| (p, i)).collect();
-    let mut raw: Vec<Vec<u64>> = vec![Vec::new(); pages.len()];
-    for ((p, &h), &c) in row_pages.iter().zip(&signatures).zip(&counts) {
-        let i = *index
-            .get(p)
-            .ok_or_else(|| error(format!("row of page {p}, which is not among the pages")))?;
-        raw[i].extend(std::iter::repeat_n(h, c as usize));
-    }
-    let sites = vec![Some("site"); pages.len()];
-    let raw = py.detach(move || {
-        samecore::signature::frame::drop_site_frame(&mut raw, &sites, &frame);
-        raw
-    });
-    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
-    for (page, mut hashes) in pages.iter().zip(raw) {
-        hashes.sort_unstable();
-        for same in hashes.chunk_by(|x, y| x == y) {
-            a.extend(page.to_le_bytes());
-            b.extend(same[0].to_le_bytes());
-            c.extend((same.len() as u32).to_le_bytes());
+    let (mut docs, mut raw) = (Vec::new(), Vec::new());
+    for batch in batches_of(table)? {
+        docs.extend(int_column(&batch, "doc")?);
+        for bytes in binary_column(&batch, "packed")? {
+            let mut hashes = Vec::new();
+            for (h, c) in unpack(bytes)? {
+                hashes.extend(std::iter::repeat_n(h, c as usize));
+            }
+            raw.push(hashes);
         }
     }
-    Ok((
-        PyBytes::new(py, &a),
-        PyBytes::new(py, &b),
-        PyBytes::new(py, &c),
-    ))
+    let (packed, totals) = py.detach(move || {
+        let sites = vec![Some("site"); raw.len()];
+        samecore::signature::frame::drop_site_frame(&mut raw, &sites, &frame);
+        (raw.iter())
+            .map(|h| pack(h.iter().map(|&x| (x, 1))))
+            .unzip()
+    });
+    Ok(packed_table(docs, packed, totals))
+}
+
+/// Pages' packed signatures as rows: `table` has `doc` and `packed`; a table of `doc`,
+/// `signature` and `count`, a row per distinct signature of a page.
+#[pyfunction]
+fn spark_unpack(table: &Bound<'_, PyAny>) -> PyResult<ArrowTable> {
+    use arrow_array::{Int32Array, Int64Array};
+    use arrow_schema::DataType;
+    let (mut d, mut h, mut c) = (Vec::new(), Vec::new(), Vec::new());
+    for batch in batches_of(table)? {
+        for (doc, bytes) in int_column(&batch, "doc")?
+            .into_iter()
+            .zip(binary_column(&batch, "packed")?)
+        {
+            for (hash, count) in unpack(bytes)? {
+                d.push(doc);
+                h.push(hash as i64);
+                c.push(count as i32);
+            }
+        }
+    }
+    let schema = Schema::new(vec![
+        Field::new("doc", DataType::Int64, false),
+        Field::new("signature", DataType::Int64, false),
+        Field::new("count", DataType::Int32, false),
+    ]);
+    let batch = RecordBatch::try_new(
+        Arc::new(schema),
+        vec![
+            Arc::new(Int64Array::from(d)),
+            Arc::new(Int64Array::from(h)),
+            Arc::new(Int32Array::from(c)),
+        ],
+    )
+    .map_err(error)?;
+    Ok(ArrowTable { batch })
+}
+
+/// Rows of signatures packed again: `table` has `doc`, `signature` and `count`, the rows of a
+/// page next to each other; a table of `doc`, `packed` and `total`, a row per page in the order
+/// met.
+#[pyfunction]
+fn spark_pack(table: &Bound<'_, PyAny>) -> PyResult<ArrowTable> {
+    let (mut d, mut h, mut c) = (Vec::new(), Vec::new(), Vec::new());
+    for batch in batches_of(table)? {
+        d.extend(int_column(&batch, "doc")?);
+        h.extend(int_column(&batch, "signature")?);
+        c.extend(int_column(&batch, "count")?);
+    }
+    let mut seen = std::collections::HashSet::new();
+    let (mut docs, mut packed, mut totals) = (Vec::new(), Vec::new(), Vec::new());
+    let mut at = 0;
+    for same in d.chunk_by(|x, y| x == y) {
+        if !seen.insert(same[0]) {
+            return Err(error(format!(
+                "the rows of doc {} are not together",
+                same[0]
+            )));
+        }
+        let rows = at..at + same.len();
+        at += same.len();
+        let counts = (rows.clone())
+            .map(|i| u32::try_from(c[i]).map_err(|_| error(format!("count {}", c[i]))));
+        let counts: Vec<u32> = counts.collect::<PyResult<_>>()?;
+        let (bytes, total) = pack(rows.map(|i| h[i] as u64).zip(counts));
+        docs.push(same[0]);
+        packed.push(bytes);
+        totals.push(total);
+    }
+    Ok(packed_table(docs, packed, totals))
 }
 
 /// The run `samecore run --mode allpairs` makes by default, as JSON (a `RunSpec`: the
@@ -195,22 +343,16 @@ struct AllPairsIndex {
     spec: RunSpec,
 }
 
-#[pymethods]
 impl AllPairsIndex {
-    /// `docs` (u32), `signatures` (i64) and `counts` (u32) are the rows' columns as bytes;
-    /// `spec` the run's JSON ([`spark_default_spec`]).
-    #[new]
-    fn new(
+    /// The index of `pages` documents from rows `(doc, signature, count)`.
+    fn of_rows(
         py: Python<'_>,
         pages: usize,
-        docs: &[u8],
-        signatures: &[u8],
-        counts: &[u8],
+        docs: Vec<u32>,
+        signatures: Vec<u64>,
+        counts: Vec<u32>,
         spec: &str,
     ) -> PyResult<Self> {
-        let docs = u32s(docs, "docs")?;
-        let signatures: Vec<u64> = numbers(signatures, "signatures", u64::from_le_bytes)?;
-        let counts = u32s(counts, "counts")?;
         if docs.len() != signatures.len() || docs.len() != counts.len() {
             return Err(error(format!(
                 "{} docs, {} signatures and {} counts: one of each per row",
@@ -249,6 +391,26 @@ impl AllPairsIndex {
         })?;
         Ok(AllPairsIndex { sets, spec })
     }
+}
+
+#[pymethods]
+impl AllPairsIndex {
+    /// `docs` (u32), `signatures` (i64) and `counts` (u32) are the rows' columns as bytes;
+    /// `spec` the run's JSON ([`spark_default_spec`]).
+    #[new]
+    fn new(
+        py: Python<'_>,
+        pages: usize,
+        docs: &[u8],
+        signatures: &[u8],
+        counts: &[u8],
+        spec: &str,
+    ) -> PyResult<Self> {
+        let docs = u32s(docs, "docs")?;
+        let signatures: Vec<u64> = numbers(signatures, "signatures", u64::from_le_bytes)?;
+        let counts = u32s(counts, "counts")?;
+        AllPairsIndex::of_rows(py, pages, docs, signatures, counts, spec)
+    }
 
     /// Part `k` of `of` of all-pairs matching ([`all_pairs_part`]): a table of `a`, `b` (doc
     /// numbers, a < b) and `score`.
@@ -268,6 +430,45 @@ impl AllPairsIndex {
             })
             .collect();
         ArrowTable::of(&rows)
+    }
+
+    /// The index of `pages` documents from their packed signatures after the filters: `docs`
+    /// (u32 bytes) the documents that take part, `offsets` (i64 bytes, one more than the
+    /// documents) where each one's entries start in `packed` ([`pack`]: the Arrow buffers of a
+    /// binary column).
+    #[staticmethod]
+    fn packed(
+        py: Python<'_>,
+        pages: usize,
+        docs: &[u8],
+        offsets: &[u8],
+        packed: &[u8],
+        spec: &str,
+    ) -> PyResult<Self> {
+        let docs = u32s(docs, "docs")?;
+        let offsets: Vec<i64> = numbers(offsets, "offsets", i64::from_le_bytes)?;
+        if offsets.len() != docs.len() + 1 {
+            return Err(error(format!(
+                "{} offsets for {} docs: one more than the docs",
+                offsets.len(),
+                docs.len()
+            )));
+        }
+        let (mut d, mut h, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, &doc) in docs.iter().enumerate() {
+            let (from, to) = (offsets[i], offsets[i + 1]);
+            let entries = usize::try_from(from)
+                .ok()
+                .zip(usize::try_from(to).ok())
+                .and_then(|(f, t)| packed.get(f..t))
+                .ok_or_else(|| error(format!("offsets {from}..{to} outside the packed bytes")))?;
+            for (hash, count) in unpack(entries)? {
+                d.push(doc);
+                h.push(hash);
+                c.push(count);
+            }
+        }
+        AllPairsIndex::of_rows(py, pages, d, h, c, spec)
     }
 
     /// The number of documents.
@@ -556,5 +757,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spark_finish, m)?)?;
     m.add_function(wrap_pyfunction!(spark_headlines, m)?)?;
     m.add_function(wrap_pyfunction!(spark_stories, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_unpack, m)?)?;
+    m.add_function(wrap_pyfunction!(spark_pack, m)?)?;
     Ok(())
 }
