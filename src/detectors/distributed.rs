@@ -374,7 +374,9 @@ mod tests {
             "Council votes on the budget",
             "Local team wins the cup",
         ];
-        let mut pages: Vec<(usize, &str, Option<String>, Option<Published>, u32)> = Vec::new();
+        // A page: its number, site, title, date and cluster.
+        type Page<'a> = (usize, &'a str, Option<String>, Option<Published>, u32);
+        let mut pages: Vec<Page> = Vec::new();
         for i in 0..60usize {
             let site = sites[i % sites.len()];
             let story = (i * 7 / 5) % stories.len();
