@@ -244,7 +244,8 @@ def compare(job_out, clusters, pairs):
     m = lc.merge(jc, on="key", suffixes=("_l", "_j"))
     same_rows = all(
         ((m[c + "_l"] == m[c + "_j"]) | (m[c + "_l"].isna() & m[c + "_j"].isna())).all()
-        for c in ("doc", "cluster", "representative", "linked_through", "link_score")
+        for c in ("doc", "cluster", "representative", "linked_through", "link_score", "story_title",
+                  "first_publisher", "lag_seconds")
     )
     mm = lp.merge(jp, on=["a_key", "b_key"])
     return {
@@ -252,7 +253,9 @@ def compare(job_out, clusters, pairs):
         "pairs": (len(lp), len(jp)),
         "pairs_equal": len(mm) == len(lp) == len(jp)
         and bool((mm.score_x.values.view(np.int64) == mm.score_y.values.view(np.int64)).all()),
-        "clusters_equal": part(lc) == part(jc) and len(m) == len(lc) == len(jc) and same_rows,
+        "clusters_equal": part(lc) == part(jc) and len(m) == len(lc) == len(jc) and same_rows
+        and bool((m.offset_l == m.offset_j).all())
+        and bool((m.file_l.map(os.path.abspath) == m.file_j.map(os.path.abspath)).all()),
         "clusters": len(part(lc)),
     }
 
@@ -324,6 +327,11 @@ def main():
     print(f"shuffle written: {shuffled['write'] / mib:.0f} MiB, read {shuffled['read'] / mib:.0f} MiB; "
           f"largest stages (MiB written): {shuffled['stages']}")
     print("equal:", json.dumps(same))
+    print("the job's progress lines (seconds since its driver started):")
+    with open(os.path.join(work, "job.log")) as log:
+        for line in log:
+            if line.startswith("[samecore-run"):
+                print("   ", line.rstrip())
     if not (same["pairs_equal"] and same["clusters_equal"]):
         sys.exit(1)
 

@@ -863,12 +863,13 @@ def connected_components(pairs, materialize):
     return labels.distinct(), rounds
 
 
-def dense_index(spark, df, order, name, materialize):
+def dense_index(spark, df, order, name, materialize, ordered=False):
     """`df` with `name`: each row's 0-based position in the order of its unique column `order`,
-    without moving all rows to one task: a range-partitioned sort, then each partition's offset
-    from the row counts of the partitions before it (monotonically_increasing_id puts the
-    partition in the upper 31 bits, the row within it in the lower 33)."""
-    ordered = materialize(df.sort(order).withColumn("_row", F.monotonically_increasing_id()))
+    without moving all rows to one task: a range-partitioned sort (unless `ordered`: `df` is
+    sorted already, partition after partition), then each partition's offset from the row
+    counts of the partitions before it (monotonically_increasing_id puts the partition in the
+    upper 31 bits, the row within it in the lower 33)."""
+    ordered = materialize((df if ordered else df.sort(order)).withColumn("_row", F.monotonically_increasing_id()))
     part = F.shiftright("_row", 33)
     sizes = sorted(tuple(r) for r in ordered.groupBy(part.alias("_part")).count().collect())
     offsets, at = [], 0

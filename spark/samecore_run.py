@@ -9,19 +9,27 @@ Every step runs samecore's own code, through the Python package's extension
 (`samecore._samecore`, src/detectors/distributed.rs), on the executors where it is parallel:
 
 1. Read and sign, one task per archive (a file, a folder or zip of pages): the archive's pages
-   and their raw spot signatures (`spark_sign`), as Arrow batches (mapInArrow); no page text
-   reaches Python.
-2. Pages numbered in capture order, as `run` numbers them (the capture key's bytes), by a
-   range-partitioned sort.
+   with their raw spot signatures packed into one binary value a page (`spark_sign`), as
+   Arrow batches (mapInArrow); no page text reaches Python. From here to the broadcast a
+   page's signatures move as that one value: Spark shuffles a row a page, not a row a
+   signature.
+2. One page per capture (of a capture in two archives, the record of the archive given
+   first, as `run` keeps it), numbered in capture order as `run` numbers them (the capture
+   key's bytes): a range partitioning by capture key, each range sorted and its repeated
+   captures dropped by one task, the numbers from the ranges' sizes.
 3. The collection-wide filters: the site frame a task per site (`spark_site_frame`, samecore's
-   `drop_site_frame` on the site's pages), then the IDF band by one aggregation by signature and
-   the minimum of signatures as `samecore_pairs.py` applies them with DataFrames.
-4. Pairs: the filtered signature rows go to every executor once (a broadcast); each task builds
-   samecore's all-pairs index of all pages (`AllPairsIndex`, kept by the Python worker for its
-   next tasks) and walks every k-th page of it (`all_pairs_part`), as `run` walks them all.
-5. Declarations (src/matching/mod.rs `declarations_from_pairs`): the link share's best scores
-   and the pages left alone by two aggregations by page, each page's match its best link to a
-   page earlier in the processing order by a third.
+   `drop_site_frame` on the site's pages); with an IDF band set, the band by one aggregation
+   by signature as `samecore_pairs.py` applies it (the signatures unpacked to rows and packed
+   again); the minimum of signatures.
+4. Pairs: the filtered pages go to every executor once (a broadcast); each task builds
+   samecore's all-pairs index of all pages (`AllPairsIndex.packed`, kept by the Python worker
+   for its next tasks) and walks every k-th page of it (`all_pairs_part`), as `run` walks them
+   all.
+5. Declarations (src/matching/mod.rs `declarations_from_pairs`): every pair goes to the
+   tasks of both its pages once; each page's best score (for the link share) and the pages
+   left alone are found by those tasks and broadcast as arrays of the pages with the
+   processing ranks; each task then gives its pages' matches, a page's best link to a page
+   earlier in the processing order.
 6. Thin bridges (src/matching/bridges.rs), one tree of declarations a task (`spark_cut_tree`):
    a link is judged by the pages and links of its own tree only.
 7. On the driver (`spark_finish`): the representative clusters of the declarations left and
@@ -45,6 +53,7 @@ import time
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -261,6 +270,30 @@ def list_archives(files, patterns):
     return found
 
 
+def one_per_capture(spark, pages, inputs):
+    """Step 2's pages (with the `input` each came from), one row per capture, in capture order
+    partition after partition: of a capture in two archives, its row of the archive given
+    first (then the first in the archive), as `run` keeps the first it reads. A range
+    partitioning by capture key, each partition sorted, and a row dropped where its key is the
+    one before it."""
+
+    def first_of_each(batches):
+        table = whole_partition(batches)
+        if table is None:
+            return
+        keys = table.column("key").combine_chunks()
+        keep = np.ones(len(table), bool)
+        if len(table) > 1:
+            same = pc.equal(keys.slice(1), keys.slice(0, len(table) - 1))
+            keep[1:] = ~same.to_numpy(zero_copy_only=False)
+        yield from table.filter(pa.array(keep)).to_batches()
+
+    given = spark.createDataFrame([(uri, i) for i, uri in enumerate(inputs)], "input string, given long")
+    pages = pages.join(F.broadcast(given), "input").drop("input")
+    ordered = pages.repartitionByRange("key").sortWithinPartitions("key", "given", "file", "offset")
+    return ordered.mapInArrow(first_of_each, pages.schema).drop("given")
+
+
 def site_frame_by_site(pages, frame):
     """Step 3's site frame, a task per site: samecore's `drop_site_frame` on the pages of each
     site that has enough of them for a frame (every page of the site counts, signed or not),
@@ -352,35 +385,105 @@ def worker_cache():
 PAIRS_ARROW = pa.schema([("a", pa.int32()), ("b", pa.int32()), ("score", pa.float64())])
 
 
-def declarations(spark, pairs, ranks, rules):
-    """Step 5: each page's declared match (doc, to, score) from the pairs, as
-    `declarations_from_pairs` makes them with duplicates added to the index."""
+def declarations(spark, pairs, n, ranks, rules, materialize):
+    """Step 5: each page's declared match (d, x, score) from the pairs, as
+    `declarations_from_pairs` makes them with duplicates added to the index, and the links
+    (d, x) with d < x that the link rules keep, for the thin bridges. Every pair goes to the
+    tasks of both its pages once (one shuffle); each page's best score, the pages refused
+    that stay alone and the processing ranks then reach every task as arrays of the pages,
+    and each task decides for its own pages."""
     both = pairs.select(F.col("a").alias("d"), F.col("b").alias("x"), "score").unionByName(
         pairs.select(F.col("b").alias("d"), F.col("a").alias("x"), "score")
     )
-    links = both
-    if rules["share"] > 0:
-        best = both.groupBy("d").agg(F.max("score").alias("best"))
-        share = F.lit(float(rules["share"]))
-        links = (
-            both.join(best, "d")
-            .join(best.select(F.col("d").alias("x"), F.col("best").alias("x_best")), "x")
-            .where((F.col("score") >= share * F.col("best")) & (F.col("score") >= share * F.col("x_best")))
-            .select("d", "x", "score")
+    by_page = materialize(both.repartition("d"))
+    share = float(rules["share"])
+
+    def columns(table):
+        return (
+            table.column("d").to_numpy().astype(np.int64),
+            table.column("x").to_numpy().astype(np.int64),
+            table.column("score").to_numpy().astype(np.float64),
         )
+
+    def per_page(values, d):
+        """The pages of rows `d` once each, and each one's maximum of `values` over its rows."""
+        mine, at = np.unique(d, return_inverse=True)
+        top = np.full(len(mine), -np.inf)
+        np.maximum.at(top, at, values)
+        return mine, top
+
+    best = alone = None
+    if share > 0:
+        # Each page's best score, by the tasks holding its rows.
+        def best_of(batches):
+            table = whole_partition(batches)
+            if table is None:
+                return
+            d, _, score = columns(table)
+            mine, top = per_page(score, d)
+            yield pa.record_batch({"d": mine, "best": top})
+
+        table = by_page.mapInArrow(best_of, "d long, best double").toArrow()
+        best_np = np.full(n, -np.inf)
+        best_np[table.column("d").to_numpy()] = table.column("best").to_numpy()
+        best = spark.sparkContext.broadcast(best_np)
         if rules["refused_stays_alone"]:
-            best_link = links.groupBy("d").agg(F.max("score").alias("best_link"))
-            alone = best.join(best_link, "d", "left").where(
-                F.col("best_link").isNull() | (F.col("best_link") < F.col("best"))
-            )
-            alone = alone.select("d")
-            links = links.join(alone, "d", "left_anti").join(alone.select(F.col("d").alias("x")), "x", "left_anti")
-    ranked = links.join(ranks, "d").join(ranks.select(F.col("d").alias("x"), F.col("rank").alias("x_rank")), "x")
-    earlier = ranked.where(F.col("x_rank") < F.col("rank"))
-    # Guess::Best: the highest score, then the page processed first.
-    best = F.max(F.struct("score", (-F.col("x_rank")).alias("r"), "x")).alias("m")
-    declared = earlier.groupBy("d").agg(best).select("d", F.col("m.x").alias("x"), F.col("m.score").alias("score"))
-    return declared, links
+            # A page whose best pair fails the link share stays alone.
+            def alone_of(batches):
+                table = whole_partition(batches)
+                if table is None:
+                    return
+                d, x, score = columns(table)
+                b = best.value
+                link = (score >= share * b[d]) & (score >= share * b[x])
+                mine, best_link = per_page(np.where(link, score, -np.inf), d)
+                yield pa.record_batch({"d": mine[best_link < b[mine]]})
+
+            table = by_page.mapInArrow(alone_of, "d long").toArrow()
+            alone_np = np.zeros(n, bool)
+            alone_np[table.column("d").to_numpy()] = True
+            alone = spark.sparkContext.broadcast(alone_np)
+    shipped_ranks = spark.sparkContext.broadcast(ranks)
+
+    def declare(batches):
+        """A task's pages' declarations (kind 0: d, x, score) and their links with d < x
+        (kind 1)."""
+        table = whole_partition(batches)
+        if table is None:
+            return
+        d, x, score = columns(table)
+        link = np.ones(len(d), bool)
+        if best is not None:
+            b = best.value
+            link = (score >= share * b[d]) & (score >= share * b[x])
+            if alone is not None:
+                link &= ~alone.value[d] & ~alone.value[x]
+        d, x, score = d[link], x[link], score[link]
+        rank = shipped_ranks.value
+        earlier = rank[x] < rank[d]
+        ed, ex, es = d[earlier], x[earlier], score[earlier]
+        # Guess::Best: the highest score, then the page processed first.
+        order = np.lexsort((rank[ex], -es, ed))
+        ed, ex, es = ed[order], ex[order], es[order]
+        first = np.ones(len(ed), bool)
+        first[1:] = ed[1:] != ed[:-1]
+        kinds = [np.zeros(int(first.sum()), np.int8)]
+        ds, xs, ss = [ed[first]], [ex[first]], [es[first]]
+        up = d < x
+        kinds.append(np.ones(int(up.sum()), np.int8))
+        ds.append(d[up])
+        xs.append(x[up])
+        ss.append(score[up])
+        yield pa.record_batch(
+            {"kind": np.concatenate(kinds), "d": np.concatenate(ds), "x": np.concatenate(xs),
+             "score": np.concatenate(ss)}
+        )
+
+    decided = materialize(by_page.mapInArrow(declare, "kind byte, d long, x long, score double"))
+    by_page.unpersist()
+    declared = decided.where(F.col("kind") == 0).select("d", "x", "score")
+    links = decided.where(F.col("kind") == 1).select("d", "x")
+    return declared, links, [b for b in (best, alone, shipped_ranks) if b is not None]
 
 
 def trees_of(declared, n):
@@ -585,13 +688,12 @@ def run(
     if reread:
         signed = materialize(signed)
         first.unpersist()
-    raw_pages = signed.where(F.col("kind") == 0).select(*PAGE_COLUMNS, "packed", "total")
+    raw_pages = signed.where(F.col("kind") == 0).select("input", *PAGE_COLUMNS, "packed", "total")
 
-    # 2. Pages: one per capture (a capture in two archives: its row of the smallest (file,
-    #    offset)), numbered in capture order.
-    rest = [c for c in PAGE_COLUMNS + ["packed", "total"] if c not in ("page", "file", "offset")]
-    pages = raw_pages.groupBy("page").agg(F.min(F.struct("file", "offset", *rest)).alias("row")).select("page", "row.*")
-    numbered = materialize(sp.dense_index(spark, pages, "key", "doc_number", materialize))
+    # 2. Pages: one per capture (a capture in two archives: its row of the archive given
+    #    first), numbered in capture order.
+    once = one_per_capture(spark, raw_pages, inputs)
+    numbered = materialize(sp.dense_index(spark, once, "key", "doc_number", materialize, True))
     signed.unpersist()
     pages = numbered.drop("packed", "total")
     n = pages.count()
@@ -618,18 +720,16 @@ def run(
     log(f"pairs: {n_found} at {threshold} ({tasks} task(s) walking the index)")
 
     # 5. Declarations.
-    rank_bytes = native.spark_processing_ranks(n, int(matching["seed"]))
-    ranks = spark.createDataFrame(
-        pa.table({"d": np.arange(n, dtype=np.int32), "rank": np.frombuffer(rank_bytes, "<u4").astype(np.int32)})
-    )
+    ranks = np.frombuffer(native.spark_processing_ranks(n, int(matching["seed"])), "<u4").astype(np.int64)
     rules = {
         "share": matching["link_share"],
         "refused_stays_alone": matching["refused_stays_alone"],
         "cross_links": matching["cross_links"],
     }
-    declared, links = declarations(spark, found, ranks, rules)
-    links = materialize(links)
+    declared, links, arrays = declarations(spark, found, n, ranks, rules, materialize)
     table = declared.toArrow()
+    for shipped_array in arrays:
+        shipped_array.unpersist()
     declared_np = {
         "d": table.column("d").to_numpy().astype(np.int64),
         "x": table.column("x").to_numpy().astype(np.int64),

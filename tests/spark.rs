@@ -665,6 +665,8 @@ struct WholeRunPage {
     cluster: i64,
     representative: bool,
     key: String,
+    file: String,
+    offset: u64,
     site: String,
     linked_through: Option<String>,
     link_score: Option<f64>,
@@ -743,6 +745,15 @@ fn compare_whole_run(archives: &[PathBuf], out: &Path, dir: &Path) -> usize {
             (&j.title, &j.published),
             (&l.title, &l.published),
             "{}",
+            l.key
+        );
+        // Of a capture in two archives, the record of the archive given first (the job
+        // names files by their qualified paths, `run` as given).
+        let file = |f: &str| std::fs::canonicalize(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert_eq!(
+            (file(&j.file), j.offset),
+            (file(&l.file), l.offset),
+            "{what}: the record of {}",
             l.key
         );
         assert_eq!(
@@ -859,9 +870,10 @@ fn whole_run_cases() -> Vec<(&'static str, Vec<PathBuf>, usize)> {
 /// - the whole run in Spark — archives read and signed in the executors, matched and
 ///   clustered there with samecore's code — gives the pages, pairs and clusters of `samecore
 ///   run --mode allpairs`, on the sample, goldset-dev and the seven shared WARCs together;
-/// - on the sample, with an executor killed once the pages are read (while the job filters
-///   and matches): Spark runs its tasks again on the other executor and a new one, and the
-///   result is the single machine's all the same.
+/// - on the sample given twice (a copy of it first: every capture in two archives, the record
+///   of the first kept), with an executor killed once the pages are read (while the job
+///   filters and matches): Spark runs its tasks again on the other executor and a new one,
+///   and the result is the single machine's all the same.
 #[test]
 fn spark_standalone_cluster_equals_the_single_machine_even_with_an_executor_killed() {
     if !spark_available() {
@@ -876,12 +888,19 @@ fn spark_standalone_cluster_equals_the_single_machine_even_with_an_executor_kill
     if !extension_available() {
         return;
     }
-    for (name, archives, at_least) in whole_run_cases() {
+    for (name, mut archives, at_least) in whole_run_cases() {
         let case = dir.path().join(name.replace(' ', "-"));
         std::fs::create_dir_all(&case).unwrap();
+        let kill = name == "sample";
+        if kill {
+            // Every capture in two archives: the job keeps the record of the one given first,
+            // as `run` does.
+            let copy = case.join("copy-of-the-sample.warc.gz");
+            std::fs::copy(sample(), &copy).unwrap();
+            archives.insert(0, copy);
+        }
         let (out, log) = (case.join("out"), case.join("job.log"));
         let mut job = submit_whole_run(&cluster.master_url, &archives, &out, &log);
-        let kill = name == "sample";
         if kill {
             kill_an_executor_once_read(&mut job, &cluster.work[0], &log);
         }
