@@ -691,7 +691,7 @@ struct StoryRow {
 }
 
 /// Each cluster's story title and its pages' first-publisher marks and lags
-/// ([`distributed::cluster_story`]): `table` has the pages of whole clusters, each cluster's
+/// ([`samecore::headline::cluster_story`]): `table` has the pages of whole clusters, each cluster's
 /// pages together in page order, with their `cluster`, `representative`, `title_site`,
 /// `title`, the `headline` and `on_site` of [`spark_headlines`], and `site`, `published`,
 /// `published_source` and capture `date`. A table of `story_title`, `first_publisher` and
@@ -709,11 +709,11 @@ fn spark_stories(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<ArrowTabl
                     same[0].cluster
                 ));
             }
-            let story_pages: Vec<distributed::StoryPage> = same
+            let story_pages: Vec<samecore::headline::StoryPage> = same
                 .iter()
                 .map(|p| {
                     let captured = p.date.as_deref().and_then(samecore::dates::parse_iso);
-                    distributed::StoryPage {
+                    samecore::headline::StoryPage {
                         headed: samecore::headline::Headed {
                             site: p.title_site.as_deref().unwrap_or_default(),
                             title: p.title.as_deref(),
@@ -731,7 +731,7 @@ fn spark_stories(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<ArrowTabl
                 })
                 .collect();
             let rep = same.iter().position(|p| p.representative);
-            let story = distributed::cluster_story(&story_pages, rep);
+            let story = samecore::headline::cluster_story(&story_pages, rep);
             for (first, lag) in story.first.iter().zip(&story.lag_seconds) {
                 rows.push(StoryRow {
                     story_title: story.title.clone(),

@@ -19,15 +19,13 @@
 //!    This step needs every page's declaration and every group of identical pages at once, not
 //!    the pairs: it runs on one machine in memory proportional to the pages.
 //!
-//! What `run --clusters` says of each cluster besides its members is made in two more pieces:
-//! every page's headline, learnt from the titles of its own site's pages alone
-//! ([`crate::headline::Titles::of_one_site`], a task per site), then each cluster's story
-//! title and its first publishers and lags ([`cluster_story`], a task per range of clusters).
+//! What `run --clusters` says of each cluster besides its members is made in two more pieces
+//! of [`crate::headline`]: every page's headline, learnt from the titles of its own site's
+//! pages alone (`Titles::of_one_site`, a task per site), then each cluster's story title and
+//! its first publishers and lags (`cluster_story`, a task per range of clusters).
 
 use super::detection::{Detection, RunSpec};
 use super::{Algo, exact};
-use crate::dates::spread::{Member, spread};
-use crate::headline::{Headed, story_title_of};
 use crate::matching::bridges::{Links, cut_thin_bridges};
 use crate::matching::{Mode, processing_order};
 use crate::{DocId, Error, Result};
@@ -109,51 +107,6 @@ pub fn finish(
     let mut detection = Detection::new(Algo::SpotSigs, spec.clone(), outcome);
     exact::join_identical(&mut detection, groups);
     Ok(detection)
-}
-
-/// One page of a cluster as [`cluster_story`] reads it.
-#[derive(Debug, Clone)]
-pub struct StoryPage<'a> {
-    /// Its title and headline, as its site's task found them
-    /// ([`crate::headline::Titles::of_one_site`]).
-    pub headed: Headed<'a>,
-    /// Its site, publication date and capture, as the story's spread reads them.
-    pub member: Member,
-}
-
-/// What `run --clusters` says of a cluster besides its members.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Story {
-    /// The cluster's title ([`story_title_of`]).
-    pub title: Option<String>,
-    /// By member: whether it is among the first publishers (never in a cluster of one).
-    pub first: Vec<bool>,
-    /// By member: its lag after the first publishers, in seconds.
-    pub lag_seconds: Vec<Option<i64>>,
-}
-
-/// The story of one cluster: `pages` are its pages in page order and `representative` the
-/// representative's place among them. The title is read with the representative first, then
-/// the others in page order ([`crate::headline::Titles::of_clustering`]); the spread is that
-/// of [`crate::dates::spread::of_clusters`].
-pub fn cluster_story(pages: &[StoryPage], representative: Option<usize>) -> Story {
-    let order = representative
-        .into_iter()
-        .chain((0..pages.len()).filter(|&i| Some(i) != representative));
-    let title = story_title_of(order.map(|i| pages[i].headed.clone()));
-    let members: Vec<Member> = pages.iter().map(|p| p.member.clone()).collect();
-    let s = spread(&members);
-    let mut first = vec![false; pages.len()];
-    if pages.len() > 1 {
-        for &i in &s.first {
-            first[i] = true;
-        }
-    }
-    Story {
-        title,
-        first,
-        lag_seconds: s.lag_seconds,
-    }
 }
 
 #[cfg(test)]
@@ -355,109 +308,6 @@ mod tests {
         assert!(
             cuts > 0,
             "no thin bridge was cut: the test does not reach cut_tree's work"
-        );
-    }
-
-    /// Headlines learnt a site at a time and each cluster's story apart give the titles,
-    /// first publishers and lags of the whole collection's ([`Titles::learn`],
-    /// [`of_clusters`]).
-    #[test]
-    fn stories_by_site_and_by_cluster_are_the_collections() {
-        use crate::dates::spread::of_clusters;
-        use crate::dates::{DateSource, Published};
-        use crate::headline::Titles;
-        // Three sites framing their titles; stories syndicated across them.
-        let sites = ["a.com", "b.org", "", "c.net"];
-        let stories = [
-            "Mayor opens the new bridge",
-            "Storm closes schools across the state",
-            "Council votes on the budget",
-            "Local team wins the cup",
-        ];
-        // A page: its number, site, title, date and cluster.
-        type Page<'a> = (usize, &'a str, Option<String>, Option<Published>, u32);
-        let mut pages: Vec<Page> = Vec::new();
-        for i in 0..60usize {
-            let site = sites[i % sites.len()];
-            let story = (i * 7 / 5) % stories.len();
-            let title = match i % 5 {
-                0 => None,
-                1 => Some(format!("{} | {site} News", stories[story])),
-                2 => Some(format!("Front page - {site}")),
-                _ => Some(format!("{site}: {}", stories[story])),
-            };
-            let day = 1 + (i * 13) % 5;
-            let published = Published::from_stored(
-                Some(&format!("2024-03-0{day}T{:02}:00:00+01:00", i % 24)),
-                Some(if i % 3 == 0 { "capture" } else { "meta" }),
-            );
-            let cluster = if i % 11 == 0 {
-                100 + i as u32
-            } else {
-                story as u32
-            };
-            pages.push((i, site, title, published, cluster));
-        }
-        assert!(
-            pages
-                .iter()
-                .any(|p| p.3.is_some_and(|p| p.source == DateSource::Capture))
-        );
-        // Clusters numbered densely, as a clustering numbers them.
-        let mut numbers: Vec<u32> = pages.iter().map(|p| p.4).collect();
-        numbers.sort_unstable();
-        numbers.dedup();
-        let cluster_of: Vec<u32> = (pages.iter())
-            .map(|p| numbers.binary_search(&p.4).unwrap() as u32)
-            .collect();
-        let member = |i: usize| Member {
-            site: pages[i].1.to_string(),
-            published: pages[i].3,
-            captured: None,
-        };
-        // The whole collection at once.
-        let titles = Titles::learn((pages.iter()).filter_map(|p| Some((p.1, p.2.as_deref()?))));
-        let whole = of_clusters(&cluster_of, member);
-        // A site at a time.
-        let mut headed: Vec<Option<Headed>> = vec![None; pages.len()];
-        for site in sites {
-            let mine: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].1 == site).collect();
-            let titles: Vec<Option<&str>> = mine.iter().map(|&i| pages[i].2.as_deref()).collect();
-            for (&i, h) in mine.iter().zip(Titles::of_one_site(site, &titles)) {
-                headed[i] = Some(h);
-            }
-        }
-        let mut framed = 0;
-        for c in 0..numbers.len() as u32 {
-            let members: Vec<usize> = (0..pages.len()).filter(|&i| cluster_of[i] == c).collect();
-            let rep = members.len() / 2;
-            let story_pages: Vec<StoryPage> = (members.iter())
-                .map(|&i| StoryPage {
-                    headed: headed[i].clone().unwrap(),
-                    member: member(i),
-                })
-                .collect();
-            let story = cluster_story(&story_pages, Some(rep));
-            let mut order = members.clone();
-            order[..=rep].rotate_right(1);
-            let expected =
-                titles.story_title(order.iter().map(|&i| (pages[i].1, pages[i].2.as_deref())));
-            assert_eq!(story.title, expected, "cluster {c}");
-            framed += usize::from(
-                expected.is_some()
-                    && members
-                        .iter()
-                        .any(|&i| pages[i].2.as_ref() != expected.as_ref()),
-            );
-            for (k, &i) in members.iter().enumerate() {
-                assert_eq!(story.first[k], whole.first[i], "page {i}");
-                assert_eq!(story.lag_seconds[k], whole.lag_seconds[i], "page {i}");
-            }
-        }
-        assert!(framed > 0, "no title had its site's words taken out");
-        assert!(
-            whole.first.iter().any(|&f| f)
-                && whole.lag_seconds.iter().any(|l| l.is_some_and(|l| l > 0))
         );
     }
 
