@@ -764,9 +764,11 @@ def run(
         group_sizes.tobytes(),
         json.dumps(spec),
     )
-    clusters = spark.createDataFrame(pa.table(clusters_table).cast(
+    # Made on the driver, cached once on the executors: every step below reads the cache, not
+    # the driver's table shipped inside its tasks again.
+    clusters = materialize(spark.createDataFrame(pa.table(clusters_table).cast(
         pa.schema([("doc", pa.int32()), ("cluster", pa.int32()), ("representative", pa.bool_()),
-                   ("declared_to", pa.int32()), ("declared_score", pa.float64())])))
+                   ("declared_to", pa.int32()), ("declared_score", pa.float64())]))))
     extra = pa.table(extra).cast(PAIRS_ARROW)
     log(f"identical pages: {len(group_sizes)} group(s), {len(extra)} pair(s) of 1")
     all_pairs = found.withColumn("matched", F.lit(True))
@@ -891,6 +893,7 @@ def run(
     files.write_text(out_dir + "/run.json", json.dumps(report, indent=2) + "\n")
     numbered.unpersist()
     rows.unpersist()
+    clusters.unpersist()
     log(f"done in {report['seconds']} s: {n} pages, {n_pairs} pairs, {n_clusters} clusters of 2+ -> {out_dir}")
     return report
 
