@@ -169,6 +169,7 @@ class Cluster:
         self.work = []
         for w in range(workers):
             wd = os.path.join(work, f"worker{w}")
+            shutil.rmtree(wd, ignore_errors=True)  # a --keep folder used before
             os.makedirs(wd)
             self.work.append(wd)
             self.procs.append(
