@@ -412,6 +412,10 @@ def declarations(spark, pairs, n, ranks, rules, materialize):
         np.maximum.at(top, at, values)
         return mine, top
 
+    def linked(d, x, score, b):
+        """Which rows keep the link share: a pair within `share` of both its pages' best."""
+        return (score >= share * b[d]) & (score >= share * b[x])
+
     best = alone = None
     if share > 0:
         # Each page's best score, by the tasks holding its rows.
@@ -435,8 +439,7 @@ def declarations(spark, pairs, n, ranks, rules, materialize):
                     return
                 d, x, score = columns(table)
                 b = best.value
-                link = (score >= share * b[d]) & (score >= share * b[x])
-                mine, best_link = per_page(np.where(link, score, -np.inf), d)
+                mine, best_link = per_page(np.where(linked(d, x, score, b), score, -np.inf), d)
                 yield pa.record_batch({"d": mine[best_link < b[mine]]})
 
             table = by_page.mapInArrow(alone_of, "d long").toArrow()
@@ -454,8 +457,7 @@ def declarations(spark, pairs, n, ranks, rules, materialize):
         d, x, score = columns(table)
         link = np.ones(len(d), bool)
         if best is not None:
-            b = best.value
-            link = (score >= share * b[d]) & (score >= share * b[x])
+            link = linked(d, x, score, best.value)
             if alone is not None:
                 link &= ~alone.value[d] & ~alone.value[x]
         d, x, score = d[link], x[link], score[link]
@@ -720,7 +722,7 @@ def run(
     log(f"pairs: {n_found} at {threshold} ({tasks} task(s) walking the index)")
 
     # 5. Declarations.
-    ranks = np.frombuffer(native.spark_processing_ranks(n, int(matching["seed"])), "<u4").astype(np.int64)
+    ranks = np.frombuffer(native.spark_processing_ranks(n, int(matching["seed"])), "<u4")
     rules = {
         "share": matching["link_share"],
         "refused_stays_alone": matching["refused_stays_alone"],
