@@ -271,6 +271,13 @@ def main():
     ap.add_argument("--samecore", default=os.path.join(ROOT, "target", "release", "samecore"))
     ap.add_argument("--keep", help="keep the outputs in this folder")
     args = ap.parse_args()
+    from samecore import _samecore
+
+    if not getattr(_samecore, "optimized", False):
+        raise SystemExit(
+            "spark_run.py: the installed samecore package is a dev build (as .ci/run installs it), "
+            "several times slower at signing than a user's: pip install --force-reinstall --no-deps ./python"
+        )
     archive = generated(args.samecore, args.pages)
     files = split(archive, args.files)
     work = args.keep or tempfile.mkdtemp(prefix="spark-run-bench-")

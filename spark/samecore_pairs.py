@@ -867,9 +867,17 @@ def dense_index(spark, df, order, name, materialize, ordered=False):
     """`df` with `name`: each row's 0-based position in the order of its unique column `order`,
     without moving all rows to one task: a range-partitioned sort (unless `ordered`: `df` is
     sorted already, partition after partition), then each partition's offset from the row
-    counts of the partitions before it (monotonically_increasing_id puts the partition in the
-    upper 31 bits, the row within it in the lower 33)."""
-    ordered = materialize((df if ordered else df.sort(order)).withColumn("_row", F.monotonically_increasing_id()))
+    counts of the partitions before it."""
+    return numbered_in_order(spark, df if ordered else df.sort(order), name, materialize)[0]
+
+
+def numbered_in_order(spark, df, name, materialize):
+    """`df`, sorted partition after partition, with `name`: each row's 0-based position; and
+    the frame `materialize` kept to number it (unpersist it when done). The numbers are a
+    projection of that one kept frame: its rows with their partition and place in it
+    (monotonically_increasing_id puts the partition in the upper 31 bits, the row within it
+    in the lower 33), joined to the partitions' offsets, a table of a row a partition."""
+    ordered = materialize(df.withColumn("_row", F.monotonically_increasing_id()))
     part = F.shiftright("_row", 33)
     sizes = sorted(tuple(r) for r in ordered.groupBy(part.alias("_part")).count().collect())
     offsets, at = [], 0
@@ -878,12 +886,13 @@ def dense_index(spark, df, order, name, materialize, ordered=False):
         at += n
     table = spark.createDataFrame(offsets, "_part long, _offset long")
     position = F.col("_offset") + F.col("_row").bitwiseAND((1 << 33) - 1)
-    return (
+    numbered = (
         ordered.withColumn("_part", part)
         .join(F.broadcast(table), "_part")
         .withColumn(name, position)
         .drop("_part", "_offset", "_row")
     )
+    return numbered, ordered
 
 
 def run(

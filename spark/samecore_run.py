@@ -15,8 +15,9 @@ Every step runs samecore's own code, through the Python package's extension
    signature.
 2. One page per capture (of a capture in two archives, the record of the archive given
    first, as `run` keeps it), numbered in capture order as `run` numbers them (the capture
-   key's bytes): a range partitioning by capture key, each range sorted and its repeated
-   captures dropped by one task, the numbers from the ranges' sizes.
+   key's bytes): a range partitioning by capture key, each range sorted and a capture's rows
+   ranked by a window over the key (no second shuffle), the first kept; the numbers from the
+   ranges' sizes.
 3. The collection-wide filters: the site frame a task per site (`spark_site_frame`, samecore's
    `drop_site_frame` on the site's pages); with an IDF band set, the band by one aggregation
    by signature as `samecore_pairs.py` applies it (the signatures unpacked to rows and packed
@@ -35,10 +36,15 @@ Every step runs samecore's own code, through the Python package's extension
 7. On the driver (`spark_finish`): the representative clusters of the declarations left and
    the identical pages joined (src/detectors/exact.rs). It holds every page's declaration and
    the groups of identical pages, about 40 bytes a page, never the pairs.
-8. The stories (src/headline.rs, src/dates/spread.rs): every page's headline by a task per
+8. Linked through: a declared page its match in its cluster, any other page of a cluster its
+   strongest pair in it; the executors find each undeclared page's strongest pair in their
+   pairs against the pages' clusters (broadcast), the driver the strongest of those.
+9. The stories (src/headline.rs, src/dates/spread.rs): every page's headline by a task per
    range of sites (`spark_headlines`: what a site repeats in its titles is learnt from its own
    pages), then each cluster's story title, first publishers and lags by a task per range of
    clusters (`spark_stories`).
+10. The outputs: every page's cluster columns put together by joins of a few columns a page,
+   the wide page rows joined to them once and sorted once for both pages and clusters files.
 
 Writes OUT/pages.parquet (every page: shard columns, doc number, kept signatures),
 OUT/pairs.parquet (`run --pairs`'s columns and the `samecore_pairs.py` columns
@@ -146,9 +152,10 @@ def local_copy(uri, scratch):
     return target, True
 
 
-def sign_inputs(options):
-    """The mapInArrow function of step 1: each row's archives (`inputs`, a JSON list) read and
-    signed together by samecore, and the pages of the one at position `own` handed on with
+def sign_inputs(groups, options):
+    """The mapInArrow function of step 1: each row's group (`id`, its position in the
+    broadcast `groups`: archives read together and the position of the one whose pages are
+    kept) read and signed together by samecore, and the pages of the kept one handed on with
     their signatures and the revisits none of them resolves."""
     schema = sp_to_arrow(SIGNED_SCHEMA)
 
@@ -159,8 +166,8 @@ def sign_inputs(options):
 
         native = extension()
         for batch in batches:
-            for listed, own in zip(batch.column("inputs").to_pylist(), batch.column("own").to_pylist()):
-                uris = json.loads(listed)
+            for at in batch.column("id").to_pylist():
+                uris, own = groups.value[at]
                 with tempfile.TemporaryDirectory(prefix="samecore-") as scratch:
                     local = [local_copy(u, scratch) for u in uris]
                     pages, unresolved, warnings = native.spark_sign([p for p, _ in local], options)
@@ -188,8 +195,11 @@ def sign_inputs(options):
 def signed_archives(spark, groups, options):
     """Step 1 over `groups`: (archives read together, the position of the one whose pages are
     kept), a task each."""
-    listed = spark.createDataFrame([(json.dumps(g), own) for g, own in groups], "inputs string, own int")
-    return listed.repartition(max(len(groups), 1)).mapInArrow(sign_inputs(options), SIGNED_SCHEMA)
+    # A range of one id a partition: a task a group, with no shuffle to spread them; the groups
+    # reach the executors once each (a broadcast), not inside every task.
+    ids = spark.range(0, len(groups), 1, max(len(groups), 1))
+    shipped = spark.sparkContext.broadcast([(list(g), own) for g, own in groups])
+    return ids.mapInArrow(sign_inputs(shipped, options), SIGNED_SCHEMA)
 
 
 def with_revisits_resolved(spark, signed, inputs, options):
@@ -274,24 +284,20 @@ def one_per_capture(spark, pages, inputs):
     """Step 2's pages (with the `input` each came from), one row per capture, in capture order
     partition after partition: of a capture in two archives, its row of the archive given
     first (then the first in the archive), as `run` keeps the first it reads. A range
-    partitioning by capture key, each partition sorted, and a row dropped where its key is the
-    one before it."""
-
-    def first_of_each(batches):
-        table = whole_partition(batches)
-        if table is None:
-            return
-        keys = table.column("key").combine_chunks()
-        keep = np.ones(len(table), bool)
-        if len(table) > 1:
-            same = pc.equal(keys.slice(1), keys.slice(0, len(table) - 1))
-            keep[1:] = ~same.to_numpy(zero_copy_only=False)
-        yield from table.filter(pa.array(keep)).to_batches()
+    partitioning by capture key, each partition sorted by key and a capture's rows ranked in
+    it (a window by key: the range partitioning already holds each key's rows together, so it
+    adds no shuffle), the first of each kept; in Spark's own rows, not through Python."""
+    from pyspark.sql.window import Window
 
     given = spark.createDataFrame([(uri, i) for i, uri in enumerate(inputs)], "input string, given long")
     pages = pages.join(F.broadcast(given), "input").drop("input")
-    ordered = pages.repartitionByRange("key").sortWithinPartitions("key", "given", "file", "offset")
-    return ordered.mapInArrow(first_of_each, pages.schema).drop("given")
+    first = F.row_number().over(Window.partitionBy("key").orderBy("given", "file", "offset"))
+    return (
+        pages.repartitionByRange("key")
+        .withColumn("_first", first)
+        .where(F.col("_first") == 1)
+        .drop("_first", "given")
+    )
 
 
 def site_frame_by_site(pages, frame):
@@ -579,7 +585,7 @@ def whole_partition(batches):
 
 
 def stories(pages, clusters):
-    """Step 8: each page's cluster's story title, and whether it is among its story's first
+    """Step 9: each page's cluster's story title, and whether it is among its story's first
     publishers and its lag after them (`run --clusters`'s `story_title`, `first_publisher`,
     `lag_seconds`): every page's headline by a task per range of sites (what a site repeats in
     its titles is learnt from its own pages, `spark_headlines`), then each cluster's story by a
@@ -624,6 +630,70 @@ def stories(pages, clusters):
         .sortWithinPartitions("cluster", "doc_number")
         .mapInArrow(story, "doc_number long, story_title string, first_publisher boolean, lag_seconds long")
     )
+
+
+def linked_through(spark, all_pairs, clusters, threshold):
+    """Step 8: `clusters` (doc, cluster, representative, declared_to, declared_score; a row a
+    page in doc order, on the driver) with every page's `link_doc` and `link_raw`, as
+    `run --clusters` gives them: a declared page its match when the match is in its cluster; a
+    page of a cluster declared to no page its strongest pair at or above `threshold` inside its
+    cluster (the highest score, then the smallest a, then the smallest b). The pages' clusters
+    and whether each is declared go to every task (4 and 1 bytes a page); a task gives each
+    undeclared page of its pairs its strongest one, and the driver keeps the strongest of those."""
+    docs = clusters.column("doc").to_numpy()
+    if not np.array_equal(docs, np.arange(len(docs))):
+        clusters = clusters.take(np.argsort(docs, kind="stable"))
+    cluster = clusters.column("cluster").to_numpy().astype(np.int32)
+    declared_to = clusters.column("declared_to")
+    undeclared = declared_to.is_null().to_numpy(zero_copy_only=False)
+    shipped = spark.sparkContext.broadcast((cluster, undeclared))
+
+    def strongest(batches):
+        c, free = shipped.value
+        for batch in batches:
+            a = batch.column("a").to_numpy().astype(np.int64)
+            b = batch.column("b").to_numpy().astype(np.int64)
+            score = batch.column("score").to_numpy().astype(np.float64)
+            inside = (c[a] == c[b]) & (score >= threshold)
+            a, b, score = a[inside], b[inside], score[inside]
+            d = np.concatenate([a, b])
+            y = np.concatenate([b, a])
+            aa, bb, ss = np.concatenate([a, a]), np.concatenate([b, b]), np.concatenate([score, score])
+            mine = free[d]
+            d, y, aa, bb, ss = d[mine], y[mine], aa[mine], bb[mine], ss[mine]
+            order = np.lexsort((bb, aa, -ss, d))
+            d, y, aa, bb, ss = d[order], y[order], aa[order], bb[order], ss[order]
+            first = np.ones(len(d), bool)
+            first[1:] = d[1:] != d[:-1]
+            yield pa.record_batch({"d": d[first], "y": y[first], "a": aa[first], "b": bb[first], "score": ss[first]})
+
+    found = all_pairs.select("a", "b", "score").mapInArrow(
+        strongest, "d long, y long, a long, b long, score double").toArrow()
+    shipped.unpersist()
+    d, y = found.column("d").to_numpy(), found.column("y").to_numpy()
+    aa, bb, ss = found.column("a").to_numpy(), found.column("b").to_numpy(), found.column("score").to_numpy()
+    order = np.lexsort((bb, aa, -ss, d))
+    d, y, ss = d[order], y[order], ss[order]
+    first = np.ones(len(d), bool)
+    first[1:] = d[1:] != d[:-1]
+    n = len(cluster)
+    strong_to = np.full(n, -1, np.int64)
+    strong_score = np.zeros(n)
+    strong_to[d[first]] = y[first]
+    strong_score[d[first]] = ss[first]
+    to = declared_to.fill_null(-1).to_numpy().astype(np.int64)
+    in_cluster = (to >= 0) & (cluster[np.maximum(to, 0)] == cluster)
+    link_doc = np.where(in_cluster, to, np.where(undeclared, strong_to, -1))
+    declared_score = clusters.column("declared_score").fill_null(0.0).to_numpy()
+    link_raw = np.where(in_cluster, declared_score, strong_score)
+    none = link_doc < 0
+    return pa.table({
+        "doc": clusters.column("doc"),
+        "cluster": clusters.column("cluster"),
+        "representative": clusters.column("representative"),
+        "link_doc": pa.array(link_doc, pa.int64(), mask=none),
+        "link_raw": pa.array(link_raw, pa.float64(), mask=none),
+    })
 
 
 def ship_by_value():
@@ -695,7 +765,8 @@ def run(
     # 2. Pages: one per capture (a capture in two archives: its row of the archive given
     #    first), numbered in capture order.
     once = one_per_capture(spark, raw_pages, inputs)
-    numbered = materialize(sp.dense_index(spark, once, "key", "doc_number", materialize, True))
+    # The numbers a projection of the one kept frame of pages: the wide rows are kept once.
+    numbered, kept_pages = sp.numbered_in_order(spark, once, "doc_number", materialize)
     signed.unpersist()
     pages = numbered.drop("packed", "total")
     n = pages.count()
@@ -766,11 +837,9 @@ def run(
         group_sizes.tobytes(),
         json.dumps(spec),
     )
-    # Made on the driver, cached once on the executors: every step below reads the cache, not
-    # the driver's table shipped inside its tasks again.
-    clusters = materialize(spark.createDataFrame(pa.table(clusters_table).cast(
+    clusters_table = pa.table(clusters_table).cast(
         pa.schema([("doc", pa.int32()), ("cluster", pa.int32()), ("representative", pa.bool_()),
-                   ("declared_to", pa.int32()), ("declared_score", pa.float64())]))))
+                   ("declared_to", pa.int32()), ("declared_score", pa.float64())]))
     extra = pa.table(extra).cast(PAIRS_ARROW)
     log(f"identical pages: {len(group_sizes)} group(s), {len(extra)} pair(s) of 1")
     all_pairs = found.withColumn("matched", F.lit(True))
@@ -784,49 +853,15 @@ def run(
     all_pairs = materialize(all_pairs)
 
     # Linked through: a declared page its match, in its cluster; any other page of a cluster its
-    # strongest pair in the cluster (the first in (a, b) order of equal ones).
-    cl = clusters.select(F.col("doc").alias("d"), F.col("cluster").alias("c"), "declared_to")
-    within = (
-        all_pairs.join(cl.select(F.col("d").alias("a"), F.col("c").alias("ca")), "a")
-        .join(cl.select(F.col("d").alias("b"), F.col("c").alias("cb")), "b")
-        .where((F.col("ca") == F.col("cb")) & (F.col("score") >= F.lit(threshold)))
-    )
-    ends = within.select(F.col("a").alias("d"), F.col("b").alias("y"), "a", "b", "score").unionByName(
-        within.select(F.col("b").alias("d"), F.col("a").alias("y"), "a", "b", "score")
-    )
-    strongest = (
-        ends.join(cl.where(F.col("declared_to").isNull()).select("d"), "d")
-        .groupBy("d")
-        .agg(F.max(F.struct("score", (-F.col("a")).alias("na"), (-F.col("b")).alias("nb"), "y")).alias("s"))
-        .select(F.col("d").alias("doc"), F.col("s.y").alias("strong_to"), F.col("s.score").alias("strong_score"))
-    )
-    declared_in = clusters.join(
-        clusters.select(F.col("doc").alias("declared_to"), F.col("cluster").alias("to_cluster")), "declared_to", "left"
-    )
-    linked = (
-        declared_in.join(strongest, "doc", "left")
-        .withColumn(
-            "link_doc",
-            F.when(F.col("to_cluster") == F.col("cluster"), F.col("declared_to")).when(
-                F.col("declared_to").isNull(), F.col("strong_to")
-            ),
-        )
-        .withColumn(
-            "link_raw",
-            F.when(F.col("to_cluster") == F.col("cluster"), F.col("declared_score")).when(
-                F.col("declared_to").isNull(), F.col("strong_score")
-            ),
-        )
-        .select("doc", "cluster", "representative", "link_doc", "link_raw")
-    )
-
-    # Outputs.
+    # strongest pair in the cluster (the first in (a, b) order of equal ones): each task's
+    # strongest pairs of such pages, one a page, collected and reduced on the driver; every
+    # page's link then put beside its cluster there.
+    clusters = materialize(spark.createDataFrame(linked_through(spark, all_pairs, clusters_table, threshold)))
+    # Outputs. The pairs first (their rows need a page's names, not its cluster); then every
+    # page's cluster columns put together by narrow joins of a few columns a page, and the
+    # wide page rows joined to them once, sorted once, and kept for both files they make.
     out_dir = out.rstrip("/")
     mode = "overwrite" if overwrite else "errorifexists"
-    page_rows = pages.join(
-        kept.select(F.col("doc").alias("doc_number"), F.col("total").alias("signatures_kept")), "doc_number", "left"
-    ).withColumn("signatures_kept", F.coalesce("signatures_kept", F.lit(0).cast("long")))
-    page_rows.orderBy("doc_number").write.mode(mode).parquet(out_dir + "/pages.parquet")
     who = pages.select("doc_number", "doc", "key", "url", "timestamp", "record_id", "page")
     kept_by = kept.select(F.col("doc").alias("doc_number"), F.col("total").alias("kept"))
     who = who.join(kept_by, "doc_number", "left")
@@ -848,24 +883,29 @@ def run(
     pair_rows.orderBy("a_doc_number", "b_doc_number").write.mode(mode).parquet(out_dir + "/pairs.parquet")
     n_pairs = all_pairs.count()
     linked_key = pages.select(F.col("doc_number").alias("link_doc"), F.col("doc").alias("linked_through"))
-    told = stories(pages, clusters)
-    cluster_rows = (
-        linked.join(pages.withColumnRenamed("doc", "doc_key"), F.col("doc") == F.col("doc_number"))
-        .join(told, "doc_number")
-        .join(kept.select(F.col("doc").alias("kept_doc"), F.col("total").alias("signatures_kept")),
-              F.col("doc") == F.col("kept_doc"), "left")
+    per_page = (
+        clusters.withColumn("doc_number", F.col("doc").cast("long"))
+        .join(stories(pages, clusters), "doc_number")
+        .join(kept.select(F.col("doc").alias("doc_number"), F.col("total").alias("signatures_kept")), "doc_number", "left")
         .join(linked_key, "link_doc", "left")
         .select(
-            F.col("doc_key").alias("doc"), "cluster", "representative", "key", "record_id", "url",
-            F.col("timestamp").alias("capture_timestamp"), "file", "offset", "length", "digest",
-            F.coalesce("site", F.lit("")).alias("site"), "linked_through",
+            "doc_number", "cluster", "representative", "linked_through",
             (F.round(F.col("link_raw") * 1e6) / 1e6).alias("link_score"),
-            "language", "title", "story_title", "published_day", "published", "published_source",
-            "first_publisher", "lag_seconds", "doc_number", F.col("page"), "gold",
+            "story_title", "first_publisher", "lag_seconds",
             F.coalesce("signatures_kept", F.lit(0).cast("long")).alias("signatures_kept"),
         )
     )
-    cluster_rows.orderBy("doc_number").write.mode(mode).parquet(out_dir + "/clusters.parquet")
+    every = materialize(pages.join(per_page, "doc_number").orderBy("doc_number"))
+    page_columns = ["doc_number"] + [c for c in pages.columns if c != "doc_number"] + ["signatures_kept"]
+    every.select(*page_columns).write.mode(mode).parquet(out_dir + "/pages.parquet")
+    cluster_rows = every.select(
+        "doc", "cluster", "representative", "key", "record_id", "url",
+        F.col("timestamp").alias("capture_timestamp"), "file", "offset", "length", "digest",
+        F.coalesce("site", F.lit("")).alias("site"), "linked_through", "link_score",
+        "language", "title", "story_title", "published_day", "published", "published_source",
+        "first_publisher", "lag_seconds", "doc_number", F.col("page"), "gold", "signatures_kept",
+    )
+    cluster_rows.write.mode(mode).parquet(out_dir + "/clusters.parquet")
     n_clusters = clusters.groupBy("cluster").count().where(F.col("count") >= 2).count()
     report = {
         "format": RUN_FORMAT,
@@ -893,7 +933,8 @@ def run(
         "spark_version": spark.version,
     }
     files.write_text(out_dir + "/run.json", json.dumps(report, indent=2) + "\n")
-    numbered.unpersist()
+    every.unpersist()
+    kept_pages.unpersist()
     rows.unpersist()
     clusters.unpersist()
     log(f"done in {report['seconds']} s: {n} pages, {n_pairs} pairs, {n_clusters} clusters of 2+ -> {out_dir}")

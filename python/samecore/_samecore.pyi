@@ -122,6 +122,9 @@ def compare_html(a: str, b: str, *, options: Optional[str] = None) -> dict: ...
 def algorithms() -> List[Tuple[str, str, str, float, float]]: ...
 def version() -> str: ...
 
+# True for a release build of this extension, False for the dev profile's.
+optimized: bool
+
 # What the Spark job spark/samecore_run.py calls (python/src/spark.rs); numbers cross as bytes
 # of little-endian values, tables as Arrow.
 def spark_sign(

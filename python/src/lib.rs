@@ -1116,6 +1116,10 @@ fn version() -> &'static str {
 #[pymodule]
 fn _samecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SamecoreError", m.py().get_type::<SamecoreError>())?;
+    // Whether this extension was built with optimizations (a release build, as
+    // `pip install ./python` makes) rather than the dev profile the tests install: the
+    // benchmarks refuse to time a dev build, several times slower at signing.
+    m.add("optimized", !cfg!(debug_assertions))?;
     m.add_class::<ArrowTable>()?;
     m.add_class::<PySession>()?;
     m.add_class::<PyRun>()?;
