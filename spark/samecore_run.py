@@ -857,31 +857,11 @@ def run(
     # strongest pairs of such pages, one a page, collected and reduced on the driver; every
     # page's link then put beside its cluster there.
     clusters = materialize(spark.createDataFrame(linked_through(spark, all_pairs, clusters_table, threshold)))
-    # Outputs. The pairs first (their rows need a page's names, not its cluster); then every
-    # page's cluster columns put together by narrow joins of a few columns a page, and the
-    # wide page rows joined to them once, sorted once, and kept for both files they make.
+    # Outputs. Every page's cluster columns put together by narrow joins of a few columns a
+    # page; the wide page rows joined to them once, sorted once, and kept: the pages and
+    # clusters files are made from them, and so are the pages' names beside each pair.
     out_dir = out.rstrip("/")
     mode = "overwrite" if overwrite else "errorifexists"
-    who = pages.select("doc_number", "doc", "key", "url", "timestamp", "record_id", "page")
-    kept_by = kept.select(F.col("doc").alias("doc_number"), F.col("total").alias("kept"))
-    who = who.join(kept_by, "doc_number", "left")
-
-    def side(s):
-        return who.select(*[F.col(c).alias(f"{s}_{c}") for c in ("doc_number", "doc", "key", "url", "timestamp", "record_id", "page", "kept")])
-
-    pair_rows = (
-        all_pairs.join(side("a"), F.col("a") == F.col("a_doc_number"))
-        .join(side("b"), F.col("b") == F.col("b_doc_number"))
-        .select(
-            "a_doc", "b_doc", "score", "a_key", "b_key", "a_url", "b_url", "a_timestamp", "b_timestamp",
-            "a_record_id", "b_record_id", "a_page", "b_page",
-            F.coalesce("a_kept", F.lit(0).cast("long")).alias("a_signatures"),
-            F.coalesce("b_kept", F.lit(0).cast("long")).alias("b_signatures"),
-            "matched", F.col("a").alias("a_doc_number"), F.col("b").alias("b_doc_number"),
-        )
-    )
-    pair_rows.orderBy("a_doc_number", "b_doc_number").write.mode(mode).parquet(out_dir + "/pairs.parquet")
-    n_pairs = all_pairs.count()
     linked_key = pages.select(F.col("doc_number").alias("link_doc"), F.col("doc").alias("linked_through"))
     per_page = (
         clusters.withColumn("doc_number", F.col("doc").cast("long"))
@@ -906,6 +886,23 @@ def run(
         "first_publisher", "lag_seconds", "doc_number", F.col("page"), "gold", "signatures_kept",
     )
     cluster_rows.write.mode(mode).parquet(out_dir + "/clusters.parquet")
+    named = ("doc_number", "doc", "key", "url", "timestamp", "record_id", "page", "signatures_kept")
+
+    def side(s):
+        return every.select(*[F.col(c).alias(f"{s}_{c}") for c in named])
+
+    pair_rows = (
+        all_pairs.join(side("a"), F.col("a") == F.col("a_doc_number"))
+        .join(side("b"), F.col("b") == F.col("b_doc_number"))
+        .select(
+            "a_doc", "b_doc", "score", "a_key", "b_key", "a_url", "b_url", "a_timestamp", "b_timestamp",
+            "a_record_id", "b_record_id", "a_page", "b_page",
+            F.col("a_signatures_kept").alias("a_signatures"), F.col("b_signatures_kept").alias("b_signatures"),
+            "matched", F.col("a").alias("a_doc_number"), F.col("b").alias("b_doc_number"),
+        )
+    )
+    pair_rows.orderBy("a_doc_number", "b_doc_number").write.mode(mode).parquet(out_dir + "/pairs.parquet")
+    n_pairs = all_pairs.count()
     n_clusters = clusters.groupBy("cluster").count().where(F.col("count") >= 2).count()
     report = {
         "format": RUN_FORMAT,
