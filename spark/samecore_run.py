@@ -59,7 +59,6 @@ import time
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -632,17 +631,24 @@ def stories(pages, clusters):
     )
 
 
+def strongest_of_each(d, y, a, b, score):
+    """Of rows (page `d`, its other page `y`, the pair `a`, `b`, `score`), each page's strongest:
+    the highest score, then the smallest a, then the smallest b; as columns."""
+    order = np.lexsort((b, a, -score, d))
+    d, y, a, b, score = d[order], y[order], a[order], b[order], score[order]
+    first = np.ones(len(d), bool)
+    first[1:] = d[1:] != d[:-1]
+    return {"d": d[first], "y": y[first], "a": a[first], "b": b[first], "score": score[first]}
+
+
 def linked_through(spark, all_pairs, clusters, threshold):
     """Step 8: `clusters` (doc, cluster, representative, declared_to, declared_score; a row a
-    page in doc order, on the driver) with every page's `link_doc` and `link_raw`, as
+    page in doc order, as `spark_finish` gives them, on the driver) with every page's `link_doc` and `link_raw`, as
     `run --clusters` gives them: a declared page its match when the match is in its cluster; a
     page of a cluster declared to no page its strongest pair at or above `threshold` inside its
     cluster (the highest score, then the smallest a, then the smallest b). The pages' clusters
     and whether each is declared go to every task (4 and 1 bytes a page); a task gives each
     undeclared page of its pairs its strongest one, and the driver keeps the strongest of those."""
-    docs = clusters.column("doc").to_numpy()
-    if not np.array_equal(docs, np.arange(len(docs))):
-        clusters = clusters.take(np.argsort(docs, kind="stable"))
     cluster = clusters.column("cluster").to_numpy().astype(np.int32)
     declared_to = clusters.column("declared_to")
     undeclared = declared_to.is_null().to_numpy(zero_copy_only=False)
@@ -660,27 +666,17 @@ def linked_through(spark, all_pairs, clusters, threshold):
             y = np.concatenate([b, a])
             aa, bb, ss = np.concatenate([a, a]), np.concatenate([b, b]), np.concatenate([score, score])
             mine = free[d]
-            d, y, aa, bb, ss = d[mine], y[mine], aa[mine], bb[mine], ss[mine]
-            order = np.lexsort((bb, aa, -ss, d))
-            d, y, aa, bb, ss = d[order], y[order], aa[order], bb[order], ss[order]
-            first = np.ones(len(d), bool)
-            first[1:] = d[1:] != d[:-1]
-            yield pa.record_batch({"d": d[first], "y": y[first], "a": aa[first], "b": bb[first], "score": ss[first]})
+            yield pa.record_batch(strongest_of_each(d[mine], y[mine], aa[mine], bb[mine], ss[mine]))
 
     found = all_pairs.select("a", "b", "score").mapInArrow(
         strongest, "d long, y long, a long, b long, score double").toArrow()
     shipped.unpersist()
-    d, y = found.column("d").to_numpy(), found.column("y").to_numpy()
-    aa, bb, ss = found.column("a").to_numpy(), found.column("b").to_numpy(), found.column("score").to_numpy()
-    order = np.lexsort((bb, aa, -ss, d))
-    d, y, ss = d[order], y[order], ss[order]
-    first = np.ones(len(d), bool)
-    first[1:] = d[1:] != d[:-1]
+    best = strongest_of_each(*(found.column(c).to_numpy() for c in ("d", "y", "a", "b", "score")))
     n = len(cluster)
     strong_to = np.full(n, -1, np.int64)
     strong_score = np.zeros(n)
-    strong_to[d[first]] = y[first]
-    strong_score[d[first]] = ss[first]
+    strong_to[best["d"]] = best["y"]
+    strong_score[best["d"]] = best["score"]
     to = declared_to.fill_null(-1).to_numpy().astype(np.int64)
     in_cluster = (to >= 0) & (cluster[np.maximum(to, 0)] == cluster)
     link_doc = np.where(in_cluster, to, np.where(undeclared, strong_to, -1))
