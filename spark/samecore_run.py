@@ -15,24 +15,26 @@ Every step runs samecore's own code, through the Python package's extension
    signature.
 2. One page per capture (of a capture in two archives, the record of the archive given
    first, as `run` keeps it), numbered in capture order as `run` numbers them (the capture
-   key's bytes): a range partitioning by capture key, each range sorted and a capture's rows
-   ranked by a window over the key (no second shuffle), the first kept; the numbers from the
-   ranges' sizes.
-3. The collection-wide filters: the site frame a task per site (`spark_site_frame`, samecore's
-   `drop_site_frame` on the site's pages); with an IDF band set, the band by one aggregation
-   by signature as `samecore_pairs.py` applies it (the signatures unpacked to rows and packed
-   again); the minimum of signatures.
-4. Pairs: the filtered pages go to every executor once (a broadcast); each task builds
-   samecore's all-pairs index of all pages (`AllPairsIndex.packed`, kept by the Python worker
-   for its next tasks) and walks every k-th page of it (`all_pairs_part`), as `run` walks them
-   all.
+   key's bytes): the columns that decide it (key, archive, file, offset and the row's place)
+   range partitioned by capture key, each range sorted and a capture's rows ranked by a
+   window over the key (no second shuffle), the first kept; the numbers from the ranges'
+   sizes, joined to the kept signed rows (a broadcast join: the wide rows do not move).
+3. The collection-wide filters: the site frame by site (the pages shuffled by site once,
+   `spark_site_frame`: samecore's `drop_site_frame` on each task's sites); with an IDF band
+   set, the band by one aggregation by signature as `samecore_pairs.py` applies it (the
+   signatures unpacked to rows and packed again); the minimum of signatures.
+4. Pairs: the filtered pages go to every executor once (a broadcast); each Python worker
+   builds samecore's all-pairs index of all pages once (`AllPairsIndex.packed`, kept for its
+   next tasks) and each task walks every k-th page of it on the task's cores
+   (`AllPairsIndex.pairs`), as `run` walks them all.
 5. Declarations (src/matching/mod.rs `declarations_from_pairs`): every pair goes to the
    tasks of both its pages once; each page's best score (for the link share) and the pages
    left alone are found by those tasks and broadcast as arrays of the pages with the
    processing ranks; each task then gives its pages' matches, a page's best link to a page
    earlier in the processing order.
-6. Thin bridges (src/matching/bridges.rs), one tree of declarations a task (`spark_cut_tree`):
-   a link is judged by the pages and links of its own tree only.
+6. Thin bridges (src/matching/bridges.rs), by tree of declarations (the trees' parents and
+   links shuffled by tree, `spark_cut_tree` on each of a task's trees): a link is judged by the
+   pages and links of its own tree only.
 7. On the driver (`spark_finish`): the representative clusters of the declarations left and
    the identical pages joined (src/detectors/exact.rs). It holds every page's declaration and
    the groups of identical pages, about 40 bytes a page, never the pairs.
@@ -102,6 +104,9 @@ SIGNED_SCHEMA = T.StructType(
     + REVISIT_FIELDS
 )
 PAGE_COLUMNS = [f.name for f in PAGE_FIELDS]
+# Up to this many pages, their numbers reach the page rows in a broadcast join (16 bytes a
+# page, 320 MiB at the limit); beyond it Spark joins them by shuffling the page rows.
+BROADCAST_NUMBERS = 20_000_000
 
 
 class JobError(sp.JobError):
@@ -208,7 +213,8 @@ def with_revisits_resolved(spark, signed, inputs, options):
     digest a revisit refers to — in the order given, so samecore resolves them exactly as when
     it reads every archive together. Its pages of the first pass are replaced."""
     refs = signed.where(F.col("kind") == 2).select("input", *[f.name for f in REVISIT_FIELDS])
-    if refs.limit(1).count() == 0:
+    # One job over the kind column (limit(1) scans the partitions in growing rounds).
+    if refs.count() == 0:
         return signed, 0
     pages = signed.where(F.col("kind") == 0).select(F.col("input").alias("holder"), "record_id", "url", "date", "digest")
     by = [
@@ -300,21 +306,25 @@ def one_per_capture(spark, pages, inputs):
 
 
 def site_frame_by_site(pages, frame):
-    """Step 3's site frame, a task per site: samecore's `drop_site_frame` on the pages of each
-    site that has enough of them for a frame (every page of the site counts, signed or not),
-    with its groups of copies; every other page as it is. `pages` has `doc`, `site`, `packed`
-    and `total`; so has the result, without `site`."""
-    min_pages = max(int(frame["min_pages"]), 2)
-    big = pages.where(F.col("site").isNotNull()).groupBy("site").count().where(F.col("count") >= min_pages)
-    big = big.select("site")
-    untouched = pages.join(big, "site", "left_anti").select("doc", "packed", "total")
+    """Step 3's site frame: samecore's `drop_site_frame` on the pages of each site together (a
+    site with fewer pages than the frame's minimum keeps everything; every page of the site
+    counts, signed or not), the pages shuffled by site once and each task's sites framed in
+    one call (`spark_site_frame`). `pages` has `doc`, `site`, `packed` and `total`; so has the
+    result, without `site`."""
     frame_json = json.dumps(frame)
 
-    def one_site(table):
-        return pa.table(extension().spark_site_frame(table.select(["doc", "packed"]), frame_json))
+    def framed(batches):
+        table = whole_partition(batches)
+        if table is not None:
+            table = table.select(["doc", "site", "packed"])
+            yield from pa.table(extension().spark_site_frame(table, frame_json)).to_batches()
 
-    framed = pages.join(big, "site").groupBy("site").applyInArrow(one_site, "doc long, packed binary, total long")
-    return untouched.unionByName(framed)
+    return (
+        pages.select("doc", "site", "packed")
+        .repartition("site")
+        .sortWithinPartitions("site", "doc")
+        .mapInArrow(framed, "doc long, packed binary, total long")
+    )
 
 
 def idf_band(spark, pages, n, params):
@@ -370,11 +380,24 @@ def index_pairs(spark, rows, n, spec, tasks):
             cache.clear()
             docs, offsets, data = shipped.value
             held = cache[name] = native.AllPairsIndex.packed(n, docs, offsets, data, spec_text)
+        cores = task_cores()
         for batch in batches:
             for k in batch.column("id").to_pylist():
-                yield from pa.table(held.pairs(k, tasks)).cast(PAIRS_ARROW).to_batches()
+                yield from pa.table(held.pairs(k, tasks, cores)).cast(PAIRS_ARROW).to_batches()
 
     return spark.range(0, tasks, 1, tasks).mapInArrow(walk, "a int, b int, score double"), shipped
+
+
+def task_cores():
+    """The cores Spark gives a task (`spark.task.cpus`): a walk of the index runs on that many
+    threads, not on every core of the machine. An executor runs a task on each of its cores,
+    and a pool of every core in each task made the walks of two one-core workers on two cores
+    run four threads over two copies of the index: at a million pages a part's walk took
+    50 s on two threads and 42 s on one."""
+    from pyspark import TaskContext
+
+    context = TaskContext.get()
+    return context.cpus() if context is not None else None
 
 
 def worker_cache():
@@ -507,8 +530,8 @@ def trees_of(declared, n):
 
 
 def cut_bridges(spark, links, declared, root, fraction, n):
-    """Step 6: the pages whose declaration a thin bridge cuts, one tree a task. Only trees of
-    at least twice `MIN_SIDE` (2) pages have a link to judge."""
+    """Step 6: the pages whose declaration a thin bridge cuts, by tree (a task judges its trees
+    one by one). Only trees of at least twice `MIN_SIDE` (2) pages have a link to judge."""
     sizes = np.bincount(root, minlength=n)
     big = sizes[root] >= 4
     docs = np.nonzero(big)[0]
@@ -547,29 +570,38 @@ def cut_bridges(spark, links, declared, root, fraction, n):
         .select("tree", F.lit(1).cast("byte").alias("kind"), "p", "q")
     )
 
-    def judge(table):
+    def judge(batches):
+        """The cut pages of a task's trees, tree by tree: one call into samecore a tree, not
+        one Arrow batch a tree (a million pages: 96k trees)."""
+        table = whole_partition(batches)
+        if table is None:
+            return
         native = extension()
-        kind = table.column("kind").to_numpy()
-        p = table.column("p").to_numpy()
-        q = table.column("q").to_numpy()
-        tree = table.column("tree")[0].as_py()
-        is_parent = kind == 0
-        size = int(is_parent.sum())
-        parents = np.full(size, -1, np.int64)
-        parents[p[is_parent]] = q[is_parent]
-        cut = native.spark_cut_tree(
-            parents.astype("<i8").tobytes(),
-            p[~is_parent].astype("<u4").tobytes(),
-            q[~is_parent].astype("<u4").tobytes(),
-            fraction,
-        )
-        cut = np.frombuffer(cut, "<u4").astype(np.int32)
-        return pa.table({"tree": np.full(len(cut), tree, np.int32), "local": cut})
+        order = np.argsort(table.column("tree").to_numpy(), kind="stable")
+        tree, kind, p, q = (table.column(c).to_numpy()[order] for c in ("tree", "kind", "p", "q"))
+        starts = np.flatnonzero(np.r_[True, tree[1:] != tree[:-1]])
+        trees, cuts = [], []
+        for start, end in zip(starts, np.r_[starts[1:], len(tree)]):
+            is_parent = kind[start:end] == 0
+            tp, tq = p[start:end], q[start:end]
+            parents = np.full(int(is_parent.sum()), -1, np.int64)
+            parents[tp[is_parent]] = tq[is_parent]
+            cut = native.spark_cut_tree(
+                parents.astype("<i8").tobytes(),
+                tp[~is_parent].astype("<u4").tobytes(),
+                tq[~is_parent].astype("<u4").tobytes(),
+                fraction,
+            )
+            cut = np.frombuffer(cut, "<u4").astype(np.int32)
+            trees.append(np.full(len(cut), tree[start], np.int32))
+            cuts.append(cut)
+        if cuts:
+            yield pa.record_batch({"tree": np.concatenate(trees), "local": np.concatenate(cuts)})
 
     cut = (
         parents.unionByName(inside)
-        .groupBy("tree")
-        .applyInArrow(judge, "tree int, local int")
+        .repartition("tree")
+        .mapInArrow(judge, "tree int, local int")
         .join(members, ["tree", "local"])
         .select("doc")
         .toArrow()
@@ -583,12 +615,14 @@ def whole_partition(batches):
     return pa.Table.from_batches(batches) if batches else None
 
 
-def stories(pages, clusters):
+def stories(pages, clusters, tasks):
     """Step 9: each page's cluster's story title, and whether it is among its story's first
     publishers and its lag after them (`run --clusters`'s `story_title`, `first_publisher`,
     `lag_seconds`): every page's headline by a task per range of sites (what a site repeats in
     its titles is learnt from its own pages, `spark_headlines`), then each cluster's story by a
-    task per range of clusters (`spark_stories`). Two shuffles of a row of titles per page."""
+    task per range of clusters (`spark_stories`). Two shuffles of a row of titles per page,
+    each into `tasks` tasks (named, so Spark does not merge them into fewer: the work is the
+    titles', not the bytes')."""
 
     def headlines(batches):
         table = whole_partition(batches)
@@ -602,7 +636,7 @@ def stories(pages, clusters):
 
     headed = (
         pages.select("doc_number", "title_site", "title")
-        .repartition("title_site")
+        .repartition(tasks, "title_site")
         .sortWithinPartitions("title_site")
         .mapInArrow(headlines, "doc_number long, headline string, on_site long")
     )
@@ -625,7 +659,7 @@ def stories(pages, clusters):
         .join(headed, "doc_number")
     )
     return (
-        members.repartition("cluster")
+        members.repartition(tasks, "cluster")
         .sortWithinPartitions("cluster", "doc_number")
         .mapInArrow(story, "doc_number long, story_title string, first_publisher boolean, lag_seconds long")
     )
@@ -756,16 +790,25 @@ def run(
     if reread:
         signed = materialize(signed)
         first.unpersist()
-    raw_pages = signed.where(F.col("kind") == 0).select("input", *PAGE_COLUMNS, "packed", "total")
+    # Each signed page named by its place in the kept frame (its partition and row there).
+    raw_pages = (
+        signed.where(F.col("kind") == 0)
+        .select("input", *PAGE_COLUMNS, "packed", "total")
+        .withColumn("_signed", F.monotonically_increasing_id())
+    )
 
     # 2. Pages: one per capture (a capture in two archives: its row of the archive given
-    #    first), numbered in capture order.
-    once = one_per_capture(spark, raw_pages, inputs)
-    # The numbers a projection of the one kept frame of pages: the wide rows are kept once.
-    numbered, kept_pages = sp.numbered_in_order(spark, once, "doc_number", materialize)
-    signed.unpersist()
+    #    first), numbered in capture order. Only the columns that decide it are shuffled and
+    #    sorted; the numbers reach the wide rows where they are kept (a broadcast join while
+    #    the numbers are few enough, 16 bytes a page).
+    once = one_per_capture(spark, raw_pages.select("_signed", "input", "key", "file", "offset"), inputs)
+    numbered_rows, kept_numbers = sp.numbered_in_order(spark, once, "doc_number", materialize)
+    numbers = numbered_rows.select("_signed", "doc_number")
+    n = kept_numbers.count()
+    if n <= BROADCAST_NUMBERS:
+        numbers = F.broadcast(numbers)
+    numbered = raw_pages.drop("input").join(numbers, "_signed").drop("_signed")
     pages = numbered.drop("packed", "total")
-    n = pages.count()
     log(f"read and signed: {n} pages")
     if n == 0:
         raise JobError("the archives hold no page")
@@ -861,7 +904,7 @@ def run(
     linked_key = pages.select(F.col("doc_number").alias("link_doc"), F.col("doc").alias("linked_through"))
     per_page = (
         clusters.withColumn("doc_number", F.col("doc").cast("long"))
-        .join(stories(pages, clusters), "doc_number")
+        .join(stories(pages, clusters, 4 * parallelism), "doc_number")
         .join(kept.select(F.col("doc").alias("doc_number"), F.col("total").alias("signatures_kept")), "doc_number", "left")
         .join(linked_key, "link_doc", "left")
         .select(
@@ -873,7 +916,7 @@ def run(
     )
     every = materialize(pages.join(per_page, "doc_number").orderBy("doc_number"))
     page_columns = ["doc_number"] + [c for c in pages.columns if c != "doc_number"] + ["signatures_kept"]
-    every.select(*page_columns).write.mode(mode).parquet(out_dir + "/pages.parquet")
+    page_rows = every.select(*page_columns)
     cluster_rows = every.select(
         "doc", "cluster", "representative", "key", "record_id", "url",
         F.col("timestamp").alias("capture_timestamp"), "file", "offset", "length", "digest",
@@ -881,7 +924,6 @@ def run(
         "language", "title", "story_title", "published_day", "published", "published_source",
         "first_publisher", "lag_seconds", "doc_number", F.col("page"), "gold", "signatures_kept",
     )
-    cluster_rows.write.mode(mode).parquet(out_dir + "/clusters.parquet")
     named = ("doc_number", "doc", "key", "url", "timestamp", "record_id", "page", "signatures_kept")
 
     def side(s):
@@ -897,6 +939,8 @@ def run(
             "matched", F.col("a").alias("a_doc_number"), F.col("b").alias("b_doc_number"),
         )
     )
+    page_rows.write.mode(mode).parquet(out_dir + "/pages.parquet")
+    cluster_rows.write.mode(mode).parquet(out_dir + "/clusters.parquet")
     pair_rows.orderBy("a_doc_number", "b_doc_number").write.mode(mode).parquet(out_dir + "/pairs.parquet")
     n_pairs = all_pairs.count()
     n_clusters = clusters.groupBy("cluster").count().where(F.col("count") >= 2).count()
@@ -927,7 +971,8 @@ def run(
     }
     files.write_text(out_dir + "/run.json", json.dumps(report, indent=2) + "\n")
     every.unpersist()
-    kept_pages.unpersist()
+    kept_numbers.unpersist()
+    signed.unpersist()
     rows.unpersist()
     clusters.unpersist()
     log(f"done in {report['seconds']} s: {n} pages, {n_pairs} pairs, {n_clusters} clusters of 2+ -> {out_dir}")

@@ -346,7 +346,8 @@ impl Titles {
     /// How many pages of its site [`Titles::learn`] saw with each page's headline: the
     /// [`Titles::headed`] of every page of one site, learnt from those pages alone. What a
     /// site repeats is learnt from the site's own pages, so the sites of a collection are
-    /// learnt apart (the Spark job: a task per site) with the collection's result.
+    /// learnt apart (the Spark job: each in the task holding its pages) with the collection's
+    /// result.
     pub fn of_one_site<'a>(site: &'a str, titles: &[Option<&'a str>]) -> Vec<Headed<'a>> {
         let learnt = Titles::learn(titles.iter().flatten().map(|&t| (site, t)));
         titles.iter().map(|&t| learnt.headed(site, t)).collect()

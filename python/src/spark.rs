@@ -14,8 +14,7 @@ use pyo3::types::PyBytes;
 use samecore::DocId;
 use samecore::detectors::RunSpec;
 use samecore::detectors::distributed;
-use samecore::matching::CommonLimit;
-use samecore::matching::allpairs::{Part, all_pairs_part};
+use samecore::matching::allpairs::{Part, Prepared};
 use samecore::signature::SignatureSet;
 use samecore::signature::set::Counts;
 use serde::Serialize;
@@ -217,15 +216,16 @@ fn packed_table(docs: Vec<i64>, packed: Vec<Vec<u8>>, totals: Vec<i64>) -> Arrow
     }
 }
 
-/// One site's pages through SpotSigs' site frame: samecore's `drop_site_frame` on them.
-/// `table` has every page of the site (those without a signature count too): its `doc` and
-/// its `packed` signatures; `frame` the site frame's parameters as JSON. The pages' `doc`,
-/// `packed` and `total` after the frame, in the order given.
+/// Pages through SpotSigs' site frame: samecore's `drop_site_frame` on them. `table` has
+/// every page of each site it holds (those without a signature count too): its `doc`, its
+/// `packed` signatures and, when given, its `site` (a page without one keeps its signatures;
+/// without the column every page is of one site); `frame` the site frame's parameters as
+/// JSON. The pages' `doc`, `packed` and `total` after the frame, in the order given.
 #[pyfunction]
 fn spark_site_frame(py: Python<'_>, table: &Bound<'_, PyAny>, frame: &str) -> PyResult<ArrowTable> {
     let frame: samecore::signature::frame::SiteFrame =
         serde_json::from_str(frame).map_err(|e| error(format!("site frame: {e}")))?;
-    let (mut docs, mut raw) = (Vec::new(), Vec::new());
+    let (mut docs, mut raw, mut sites) = (Vec::new(), Vec::new(), Vec::new());
     for batch in batches_of(table)? {
         docs.extend(int_column(&batch, "doc")?);
         for bytes in binary_column(&batch, "packed")? {
@@ -235,15 +235,35 @@ fn spark_site_frame(py: Python<'_>, table: &Bound<'_, PyAny>, frame: &str) -> Py
             }
             raw.push(hashes);
         }
+        match batch.column_by_name("site") {
+            Some(_) => sites.extend(optional_str_column(&batch, "site")?),
+            None => sites.extend(std::iter::repeat_n(
+                Some("site".to_string()),
+                batch.num_rows(),
+            )),
+        }
     }
     let (packed, totals) = py.detach(move || {
-        let sites = vec![Some("site"); raw.len()];
+        let sites: Vec<Option<&str>> = sites.iter().map(|s| s.as_deref()).collect();
         samecore::signature::frame::drop_site_frame(&mut raw, &sites, &frame);
         (raw.iter())
             .map(|h| pack(h.iter().map(|&x| (x, 1))))
             .unzip()
     });
     Ok(packed_table(docs, packed, totals))
+}
+
+/// The values of a string column `name` of `batch` (Utf8 or LargeUtf8), null as none.
+fn optional_str_column(batch: &RecordBatch, name: &str) -> PyResult<Vec<Option<String>>> {
+    use arrow_array::cast::AsArray;
+    let column = (batch.column_by_name(name)).ok_or_else(|| error(format!("no column {name}")))?;
+    if let Some(a) = column.as_string_opt::<i32>() {
+        Ok(a.iter().map(|v| v.map(str::to_owned)).collect())
+    } else if let Some(a) = column.as_string_opt::<i64>() {
+        Ok(a.iter().map(|v| v.map(str::to_owned)).collect())
+    } else {
+        Err(error(format!("column {name} is not of strings")))
+    }
 }
 
 /// Pages' packed signatures as rows: `table` has `doc` and `packed`; a table of `doc`,
@@ -336,10 +356,12 @@ struct PairRow {
 
 /// The signature sets of `pages` documents, from rows `(doc, signature, count)` after the
 /// collection-wide filters: the index every part of all-pairs matching walks against. Built
-/// once per Python worker and kept for the tasks it runs.
+/// once per Python worker and kept for the tasks it runs, with the lists every part walks
+/// ([`Prepared`]): a worker that walks several parts builds them once.
 #[pyclass(name = "AllPairsIndex", module = "samecore._samecore", frozen)]
 struct AllPairsIndex {
     sets: Vec<SignatureSet>,
+    prepared: Prepared,
     spec: RunSpec,
 }
 
@@ -365,7 +387,8 @@ impl AllPairsIndex {
             return Err(error(format!("doc {d} is not below the {pages} pages")));
         }
         let spec = spec_of(spec)?;
-        let sets = work(py, None, move |_| {
+        let (min_shared, common) = (spec.matching.min_shared, spec.matching.common);
+        let (sets, prepared) = work(py, None, move |_| {
             // Dense ids in ascending hash order, as `SignedCollection::build` numbers them.
             let mut distinct = signatures.clone();
             distinct.sort_unstable();
@@ -375,8 +398,7 @@ impl AllPairsIndex {
                 let id = distinct.binary_search(&h).expect("a row's hash") as u32;
                 per_doc[d as usize].push((id, c));
             }
-            Ok(per_doc
-                .into_iter()
+            let sets: Vec<SignatureSet> = (per_doc.into_iter())
                 .map(|mut rows| {
                     rows.sort_unstable();
                     rows.dedup_by_key(|r| r.0);
@@ -387,9 +409,15 @@ impl AllPairsIndex {
                         counts: Counts::new(&counts),
                     }
                 })
-                .collect())
+                .collect();
+            let prepared = Prepared::new(&sets, min_shared, common);
+            Ok((sets, prepared))
         })?;
-        Ok(AllPairsIndex { sets, spec })
+        Ok(AllPairsIndex {
+            sets,
+            prepared,
+            spec,
+        })
     }
 }
 
@@ -412,15 +440,33 @@ impl AllPairsIndex {
         AllPairsIndex::of_rows(py, pages, docs, signatures, counts, spec)
     }
 
-    /// Part `k` of `of` of all-pairs matching ([`all_pairs_part`]): a table of `a`, `b` (doc
-    /// numbers, a < b) and `score`.
-    fn pairs(&self, py: Python<'_>, k: u32, of: u32) -> PyResult<ArrowTable> {
-        let m = &self.spec.matching;
-        let (threshold, min_shared, common) = (m.threshold, m.min_shared, m.common);
-        let common: CommonLimit = common;
+    /// Part `k` of `of` of all-pairs matching ([`Prepared::walk`]): a table of `a`, `b` (doc
+    /// numbers, a < b) and `score`; walked on `threads` threads (default: every core).
+    #[pyo3(signature = (k, of, threads = None))]
+    fn pairs(
+        &self,
+        py: Python<'_>,
+        k: u32,
+        of: u32,
+        threads: Option<usize>,
+    ) -> PyResult<ArrowTable> {
+        let threshold = self.spec.matching.threshold;
         let part = Part { k, of };
+        let pool = match threads {
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n.max(1))
+                    .build()
+                    .map_err(|e| error(format!("a pool of {n} threads: {e}")))?,
+            ),
+            None => None,
+        };
         let (pairs, _, _) = work(py, None, |p| {
-            all_pairs_part(&self.sets, threshold, min_shared, common, part, p)
+            let walk = || self.prepared.walk(&self.sets, threshold, part, p);
+            match &pool {
+                Some(pool) => pool.install(walk),
+                None => walk(),
+            }
         })?;
         let rows: Vec<PairRow> = (pairs.iter())
             .map(|p| PairRow {

@@ -5,7 +5,8 @@
 //!
 //! A run is, after signing and the collection-wide filters:
 //! 1. **pairs**: [`crate::matching::allpairs::all_pairs_part`], a part of the documents walked
-//!    against the index of all (one part per task);
+//!    against the index of all (one part per task; an executor builds the index once for all
+//!    the parts it walks, [`crate::matching::allpairs::Prepared`]);
 //! 2. **declarations** ([`crate::matching::declarations_from_pairs`]): with duplicates added to
 //!    the index (the default), every page processed before a page is indexed, so a page's match
 //!    is its best link to a page earlier in the processing order ([`processing_ranks`]) — a
@@ -13,7 +14,7 @@
 //!    by page after the link share's two aggregations of best scores);
 //! 3. **thin bridges** ([`crate::matching::bridges::cut_thin_bridges`]): a link is judged by
 //!    the pages of its own tree of declarations and the links among them, nothing outside it, so
-//!    every tree is judged apart ([`cut_tree`], one tree a task);
+//!    every tree is judged apart ([`cut_tree`], a tree at a time in the task holding it);
 //! 4. **clusters and identical pages** ([`finish`]): the representative clusters of the
 //!    declarations left and the pages of one payload joined ([`super::exact::join_identical`]).
 //!    This step needs every page's declaration and every group of identical pages at once, not
@@ -21,7 +22,7 @@
 //!
 //! What `run --clusters` says of each cluster besides its members is made in two more pieces
 //! of [`crate::headline`]: every page's headline, learnt from the titles of its own site's
-//! pages alone (`Titles::of_one_site`, a task per site), then each cluster's story title and
+//! pages alone (`Titles::of_one_site`, a task per range of sites), then each cluster's story title and
 //! its first publishers and lags (`cluster_story`, a task per range of clusters).
 
 use super::detection::{Detection, RunSpec};

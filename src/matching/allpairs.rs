@@ -96,6 +96,17 @@ impl Part {
     /// The whole work in one part.
     pub const WHOLE: Part = Part { k: 0, of: 1 };
 
+    /// An error unless this part is one of its number.
+    fn check(self) -> Result<()> {
+        if self.of == 0 || self.k >= self.of {
+            return Err(crate::Error::InvalidParameter(format!(
+                "part {} of {} does not exist: parts are numbered from 0 below their number",
+                self.k, self.of
+            )));
+        }
+        Ok(())
+    }
+
     /// Whether this part walks the document of `rank`.
     fn walks(self, rank: usize) -> bool {
         rank as u64 % u64::from(self.of.max(1)) == u64::from(self.k)
@@ -104,7 +115,8 @@ impl Part {
 
 /// Part `part` of [`all_pairs`]: the pairs found by walking that part's documents, sorted by
 /// ids, with their trace entries. Every part builds the whole index (the walk of a document
-/// reads the lists of every smaller one).
+/// reads the lists of every smaller one): to walk several parts on one machine, build it
+/// once ([`Prepared`]).
 pub fn all_pairs_part(
     sets: &[SignatureSet],
     threshold: f64,
@@ -113,12 +125,7 @@ pub fn all_pairs_part(
     part: Part,
     progress: &Progress,
 ) -> Result<(Vec<ScoredPair>, Vec<DocTrace>, CommonUse)> {
-    if part.of == 0 || part.k >= part.of {
-        return Err(crate::Error::InvalidParameter(format!(
-            "part {} of {} does not exist: parts are numbered from 0 below their number",
-            part.k, part.of
-        )));
-    }
+    part.check()?;
     all_pairs_walking(sets, threshold, min_shared, common, part, progress)
 }
 
@@ -130,116 +137,176 @@ fn all_pairs_walking(
     part: Part,
     progress: &Progress,
 ) -> Result<(Vec<ScoredPair>, Vec<DocTrace>, CommonUse)> {
-    let t = threshold.max(1e-9);
-    let m = min_shared.max(1);
-    let n = sets.len();
-    let vocabulary = sets
-        .iter()
-        .filter_map(|s| s.ids.last())
-        .max()
-        .map_or(0, |&m| m as usize + 1);
-    let mut by_size: Vec<u32> = (0..n as u32)
-        .filter(|&d| !sets[d as usize].is_empty())
-        .collect();
-    by_size.sort_by_key(|&d| (sets[d as usize].total, d));
-    // Exact duplicates: `first[d]` is the smallest id with `d`'s multiset.
-    let first = first_copies(sets);
-    // Document frequencies over distinct multisets: the order lists are walked in, and what
-    // `common_df` limits.
-    let df = distinct_document_frequencies(sets, &first, vocabulary);
-    let common_df = common_limit_on(sets, &first, common);
-    let common_use = CommonUse::of(sets, &df, common_df, m);
-    // Every first member is indexed with all its signatures, in size order, before any walk:
-    // each list's length is its df, allocated once and exactly (growth by doubling left a
-    // third of the index unused). A list entry names a document by its rank in (size, id)
-    // order, so lists are in rank order, and a document meets only the stretch before its own
-    // rank, which is what the paper's walk-then-insert sees: documents are walked in parallel
-    // with the same result. Ranks also make the size bounds of a stretch comparisons of the
-    // entries themselves, and a candidate's size one read of `totals`, instead of a look-up
-    // of every document met in `sets`.
-    // Common signatures' lists are never walked, so not built: each first member's common
-    // signatures are kept by rank instead, to complete a candidate's intersection.
-    let mut postings: Vec<Vec<(u32, u32)>> = (df.iter())
-        .map(|&f| match is_rare(f, common_df) {
-            true => Vec::with_capacity(f as usize),
-            false => Vec::new(),
-        })
-        .collect();
-    let mut common_parts = CommonParts::new(&df, common_df, by_size.len());
-    // Room for every first member's common entries at once: grown by doubling, the entries
-    // (a million pages: ~28 M) held a copy and a half for a moment and a quarter spare after.
-    if common_parts.len() > 0 {
-        let (mut entries, mut max_count) = (0, 0);
-        for &d in by_size.iter().filter(|&&d| first[d as usize] == d) {
-            for (id, c) in sets[d as usize].iter() {
-                if !is_rare(df[id as usize], common_df) {
-                    entries += 1;
-                    max_count = max_count.max(c);
+    let prepared = Prepared::new(sets, min_shared, common);
+    prepared.walk(sets, threshold, part, progress)
+}
+
+/// The index of [`all_pairs`], built once and walked by any number of parts
+/// ([`Prepared::walk`]): the signed documents in (size, id) order, the exact duplicates'
+/// first members, the document frequencies, every list of a rare signature and every first
+/// member's common signatures. A Spark executor builds it once for all the parts it walks
+/// (it takes as long as a part's walk: a million generated pages, several seconds).
+pub struct Prepared {
+    min_shared: u32,
+    by_size: Vec<u32>,
+    first: Vec<u32>,
+    df: Vec<u32>,
+    common_df: u32,
+    common_use: CommonUse,
+    postings: Vec<Vec<(u32, u32)>>,
+    common_parts: CommonParts,
+    totals: Vec<u32>,
+}
+
+impl Prepared {
+    /// The index of `sets` for pairs that share `min_shared` signatures that are not `common`.
+    pub fn new(sets: &[SignatureSet], min_shared: u32, common: CommonLimit) -> Prepared {
+        let m = min_shared.max(1);
+        let vocabulary = sets
+            .iter()
+            .filter_map(|s| s.ids.last())
+            .max()
+            .map_or(0, |&m| m as usize + 1);
+        let mut by_size: Vec<u32> = (0..sets.len() as u32)
+            .filter(|&d| !sets[d as usize].is_empty())
+            .collect();
+        by_size.sort_by_key(|&d| (sets[d as usize].total, d));
+        // Exact duplicates: `first[d]` is the smallest id with `d`'s multiset.
+        let first = first_copies(sets);
+        // Document frequencies over distinct multisets: the order lists are walked in, and
+        // what `common_df` limits.
+        let df = distinct_document_frequencies(sets, &first, vocabulary);
+        let common_df = common_limit_on(sets, &first, common);
+        let common_use = CommonUse::of(sets, &df, common_df, m);
+        // Every first member is indexed with all its signatures, in size order, before any
+        // walk: each list's length is its df, allocated once and exactly (growth by doubling
+        // left a third of the index unused). A list entry names a document by its rank in
+        // (size, id) order, so lists are in rank order, and a document meets only the stretch
+        // before its own rank, which is what the paper's walk-then-insert sees: documents are
+        // walked in parallel with the same result. Ranks also make the size bounds of a
+        // stretch comparisons of the entries themselves, and a candidate's size one read of
+        // `totals`, instead of a look-up of every document met in `sets`.
+        // Common signatures' lists are never walked, so not built: each first member's common
+        // signatures are kept by rank instead, to complete a candidate's intersection.
+        let mut postings: Vec<Vec<(u32, u32)>> = (df.iter())
+            .map(|&f| match is_rare(f, common_df) {
+                true => Vec::with_capacity(f as usize),
+                false => Vec::new(),
+            })
+            .collect();
+        let mut common_parts = CommonParts::new(&df, common_df, by_size.len());
+        // Room for every first member's common entries at once: grown by doubling, the
+        // entries (a million pages: ~28 M) held a copy and a half for a moment and a quarter
+        // spare after.
+        if common_parts.len() > 0 {
+            let (mut entries, mut max_count) = (0, 0);
+            for &d in by_size.iter().filter(|&&d| first[d as usize] == d) {
+                for (id, c) in sets[d as usize].iter() {
+                    if !is_rare(df[id as usize], common_df) {
+                        entries += 1;
+                        max_count = max_count.max(c);
+                    }
                 }
             }
+            common_parts.reserve(entries, max_count);
         }
-        common_parts.reserve(entries, max_count);
-    }
-    for (rank, &d) in by_size.iter().enumerate() {
-        common_parts.begin();
-        if first[d as usize] == d {
-            let a = &sets[d as usize];
-            for (id, c) in a.iter() {
-                if is_rare(df[id as usize], common_df) {
-                    postings[id as usize].push((rank as u32, c));
-                } else {
-                    common_parts.push(id, c);
-                }
-            }
-        }
-    }
-    common_parts.finish();
-    let totals: Vec<u32> = by_size.iter().map(|&d| sets[d as usize].total).collect();
-    let index = Index {
-        sets,
-        by_size: &by_size,
-        totals: &totals,
-        postings: &postings,
-        df: &df,
-        common_df,
-        common: &common_parts,
-    };
-    progress.stage("all pairs", by_size.len() as u64);
-    let walked: Vec<(Vec<ScoredPair>, DocTrace)> = by_size
-        .par_iter()
-        .enumerate()
-        .filter(|&(rank, _)| part.walks(rank))
-        .map_init(
-            || Walk::new(by_size.len(), postings.len(), common_parts.len()),
-            |walk, (rank, &d)| {
-                if rank % 64 == 0 {
-                    progress.check()?;
-                }
-                let walked = if first[d as usize] == d {
-                    walk.pairs_of(&index, rank as u32, t, m)
-                } else {
-                    // A copy: its pairs are its first member's (below).
-                    (Vec::new(), DocTrace::new(DocId(d)))
-                };
-                progress.advance(1);
-                Ok(walked)
-            },
-        )
-        .collect::<Result<_>>()?;
-    let (found, traces): (Vec<_>, Vec<_>) = walked.into_iter().unzip();
-    // A group of identical multisets pairs within itself in the part that walks its first
-    // member (the smallest id, so the first of the group in (size, id) order).
-    let mut walks_doc = vec![part == Part::WHOLE; if part == Part::WHOLE { 0 } else { n }];
-    if part != Part::WHOLE {
         for (rank, &d) in by_size.iter().enumerate() {
-            walks_doc[d as usize] = part.walks(rank);
+            common_parts.begin();
+            if first[d as usize] == d {
+                let a = &sets[d as usize];
+                for (id, c) in a.iter() {
+                    if is_rare(df[id as usize], common_df) {
+                        postings[id as usize].push((rank as u32, c));
+                    } else {
+                        common_parts.push(id, c);
+                    }
+                }
+            }
+        }
+        common_parts.finish();
+        let totals: Vec<u32> = by_size.iter().map(|&d| sets[d as usize].total).collect();
+        Prepared {
+            min_shared: m,
+            by_size,
+            first,
+            df,
+            common_df,
+            common_use,
+            postings,
+            common_parts,
+            totals,
         }
     }
-    let own_group = |f: usize| part == Part::WHOLE || walks_doc[f];
-    let pairs = with_copies(found, &first, sets, |f| {
-        own_group(f) && rare_mass(&sets[f], &df, common_df) >= m
-    });
-    Ok((pairs, traces, common_use))
+
+    /// Part `part` of the pairs at or above `threshold` of `sets` (the sets this index was
+    /// built from), sorted by ids, with a trace entry per document walked, and what the
+    /// common-signature limit did.
+    pub fn walk(
+        &self,
+        sets: &[SignatureSet],
+        threshold: f64,
+        part: Part,
+        progress: &Progress,
+    ) -> Result<(Vec<ScoredPair>, Vec<DocTrace>, CommonUse)> {
+        part.check()?;
+        if sets.len() != self.first.len() {
+            return Err(crate::Error::InvalidParameter(format!(
+                "{} signature sets walked against an index of {}",
+                sets.len(),
+                self.first.len()
+            )));
+        }
+        let t = threshold.max(1e-9);
+        let m = self.min_shared;
+        let (by_size, first, df, common_df) =
+            (&self.by_size, &self.first, &self.df, self.common_df);
+        let index = Index {
+            sets,
+            by_size,
+            totals: &self.totals,
+            postings: &self.postings,
+            df,
+            common_df,
+            common: &self.common_parts,
+        };
+        progress.stage("all pairs", by_size.len() as u64);
+        let walked: Vec<(Vec<ScoredPair>, DocTrace)> = by_size
+            .par_iter()
+            .enumerate()
+            .filter(|&(rank, _)| part.walks(rank))
+            .map_init(
+                || Walk::new(by_size.len(), self.postings.len(), self.common_parts.len()),
+                |walk, (rank, &d)| {
+                    if rank % 64 == 0 {
+                        progress.check()?;
+                    }
+                    let walked = if first[d as usize] == d {
+                        walk.pairs_of(&index, rank as u32, t, m)
+                    } else {
+                        // A copy: its pairs are its first member's (below).
+                        (Vec::new(), DocTrace::new(DocId(d)))
+                    };
+                    progress.advance(1);
+                    Ok(walked)
+                },
+            )
+            .collect::<Result<_>>()?;
+        let (found, traces): (Vec<_>, Vec<_>) = walked.into_iter().unzip();
+        // A group of identical multisets pairs within itself in the part that walks its first
+        // member (the smallest id, so the first of the group in (size, id) order).
+        let n = sets.len();
+        let mut walks_doc = vec![part == Part::WHOLE; if part == Part::WHOLE { 0 } else { n }];
+        if part != Part::WHOLE {
+            for (rank, &d) in by_size.iter().enumerate() {
+                walks_doc[d as usize] = part.walks(rank);
+            }
+        }
+        let own_group = |f: usize| part == Part::WHOLE || walks_doc[f];
+        let pairs = with_copies(found, first, sets, |f| {
+            own_group(f) && rare_mass(&sets[f], df, common_df) >= m
+        });
+        Ok((pairs, traces, self.common_use))
+    }
 }
 
 /// [`all_pairs`] with `params`' threshold, shared signatures and common-signature limit.
@@ -771,13 +838,18 @@ mod tests {
         }
     }
 
-    /// Document frequencies over distinct multisets, counted the plain way.
-    #[test]
-    fn the_parts_together_are_the_whole_each_pair_once() {
+    /// 120 short sets and 30 copies of the one at `copied`.
+    fn with_copies_of(copied: usize) -> Vec<SignatureSet> {
         let mut sets = with_short_sets(120, 11);
         for _ in 0..30 {
-            sets.push(sets[5].clone());
+            sets.push(sets[copied].clone());
         }
+        sets
+    }
+
+    #[test]
+    fn the_parts_together_are_the_whole_each_pair_once() {
+        let sets = with_copies_of(5);
         for (t, common) in [(0.12, CommonLimit::Off), (0.4, CommonLimit::Pages(20))] {
             let (whole, _, _) = all_pairs(&sets, t, 2, common, &Progress::new()).unwrap();
             for of in [1, 2, 3, 7] {
@@ -806,6 +878,33 @@ mod tests {
         );
     }
 
+    #[test]
+    fn one_prepared_index_walked_by_every_part_is_the_whole() {
+        let sets = with_copies_of(7);
+        for (t, common) in [(0.12, CommonLimit::Off), (0.4, CommonLimit::Pages(20))] {
+            let (whole, _, used) = all_pairs(&sets, t, 2, common, &Progress::new()).unwrap();
+            let prepared = Prepared::new(&sets, 2, common);
+            let of = 3;
+            let mut parts: Vec<ScoredPair> = Vec::new();
+            for k in 0..of {
+                let (pairs, _, walked_use) =
+                    (prepared.walk(&sets, t, Part { k, of }, &Progress::new())).unwrap();
+                assert_eq!(walked_use, used);
+                parts.extend(pairs);
+            }
+            parts.sort_by_key(|p| (p.a, p.b));
+            assert_eq!(parts, whole, "parts of one index at {t}");
+        }
+        let prepared = Prepared::new(&sets, 2, CommonLimit::Off);
+        let walk = |sets: &[SignatureSet], part| prepared.walk(sets, 0.5, part, &Progress::new());
+        assert!(walk(&sets, Part { k: 3, of: 3 }).is_err());
+        assert!(
+            walk(&sets[1..], Part::WHOLE).is_err(),
+            "sets other than the index's"
+        );
+    }
+
+    /// Document frequencies over distinct multisets, counted the plain way.
     fn distinct_df(sets: &[SignatureSet]) -> HashMap<u32, u32> {
         let mut seen = std::collections::HashSet::new();
         let mut df = HashMap::new();
