@@ -916,7 +916,7 @@ def run(
     )
     every = materialize(pages.join(per_page, "doc_number").orderBy("doc_number"))
     page_columns = ["doc_number"] + [c for c in pages.columns if c != "doc_number"] + ["signatures_kept"]
-    page_rows = every.select(*page_columns)
+    every.select(*page_columns).write.mode(mode).parquet(out_dir + "/pages.parquet")
     cluster_rows = every.select(
         "doc", "cluster", "representative", "key", "record_id", "url",
         F.col("timestamp").alias("capture_timestamp"), "file", "offset", "length", "digest",
@@ -924,6 +924,7 @@ def run(
         "language", "title", "story_title", "published_day", "published", "published_source",
         "first_publisher", "lag_seconds", "doc_number", F.col("page"), "gold", "signatures_kept",
     )
+    cluster_rows.write.mode(mode).parquet(out_dir + "/clusters.parquet")
     named = ("doc_number", "doc", "key", "url", "timestamp", "record_id", "page", "signatures_kept")
 
     def side(s):
@@ -939,8 +940,6 @@ def run(
             "matched", F.col("a").alias("a_doc_number"), F.col("b").alias("b_doc_number"),
         )
     )
-    page_rows.write.mode(mode).parquet(out_dir + "/pages.parquet")
-    cluster_rows.write.mode(mode).parquet(out_dir + "/clusters.parquet")
     pair_rows.orderBy("a_doc_number", "b_doc_number").write.mode(mode).parquet(out_dir + "/pairs.parquet")
     n_pairs = all_pairs.count()
     n_clusters = clusters.groupBy("cluster").count().where(F.col("count") >= 2).count()

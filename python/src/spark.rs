@@ -218,9 +218,9 @@ fn packed_table(docs: Vec<i64>, packed: Vec<Vec<u8>>, totals: Vec<i64>) -> Arrow
 
 /// Pages through SpotSigs' site frame: samecore's `drop_site_frame` on them. `table` has
 /// every page of each site it holds (those without a signature count too): its `doc`, its
-/// `packed` signatures and, when given, its `site` (a page without one keeps its signatures;
-/// without the column every page is of one site); `frame` the site frame's parameters as
-/// JSON. The pages' `doc`, `packed` and `total` after the frame, in the order given.
+/// `packed` signatures and its `site` (a page without one keeps its signatures); `frame` the
+/// site frame's parameters as JSON. The pages' `doc`, `packed` and `total` after the frame,
+/// in the order given.
 #[pyfunction]
 fn spark_site_frame(py: Python<'_>, table: &Bound<'_, PyAny>, frame: &str) -> PyResult<ArrowTable> {
     let frame: samecore::signature::frame::SiteFrame =
@@ -235,13 +235,7 @@ fn spark_site_frame(py: Python<'_>, table: &Bound<'_, PyAny>, frame: &str) -> Py
             }
             raw.push(hashes);
         }
-        match batch.column_by_name("site") {
-            Some(_) => sites.extend(optional_str_column(&batch, "site")?),
-            None => sites.extend(std::iter::repeat_n(
-                Some("site".to_string()),
-                batch.num_rows(),
-            )),
-        }
+        sites.extend(optional_str_column(&batch, "site")?);
     }
     let (packed, totals) = py.detach(move || {
         let sites: Vec<Option<&str>> = sites.iter().map(|s| s.as_deref()).collect();

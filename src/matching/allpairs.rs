@@ -144,8 +144,8 @@ fn all_pairs_walking(
 /// The index of [`all_pairs`], built once and walked by any number of parts
 /// ([`Prepared::walk`]): the signed documents in (size, id) order, the exact duplicates'
 /// first members, the document frequencies, every list of a rare signature and every first
-/// member's common signatures. A Spark executor builds it once for all the parts it walks
-/// (it takes as long as a part's walk: a million generated pages, several seconds).
+/// member's common signatures. A Spark executor builds it once for all the parts it walks (a
+/// million generated pages: about 2.5 s, where a part of four took 42 s to walk on a core).
 pub struct Prepared {
     min_shared: u32,
     by_size: Vec<u32>,
